@@ -1,0 +1,47 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// One strictness gate for every target: Swift 6 language mode plus upcoming features.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "PWAKit",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "PWAKitCore", targets: ["PWAKitCore"]),
+        .executable(name: "pwakit", targets: ["pwakit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "PWAKitCore",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "pwakit",
+            dependencies: [
+                "PWAKitCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PWAKitCoreTests",
+            dependencies: ["PWAKitCore"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,2 @@
+import PWAKitCore
+print("pwakit \(PWAKit.version)")
