@@ -1,0 +1,238 @@
+import Foundation
+
+/// Routes page messages to modules and produces exactly one answer per readable id.
+///
+/// Raw bytes or text go in; ``handle(_:from:)`` decodes them (outside the actor), checks
+/// the page's grant, runs the module's handler concurrently with other calls, and returns
+/// the response for the host to deliver. A call ends exactly once: with its handler's
+/// result, at its deadline (`timeout`), when the page cancels it (`cancelled`), or when its
+/// page load ends — then the answer is dropped, never delivered to the next page.
+public actor BridgeDispatcher {
+    /// The modules calls are routed to.
+    public let registry: ModuleRegistry
+    /// The app whose pages this dispatcher serves.
+    public let app: AppIdentity
+    /// The bounds enforced on messages.
+    public let limits: BridgeLimits
+    let telemetry: BridgeTelemetry
+    let now: @Sendable () -> Duration
+    let sleepUntil: @Sendable (Duration) async throws -> Void
+
+    struct Page {
+        var caller: BridgeCaller
+        var deliver: @Sendable (BridgeOutput) -> Void
+        var inFlight = 0
+    }
+
+    struct CallKey: Hashable {
+        var page: PageLoadID
+        var id: String
+    }
+
+    struct InFlight {
+        var token: UInt64
+        var continuation: CheckedContinuation<BridgeOutput?, Never>
+        var task: Task<Void, Never>?
+        var deadline: Duration
+        var module: String
+        var action: String
+        var started: Duration
+        var requestBytes: Int
+    }
+
+    var pages: [PageLoadID: Page] = [:]
+    var calls: [CallKey: InFlight] = [:]
+    private var nextPage: UInt64 = 1
+    private var nextToken: UInt64 = 1
+    var sweeperTarget: Duration?
+    var sweeperGeneration: UInt64 = 0
+    var sweeper: Task<Void, Never>?
+
+    /// Creates a dispatcher over `registry`, timing calls with `clock`.
+    public init<C: Clock>(
+        registry: ModuleRegistry, app: AppIdentity, limits: BridgeLimits = BridgeLimits(),
+        telemetry: BridgeTelemetry = BridgeTelemetry(), clock: C = ContinuousClock()
+    ) where C.Duration == Duration {
+        self.registry = registry
+        self.app = app
+        self.limits = limits
+        self.telemetry = telemetry
+        let start = clock.now
+        self.now = { start.duration(to: clock.now) }
+        self.sleepUntil = { offset in try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
+    }
+
+    // MARK: Pages
+
+    /// Starts a page load from `origin` with `grant`; `deliver` receives its events (and, via
+    /// ``receive(_:from:)``, its responses).
+    public func openPage(
+        origin: String, grant: BridgeGrant, deliver: @escaping @Sendable (BridgeOutput) -> Void
+    ) -> PageLoadID {
+        let id = PageLoadID(rawValue: nextPage)
+        nextPage += 1
+        pages[id] = Page(caller: BridgeCaller(origin: origin, pageLoad: id, grant: grant), deliver: deliver)
+        return id
+    }
+
+    /// Ends a page load: its in-flight calls are cancelled and their answers dropped.
+    public func closePage(_ page: PageLoadID) {
+        guard pages.removeValue(forKey: page) != nil else { return }
+        for key in calls.keys where key.page == page {
+            finish(key, token: nil, .failure(BridgeError(.cancelled, "the page went away")), deliver: false)
+        }
+    }
+
+    /// The number of calls in flight across all pages.
+    public var inFlightCount: Int { calls.count }
+
+    /// Sends `event` to `page`, if that page load is still open.
+    public func emit(_ event: BridgeEvent, to page: PageLoadID) {
+        pages[page]?.deliver(.event(event))
+    }
+
+    // MARK: Messages
+
+    /// Handles one message from `page` and returns its answer: a response for a message
+    /// with a readable id, a `bridge.error` event for one without, or `nil` when there is
+    /// nothing to deliver (a cancel message, or a page load that has ended).
+    public nonisolated func handle(_ message: String, from page: PageLoadID) async -> BridgeOutput? {
+        let started = now()
+        return await route(IncomingMessage.decode(message, limits: limits), from: page, started: started)
+    }
+
+    /// Handles one message given as UTF-8 bytes; see ``handle(_:from:)``.
+    public nonisolated func handle(bytes: some Sequence<UInt8>, from page: PageLoadID) async -> BridgeOutput? {
+        let started = now()
+        let incoming =
+            bytes.withContiguousStorageIfAvailable { IncomingMessage.decode($0, limits: limits) }
+            ?? Array(bytes).withUnsafeBufferPointer { IncomingMessage.decode($0, limits: limits) }
+        return await route(incoming, from: page, started: started)
+    }
+
+    /// Handles one message and delivers its answer through the page's `deliver` closure.
+    public nonisolated func receive(_ message: String, from page: PageLoadID) {
+        Task {
+            if let output = await handle(message, from: page) {
+                await deliver(output, to: page)
+            }
+        }
+    }
+
+    private func deliver(_ output: BridgeOutput, to page: PageLoadID) {
+        pages[page]?.deliver(output)
+    }
+
+    package func route(_ incoming: IncomingMessage, from pageID: PageLoadID, started: Duration) async -> BridgeOutput? {
+        guard let page = pages[pageID] else { return nil }
+        switch incoming {
+        case .unaddressable(let error, let bytes):
+            let event = BridgeEvent.bridgeError(error)
+            record("-", "-", started, bytes, event.json.utf8.count, error.code.rawValue)
+            return .event(event)
+        case .rejected(let id, let error, let bytes):
+            return answer(.failure(id: id, error: error), "-", "-", started, bytes)
+        case .message(.cancel(let id), _):
+            let key = CallKey(page: pageID, id: id)
+            if calls[key] != nil {
+                finish(key, token: nil, .failure(BridgeError(.cancelled, "the page cancelled the call")), deliver: true)
+            }
+            return nil
+        case .message(.call(let request), let bytes):
+            return await call(request, page: page, started: started, bytes: bytes)
+        }
+    }
+
+    private func call(_ request: BridgeRequest, page: Page, started: Duration, bytes: Int) async -> BridgeOutput? {
+        let (id, module, action) = (request.id, request.module, request.action)
+        func reject(_ error: BridgeError) -> BridgeOutput {
+            answer(.failure(id: id, error: error), module, action, started, bytes)
+        }
+        if page.caller.grant == .denied {
+            return reject(BridgeError(.originNotAllowed, "\(page.caller.origin) may not use the bridge"))
+        }
+        guard page.caller.grant.permits(module: module, action: action) else {
+            return reject(BridgeError(.permissionDenied, "\(page.caller.origin) is not granted \(module).\(action)"))
+        }
+        let handler: any PWAModule
+        switch registry.entry(named: module) {
+        case nil:
+            return reject(.field(.unknownModule, path: "module", "no module named \"\(module)\""))
+        case .disabled(_, let flag)?:
+            let reason = flag.map { " (features.\($0) is false)" } ?? ""
+            return reject(BridgeError(.unavailable, "module \"\(module)\" is not available in this app\(reason)"))
+        case .enabled(let enabled)?:
+            handler = enabled
+        }
+        guard type(of: handler).supportedActions.contains(action) else {
+            return reject(.field(.unknownAction, path: "action", "\(module) has no action \"\(action)\""))
+        }
+        let key = CallKey(page: page.caller.pageLoad, id: id)
+        guard calls[key] == nil else {
+            return reject(.field(.invalidMessage, path: "id", "a call with id \"\(id)\" is already in flight"))
+        }
+        guard page.inFlight < limits.maxInFlightPerPage else {
+            return reject(BridgeError("too_many_calls", "more than \(limits.maxInFlightPerPage) calls in flight"))
+        }
+        let timeout = request.timeoutMs.map { Duration.milliseconds($0) } ?? limits.defaultTimeout
+        let token = nextToken
+        nextToken += 1
+        let pageID = page.caller.pageLoad
+        let context = ModuleContext(callID: id, caller: page.caller, app: app) { [weak self] event in
+            guard let self else { return }
+            Task { await self.emit(event, to: pageID) }
+        }
+        let payload = request.payload
+        return await withCheckedContinuation { continuation in
+            let task = Task.detached { [weak self] in
+                let result: Result<JSONValue?, BridgeError>
+                do {
+                    result = .success(try await handler.handle(action: action, payload: payload, context: context))
+                } catch let error as BridgeError {
+                    result = .failure(error)
+                } catch is CancellationError {
+                    result = .failure(BridgeError(.cancelled, "\(module).\(action) was cancelled"))
+                } catch {
+                    result = .failure(BridgeError(.moduleError, "\(module).\(action) failed: \(error)"))
+                }
+                await self?.finish(key, token: token, result, deliver: true)
+            }
+            calls[key] = InFlight(
+                token: token, continuation: continuation, task: task, deadline: started + timeout,
+                module: module, action: action, started: started, requestBytes: bytes)
+            pages[pageID]?.inFlight += 1
+            scheduleSweep(for: started + timeout)
+        }
+    }
+
+    /// Ends the call `key` with `result`, unless it already ended (a late answer is dropped).
+    /// `token` guards against a handler finishing for an earlier call that reused the id.
+    func finish(_ key: CallKey, token: UInt64?, _ result: Result<JSONValue?, BridgeError>, deliver: Bool) {
+        guard let entry = calls[key], token == nil || entry.token == token else { return }
+        calls.removeValue(forKey: key)
+        pages[key.page]?.inFlight -= 1
+        if token == nil { entry.task?.cancel() }
+        let response = BridgeResponse(id: key.id, outcome: result)
+        if deliver && pages[key.page] != nil {
+            let output = answer(response, entry.module, entry.action, entry.started, entry.requestBytes)
+            entry.continuation.resume(returning: output)
+        } else {
+            record(entry.module, entry.action, entry.started, entry.requestBytes, 0, BridgeError.Code.cancelled.rawValue)
+            entry.continuation.resume(returning: nil)
+        }
+    }
+
+    private func answer(
+        _ response: BridgeResponse, _ module: String, _ action: String, _ started: Duration, _ bytes: Int
+    ) -> BridgeOutput {
+        let output = BridgeOutput.response(response)
+        record(module, action, started, bytes, output.json.utf8.count, response.error?.code.rawValue ?? "ok")
+        return output
+    }
+
+    private func record(_ module: String, _ action: String, _ started: Duration, _ bytes: Int, _ responseBytes: Int, _ outcome: String) {
+        telemetry.record(BridgeCallRecord(
+            module: module, action: action, duration: now() - started, requestBytes: bytes,
+            responseBytes: responseBytes, outcome: outcome))
+    }
+}
