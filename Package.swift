@@ -38,6 +38,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "BridgeBenchmark",
+            dependencies: ["PWAKitCore"],
+            path: "Benchmarks/BridgeBenchmark",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PWAKitCoreTests",
             dependencies: ["PWAKitCore"],

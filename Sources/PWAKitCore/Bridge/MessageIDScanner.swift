@@ -7,9 +7,9 @@
 ///
 /// NB: `JSONDecoder` keeps the first of duplicate keys and JavaScript the last; a message
 /// with two `id`s therefore has no readable id at all rather than one we might guess wrong.
-enum MessageIDScanner {
+package enum MessageIDScanner {
     /// The readable id in `bytes`, or `nil` when there is none.
-    static func readableID(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    package static func readableID(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var reader = JSONReader(bytes: bytes, maxDepth: 1)
         reader.skipWhitespace()
         guard reader.index < bytes.count else { return nil }
