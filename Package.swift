@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "PWAKitCore", targets: ["PWAKitCore"]),
+        .library(name: "PWAKitModules", targets: ["PWAKitModules"]),
         .executable(name: "pwakit", targets: ["pwakit"]),
     ],
     dependencies: [
@@ -30,10 +31,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "PWAKitModules",
+            dependencies: ["PWAKitCore"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "pwakit",
             dependencies: [
                 "PWAKitCore",
+                "PWAKitModules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -47,6 +54,11 @@ let package = Package(
         .testTarget(
             name: "PWAKitCoreTests",
             dependencies: ["PWAKitCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PWAKitModulesTests",
+            dependencies: ["PWAKitModules"],
             swiftSettings: strictSettings
         ),
     ]
