@@ -102,7 +102,8 @@ actor Hop { func noop() {} }
         let response = BridgeResponse.success(id: "42", data: payload)
         let encodeStage = measure("encode") { blackHole(response.json) }
         let telemetry = BridgeTelemetry()
-        let record = BridgeCallRecord(module: "echo", action: "echo", duration: .microseconds(20), requestBytes: 80, responseBytes: 60, outcome: "ok")
+        let record = BridgeCallRecord(
+            module: "echo", action: "echo", duration: .microseconds(20), requestBytes: 80, responseBytes: 60, outcome: "ok")
         let telemetryStage = measure("telemetry") { telemetry.record(record) }
 
         let floorNs = perCall(floor)

@@ -1,2 +1,3 @@
 import PWAKitCore
+
 print("pwakit \(PWAKit.version)")

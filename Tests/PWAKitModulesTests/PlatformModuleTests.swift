@@ -18,7 +18,10 @@ import Testing
             registry: registry, app: AppIdentity(name: "Hello", bundleID: "dev.pwakit.hello", version: "2.1.0", build: "42"))
         let page = await dispatcher.openPage(origin: "app://hello", grant: .all) { _ in }
         let reply = await dispatcher.handle(#"{"id":"1","module":"platform","action":"getInfo"}"#, from: page)
-        #expect(reply?.json == #"{"id":"1","success":true,"data":{"appBuild":"42","appVersion":"2.1.0","deviceFeatures":"simulated","deviceModel":"x86_64","deviceName":"ci","isNative":true,"osVersion":"Debian GNU/Linux 12 (bookworm)","platform":"linux","pwakitVersion":"\#(PWAKit.version)"}}"#)
+        #expect(
+            reply?.json
+                == #"{"id":"1","success":true,"data":{"appBuild":"42","appVersion":"2.1.0","deviceFeatures":"simulated","deviceModel":"x86_64","deviceName":"ci","isNative":true,"osVersion":"Debian GNU/Linux 12 (bookworm)","platform":"linux","pwakitVersion":"\#(PWAKit.version)"}}"#
+        )
         let bad = await dispatcher.handle(#"{"id":"2","module":"platform","action":"getInfo","payload":"x"}"#, from: page)
         #expect(bad?.json.contains(#""code":"invalid_payload""#) == true)
     }

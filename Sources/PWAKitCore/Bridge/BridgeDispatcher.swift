@@ -230,9 +230,12 @@ public actor BridgeDispatcher {
         return output
     }
 
-    private func record(_ module: String, _ action: String, _ started: Duration, _ bytes: Int, _ responseBytes: Int, _ outcome: String) {
-        telemetry.record(BridgeCallRecord(
-            module: module, action: action, duration: now() - started, requestBytes: bytes,
-            responseBytes: responseBytes, outcome: outcome))
+    private func record(
+        _ module: String, _ action: String, _ started: Duration, _ bytes: Int, _ responseBytes: Int, _ outcome: String
+    ) {
+        telemetry.record(
+            BridgeCallRecord(
+                module: module, action: action, duration: now() - started, requestBytes: bytes,
+                responseBytes: responseBytes, outcome: outcome))
     }
 }

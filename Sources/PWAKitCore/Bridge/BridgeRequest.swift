@@ -61,9 +61,10 @@ public enum BridgeMessage: Sendable, Hashable {
             timeoutMs = value
         }
         let payload = members["payload"]
-        self = .call(BridgeRequest(
-            id: id, module: module, action: action,
-            payload: payload?.isNull == true ? nil : payload, timeoutMs: timeoutMs))
+        self = .call(
+            BridgeRequest(
+                id: id, module: module, action: action,
+                payload: payload?.isNull == true ? nil : payload, timeoutMs: timeoutMs))
     }
 
     private static func name(_ members: [String: JSONValue], _ field: String) throws(BridgeError) -> String {

@@ -26,13 +26,14 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
         _ handler: @escaping @Sendable (Module, Payload, ModuleContext) async throws -> Result
     ) -> Self {
         var copy = self
-        copy.all.append(Action(
-            name: name, payloadType: String(describing: Payload.self), resultType: String(describing: Result.self)
-        ) { module, raw, context in
-            let decoded: Payload = try PayloadCoding.decode(raw)
-            let output = try await handler(module, decoded, context)
-            return try PayloadCoding.encode(output)
-        })
+        copy.all.append(
+            Action(
+                name: name, payloadType: String(describing: Payload.self), resultType: String(describing: Result.self)
+            ) { module, raw, context in
+                let decoded: Payload = try PayloadCoding.decode(raw)
+                let output = try await handler(module, decoded, context)
+                return try PayloadCoding.encode(output)
+            })
         return copy
     }
 

@@ -1,6 +1,6 @@
+import CoreMetrics
 public import Logging
 public import Metrics
-import CoreMetrics
 
 /// Where the dispatcher reports each call: swift-log, swift-metrics and an optional observer.
 ///

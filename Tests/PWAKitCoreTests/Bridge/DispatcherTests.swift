@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import PWAKitCore
 
 @Suite struct DispatcherTests {
@@ -27,12 +28,18 @@ import Testing
 
     @Test func unknownModuleUnavailableAndUnknownAction() async throws {
         let page = await TestPage.open(try makeDispatcher(disabled: [GreeterModule.self]))
-        #expect(await page.send(#"{"id":"1","module":"nope","action":"x"}"#)
-            == #"{"id":"1","success":false,"error":"module: no module named \"nope\"","code":"unknown_module","details":{"path":"module"}}"#)
-        #expect(await page.send(#"{"id":"2","module":"greeter","action":"hello"}"#)
-            == #"{"id":"2","success":false,"error":"module \"greeter\" is not available in this app (features.share is false)","code":"unavailable"}"#)
-        #expect(await page.send(#"{"id":"3","module":"echo","action":"nope"}"#)
-            == #"{"id":"3","success":false,"error":"action: echo has no action \"nope\"","code":"unknown_action","details":{"path":"action"}}"#)
+        #expect(
+            await page.send(#"{"id":"1","module":"nope","action":"x"}"#)
+                == #"{"id":"1","success":false,"error":"module: no module named \"nope\"","code":"unknown_module","details":{"path":"module"}}"#
+        )
+        #expect(
+            await page.send(#"{"id":"2","module":"greeter","action":"hello"}"#)
+                == #"{"id":"2","success":false,"error":"module \"greeter\" is not available in this app (features.share is false)","code":"unavailable"}"#
+        )
+        #expect(
+            await page.send(#"{"id":"3","module":"echo","action":"nope"}"#)
+                == #"{"id":"3","success":false,"error":"action: echo has no action \"nope\"","code":"unknown_action","details":{"path":"action"}}"#
+        )
     }
 
     @Test func grantsAreEnforcedPerOrigin() async throws {
@@ -41,29 +48,47 @@ import Testing
         let reply = await denied.send(#"{"id":"1","module":"echo","action":"echo"}"#)
         #expect(reply?.contains(#""code":"origin_not_allowed""#) == true)
         let narrow = await TestPage.open(dispatcher, grant: .only(["greeter.ping", "echo"]))
-        #expect(await narrow.send(#"{"id":"2","module":"greeter","action":"ping"}"#) == #"{"id":"2","success":true,"data":"pong"}"#)
-        #expect(await narrow.send(#"{"id":"3","module":"echo","action":"echo","payload":1}"#) == #"{"id":"3","success":true,"data":1}"#)
+        #expect(
+            await narrow.send(#"{"id":"2","module":"greeter","action":"ping"}"#) == #"{"id":"2","success":true,"data":"pong"}"#)
+        #expect(
+            await narrow.send(#"{"id":"3","module":"echo","action":"echo","payload":1}"#)
+                == #"{"id":"3","success":true,"data":1}"#)
         let refused = await narrow.send(#"{"id":"4","module":"greeter","action":"hello","payload":{"name":"a"}}"#)
         #expect(refused?.contains(#""code":"permission_denied""#) == true)
     }
 
     @Test func typedModulesValidatePayloadsAndNameTheField() async throws {
         let page = await TestPage.open(try makeDispatcher(modules: [GreeterModule()]))
-        #expect(await page.send(#"{"id":"1","module":"greeter","action":"hello","payload":{"name":"Ada","times":2}}"#)
-            == #"{"id":"1","success":true,"data":{"text":"Hello, Ada! Hello, Ada! "}}"#)
-        #expect(await page.send(#"{"id":"2","module":"greeter","action":"hello","payload":{"name":7}}"#)
-            == #"{"id":"2","success":false,"error":"payload.name: expected a string","code":"invalid_payload","details":{"path":"payload.name"}}"#)
-        #expect(await page.send(#"{"id":"3","module":"greeter","action":"hello","payload":{}}"#)
-            == #"{"id":"3","success":false,"error":"payload.name: is required","code":"invalid_payload","details":{"path":"payload.name"}}"#)
-        #expect(await page.send(#"{"id":"4","module":"greeter","action":"hello"}"#)
-            == #"{"id":"4","success":false,"error":"payload: is required (missing \"name\")","code":"invalid_payload","details":{"path":"payload"}}"#)
-        #expect(await page.send(#"{"id":"5","module":"greeter","action":"hello","payload":{"name":"a","tags":["x",3]}}"#)
-            == #"{"id":"5","success":false,"error":"payload.tags[1]: expected a string","code":"invalid_payload","details":{"path":"payload.tags[1]"}}"#)
-        #expect(await page.send(#"{"id":"6","module":"greeter","action":"hello","payload":{"name":"a","times":0}}"#)
-            == #"{"id":"6","success":false,"error":"payload.times: must be positive","code":"invalid_payload","details":{"path":"payload.times"}}"#)
-        #expect(await page.send(#"{"id":"7","module":"greeter","action":"ping","payload":[1]}"#)
-            == #"{"id":"7","success":false,"error":"payload: this action takes no payload, got array","code":"invalid_payload","details":{"path":"payload"}}"#)
-        #expect(await page.send(#"{"id":"8","module":"greeter","action":"ping","payload":{}}"#) == #"{"id":"8","success":true,"data":"pong"}"#)
+        #expect(
+            await page.send(#"{"id":"1","module":"greeter","action":"hello","payload":{"name":"Ada","times":2}}"#)
+                == #"{"id":"1","success":true,"data":{"text":"Hello, Ada! Hello, Ada! "}}"#)
+        #expect(
+            await page.send(#"{"id":"2","module":"greeter","action":"hello","payload":{"name":7}}"#)
+                == #"{"id":"2","success":false,"error":"payload.name: expected a string","code":"invalid_payload","details":{"path":"payload.name"}}"#
+        )
+        #expect(
+            await page.send(#"{"id":"3","module":"greeter","action":"hello","payload":{}}"#)
+                == #"{"id":"3","success":false,"error":"payload.name: is required","code":"invalid_payload","details":{"path":"payload.name"}}"#
+        )
+        #expect(
+            await page.send(#"{"id":"4","module":"greeter","action":"hello"}"#)
+                == #"{"id":"4","success":false,"error":"payload: is required (missing \"name\")","code":"invalid_payload","details":{"path":"payload"}}"#
+        )
+        #expect(
+            await page.send(#"{"id":"5","module":"greeter","action":"hello","payload":{"name":"a","tags":["x",3]}}"#)
+                == #"{"id":"5","success":false,"error":"payload.tags[1]: expected a string","code":"invalid_payload","details":{"path":"payload.tags[1]"}}"#
+        )
+        #expect(
+            await page.send(#"{"id":"6","module":"greeter","action":"hello","payload":{"name":"a","times":0}}"#)
+                == #"{"id":"6","success":false,"error":"payload.times: must be positive","code":"invalid_payload","details":{"path":"payload.times"}}"#
+        )
+        #expect(
+            await page.send(#"{"id":"7","module":"greeter","action":"ping","payload":[1]}"#)
+                == #"{"id":"7","success":false,"error":"payload: this action takes no payload, got array","code":"invalid_payload","details":{"path":"payload"}}"#
+        )
+        #expect(
+            await page.send(#"{"id":"8","module":"greeter","action":"ping","payload":{}}"#)
+                == #"{"id":"8","success":true,"data":"pong"}"#)
         #expect(await page.send(#"{"id":"9","module":"greeter","action":"quiet"}"#) == #"{"id":"9","success":true}"#)
         #expect(GreeterModule.supportedActions == ["hello", "ping", "quiet"])
     }
@@ -74,8 +99,9 @@ import Testing
         async let slow = page.send(#"{"id":"slow","module":"slow","action":"wait"}"#)
         #expect(await eventually { gate.waiting == 1 })
         for index in 0..<20 {
-            #expect(await page.send(#"{"id":"e\#(index)","module":"echo","action":"echo","payload":\#(index)}"#)
-                == #"{"id":"e\#(index)","success":true,"data":\#(index)}"#)
+            #expect(
+                await page.send(#"{"id":"e\#(index)","module":"echo","action":"echo","payload":\#(index)}"#)
+                    == #"{"id":"e\#(index)","success":true,"data":\#(index)}"#)
         }
         gate.open()
         #expect(await slow == #"{"id":"slow","success":true,"data":"released"}"#)
@@ -94,9 +120,15 @@ import Testing
         #expect(await dispatcher.inFlightCount == 2)
         clock.advance(by: .milliseconds(1))
         // A handler that ignores cancellation still gets its timeout answer on time.
-        #expect(await quick == #"{"id":"q","success":false,"error":"slow.stubborn did not finish within 250 ms","code":"timeout","details":{"timeoutMs":250}}"#)
+        #expect(
+            await quick
+                == #"{"id":"q","success":false,"error":"slow.stubborn did not finish within 250 ms","code":"timeout","details":{"timeoutMs":250}}"#
+        )
         clock.advance(by: .seconds(30))
-        #expect(await normal == #"{"id":"n","success":false,"error":"slow.wait did not finish within 30000 ms","code":"timeout","details":{"timeoutMs":30000}}"#)
+        #expect(
+            await normal
+                == #"{"id":"n","success":false,"error":"slow.wait did not finish within 30000 ms","code":"timeout","details":{"timeoutMs":30000}}"#
+        )
         gate.open()
         #expect(await eventually { await dispatcher.inFlightCount == 0 })
     }
@@ -111,8 +143,10 @@ import Testing
         #expect(await call == #"{"id":"x","success":false,"error":"the page cancelled the call","code":"cancelled"}"#)
         // Cancelling an id that is not in flight is ignored.
         #expect(await page.send(#"{"id":"x","cancel":true}"#) == nil)
-        #expect(await page.send(#"{"id":"y","cancel":false}"#)
-            == #"{"id":"y","success":false,"error":"cancel: must be true when present","code":"invalid_message","details":{"path":"cancel"}}"#)
+        #expect(
+            await page.send(#"{"id":"y","cancel":false}"#)
+                == #"{"id":"y","success":false,"error":"cancel: must be true when present","code":"invalid_message","details":{"path":"cancel"}}"#
+        )
         gate.open()
     }
 
@@ -136,10 +170,14 @@ import Testing
         let dispatcher = try makeDispatcher()
         let page = await TestPage.open(dispatcher)
         let other = await TestPage.open(dispatcher)
-        #expect(await page.send(#"{"id":"1","module":"echo","action":"emit","payload":{"n":1}}"#) == #"{"id":"1","success":true,"data":true}"#)
+        #expect(
+            await page.send(#"{"id":"1","module":"echo","action":"emit","payload":{"n":1}}"#)
+                == #"{"id":"1","success":true,"data":true}"#)
         #expect(await eventually { page.outputs.count == 1 })
         #expect(page.outputs.first?.json == #"{"type":"echo.event","data":{"n":1}}"#)
-        #expect(page.outputs.first?.javaScript.hasPrefix("window.pwakit&&window.pwakit._handleEvent&&window.pwakit._handleEvent({") == true)
+        #expect(
+            page.outputs.first?.javaScript.hasPrefix("window.pwakit&&window.pwakit._handleEvent&&window.pwakit._handleEvent({")
+                == true)
         #expect(other.outputs.isEmpty)
     }
 
@@ -149,8 +187,10 @@ import Testing
         dispatcher.receive(#"{"id":"r","module":"echo","action":"echo","payload":"hi"}"#, from: page.id)
         #expect(await eventually { page.outputs.count == 1 })
         #expect(page.outputs.first?.json == #"{"id":"r","success":true,"data":"hi"}"#)
-        #expect(page.outputs.first?.javaScript
-            == #"window.pwakit&&window.pwakit._handleResponse&&window.pwakit._handleResponse({"id":"r","success":true,"data":"hi"});"#)
+        #expect(
+            page.outputs.first?.javaScript
+                == #"window.pwakit&&window.pwakit._handleResponse&&window.pwakit._handleResponse({"id":"r","success":true,"data":"hi"});"#
+        )
     }
 
     @Test func duplicateInFlightIdsAndTheInFlightLimit() async throws {
@@ -159,12 +199,15 @@ import Testing
         let page = await TestPage.open(dispatcher)
         async let a = page.send(#"{"id":"a","module":"slow","action":"wait"}"#)
         #expect(await eventually { await dispatcher.inFlightCount == 1 })
-        #expect(await page.send(#"{"id":"a","module":"slow","action":"wait"}"#)
-            == #"{"id":"a","success":false,"error":"id: a call with id \"a\" is already in flight","code":"invalid_message","details":{"path":"id"}}"#)
+        #expect(
+            await page.send(#"{"id":"a","module":"slow","action":"wait"}"#)
+                == #"{"id":"a","success":false,"error":"id: a call with id \"a\" is already in flight","code":"invalid_message","details":{"path":"id"}}"#
+        )
         async let b = page.send(#"{"id":"b","module":"slow","action":"wait"}"#)
         #expect(await eventually { await dispatcher.inFlightCount == 2 })
-        #expect(await page.send(#"{"id":"c","module":"slow","action":"wait"}"#)
-            == #"{"id":"c","success":false,"error":"more than 2 calls in flight","code":"too_many_calls"}"#)
+        #expect(
+            await page.send(#"{"id":"c","module":"slow","action":"wait"}"#)
+                == #"{"id":"c","success":false,"error":"more than 2 calls in flight","code":"too_many_calls"}"#)
         gate.open()
         #expect(await a != nil)
         #expect(await b != nil)
@@ -175,8 +218,10 @@ import Testing
         let big = String(repeating: "x", count: 200)
         let message = #"{"id":"big","module":"echo","action":"echo","payload":"\#(big)"}"#
         let size = message.utf8.count
-        #expect(await page.send(message)
-            == #"{"id":"big","success":false,"error":"message is \#(size) bytes; the limit is 100","code":"payload_too_large","details":{"limit":100,"size":\#(size)}}"#)
+        #expect(
+            await page.send(message)
+                == #"{"id":"big","success":false,"error":"message is \#(size) bytes; the limit is 100","code":"payload_too_large","details":{"limit":100,"size":\#(size)}}"#
+        )
         let output = await page.dispatcher.handle(#"{"module":"echo","payload":"\#(big)"}"#, from: page.id)
         #expect(output?.json.hasPrefix(#"{"type":"bridge.error","data":{"code":"payload_too_large""#) == true)
     }
@@ -204,7 +249,9 @@ import Testing
         #expect(throws: RegistryError.self) { try registry.registerDisabled(EchoModule.self, flag: nil) }
         try registry.registerDisabled(GreeterModule.self, flag: "share")
         #expect(registry.descriptors.map(\.name) == ["echo", "greeter"])
-        #expect(registry.descriptors[1] == ModuleDescriptor(name: "greeter", actions: ["hello", "ping", "quiet"], enabled: false, featureFlag: "share"))
+        #expect(
+            registry.descriptors[1]
+                == ModuleDescriptor(name: "greeter", actions: ["hello", "ping", "quiet"], enabled: false, featureFlag: "share"))
     }
 
     @Test func handshakeIsStableAndReflectsTheSchema() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PWAKitCore
 
 /// A corpus of hostile and malformed messages: each gets exactly one answer, a response
@@ -57,9 +58,14 @@ import Testing
         (#"{"id":"deep","module":"echo","action":"echo","payload":\#(deep)}"#, .response(id: "deep", code: "invalid_message")),
         (#"{"id":"big","module":"echo","action":"echo","payload":"\#(huge)"}"#, .response(id: "big", code: "payload_too_large")),
         (#"{"module":"echo","action":"echo","payload":"\#(huge)"}"#, .event(code: "payload_too_large")),
-        (#"{"id":"\#(String(repeating: "i", count: 300))","module":"echo","action":"echo"}"#,
-         .response(id: String(repeating: "i", count: 300), code: "invalid_message")),
-        (#"{"id":"q1","module":"\#(String(repeating: "m", count: 200))","action":"echo"}"#, .response(id: "q1", code: "invalid_message")),
+        (
+            #"{"id":"\#(String(repeating: "i", count: 300))","module":"echo","action":"echo"}"#,
+            .response(id: String(repeating: "i", count: 300), code: "invalid_message")
+        ),
+        (
+            #"{"id":"q1","module":"\#(String(repeating: "m", count: 200))","action":"echo"}"#,
+            .response(id: "q1", code: "invalid_message")
+        ),
         (#"{"id":"k1","module":"nope","action":"echo"}"#, .response(id: "k1", code: "unknown_module")),
         (#"{"id":"k2","module":"echo","action":"nope"}"#, .response(id: "k2", code: "unknown_action")),
         (#"{"id":"","module":"echo","action":"echo"}"#, .response(id: "", code: nil)),
@@ -111,7 +117,10 @@ import Testing
     @Test func errorsNameTheOffsetAndPathOfMalformedJSON() async throws {
         let page = await TestPage.open(try makeDispatcher())
         let reply = await page.send(#"{"id":"p","module":"echo","action":"echo","payload":{"list":[1,2,03]}}"#)
-        #expect(reply == #"{"id":"p","success":false,"error":"malformed JSON: payload.list[2]: leading zeros are not allowed (at byte 66)","code":"invalid_message","details":{"offset":66,"path":"payload.list[2]","reason":"invalid_number"}}"#)
+        #expect(
+            reply
+                == #"{"id":"p","success":false,"error":"malformed JSON: payload.list[2]: leading zeros are not allowed (at byte 66)","code":"invalid_message","details":{"offset":66,"path":"payload.list[2]","reason":"invalid_number"}}"#
+        )
     }
 
     /// Random mutations of valid messages: nothing crashes or hangs, every answer is a
@@ -125,7 +134,9 @@ import Testing
             #"{"id":"g","module":"greeter","action":"hello","payload":{"name":"A","times":2,"tags":["t"]}}"#,
             #"{"id":"c","cancel":true}"#,
         ]
-        let tokens = ["{", "}", "[", "]", ",", ":", "\"", "\\", "id", "\"id\"", "1e999", "-", "0", "null", "\u{0}", "é", "\"\\ud800\""]
+        let tokens = [
+            "{", "}", "[", "]", ",", ":", "\"", "\\", "id", "\"id\"", "1e999", "-", "0", "null", "\u{0}", "é", "\"\\ud800\"",
+        ]
         var responses = 0
         var events = 0
         for round in 0..<3000 {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PWAKitCore
 
 @Suite struct JSONParserTests {
@@ -141,7 +142,9 @@ func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {
             ? .number(Double(Int.random(in: -1_000_000...1_000_000, using: &generator)))
             : .number(Double.random(in: -1e6...1e6, using: &generator))
     case 3: return .string(randomString(using: &generator))
-    case 4: return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in randomValue(depth: depth + 1, using: &generator) })
+    case 4:
+        return .array(
+            (0..<Int.random(in: 0...4, using: &generator)).map { _ in randomValue(depth: depth + 1, using: &generator) })
     default:
         var object: [String: JSONValue] = [:]
         for _ in 0..<Int.random(in: 0...4, using: &generator) {

@@ -1,5 +1,6 @@
-@testable import PWAKitCore
 import Synchronization
+
+@testable import PWAKitCore
 
 /// A page load on a dispatcher, recording everything delivered to it.
 struct TestPage {
