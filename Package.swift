@@ -43,5 +43,11 @@ let package = Package(
             dependencies: ["PWAKitCore"],
             swiftSettings: strictSettings
         ),
+        // Runs the built `pwakit` binary and checks its output and exit status.
+        .testTarget(
+            name: "pwakitCLITests",
+            dependencies: ["pwakit"],
+            swiftSettings: strictSettings
+        ),
     ]
 )

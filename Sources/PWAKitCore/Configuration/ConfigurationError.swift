@@ -18,6 +18,8 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
         public static let manifestInvalid = Code("manifest.invalid")
         /// Importing needs a value that neither the manifest nor the options provide.
         public static let missingValue = Code("config.missing_value")
+        /// An option given for importing is malformed (a colour that is not hex, a relative URL).
+        public static let invalidOption = Code("config.invalid_option")
 
         /// The code's text.
         public var description: String { rawValue }

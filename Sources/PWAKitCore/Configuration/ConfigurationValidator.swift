@@ -41,15 +41,7 @@ public struct ConfigurationValidator: Sendable {
 
     /// Validates a configuration value, exactly as its encoded JSON would be validated.
     public func validate(_ configuration: PWAConfiguration) -> ValidationReport {
-        do {
-            return validate(try configuration.encodedJSON())
-        } catch {
-            return ValidationReport(issues: [
-                ValidationIssue(
-                    severity: .error, path: "", message: "the configuration cannot be encoded: \(error)",
-                    code: .invalidValue)
-            ])
-        }
+        validate(document: configuration.jsonTree)
     }
 
     func validate(document: ConfigurationJSON) -> ValidationReport {

@@ -1,5 +1,3 @@
-public import Foundation
-
 /// The contents of `pwa-config.json`, schema version 1 (compatible with the seed's files).
 ///
 /// Build one with ``ConfigurationLoader``, which validates before decoding: an invalid
@@ -51,13 +49,6 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         features = try container.decodeIfPresent(FeatureFlags.self, forKey: .features) ?? FeatureFlags()
         appearance = try container.decodeIfPresent(AppearanceSection.self, forKey: .appearance) ?? AppearanceSection()
         notifications = try container.decodeIfPresent(NotificationsSection.self, forKey: .notifications)
-    }
-
-    /// The configuration as pretty-printed JSON with sorted keys, so the output is stable.
-    public func encodedJSON() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
     }
 }
 
