@@ -269,12 +269,12 @@ struct ConfigurationJSONParser {
 
     private func describe(_ byte: UInt8) -> String {
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        return "byte 0x\(hex(UInt32(byte)))"
+        return "byte 0x\(hex(UInt32(byte), width: 2))"
     }
 
-    private func hex(_ value: UInt32) -> String {
+    private func hex(_ value: UInt32, width: Int = 4) -> String {
         let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     private func error(_ message: String) -> SyntaxError {
@@ -295,7 +295,7 @@ struct ConfigurationJSONParser {
                 let prefix = bytes[currentLineStart..<position]
                 let column = String(decoding: prefix, as: UTF8.self).unicodeScalars.count + 1
                 return SyntaxError(
-                    message: "invalid UTF-8 byte 0x\(hex(UInt32(bytes[position])))", line: currentLine, column: column)
+                    message: "invalid UTF-8 byte 0x\(hex(UInt32(bytes[position]), width: 2))", line: currentLine, column: column)
             }
             position += UTF8.width(scalar)
             if scalar == "\n" {
