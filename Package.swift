@@ -61,5 +61,11 @@ let package = Package(
             dependencies: ["PWAKitModules"],
             swiftSettings: strictSettings
         ),
+        // Runs the built `pwakit` binary and checks its output and exit status.
+        .testTarget(
+            name: "pwakitCLITests",
+            dependencies: ["pwakit"],
+            swiftSettings: strictSettings
+        ),
     ]
 )

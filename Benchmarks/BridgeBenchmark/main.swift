@@ -59,7 +59,10 @@ actor Hop { func noop() {} }
 
         var registry = ModuleRegistry()
         try registry.register(EchoModule())
-        let dispatcher = BridgeDispatcher(registry: registry, app: AppIdentity(name: "Bench", bundleID: "dev.pwakit.bench"))
+        let configuration = PWAConfiguration(
+            app: AppSection(name: "Bench", bundleId: "dev.pwakit.bench", startUrl: "https://bench.example/"),
+            origins: OriginsSection(allowed: ["bench.example"]))
+        let dispatcher = BridgeDispatcher(registry: registry, configuration: configuration)
         let page = await dispatcher.openPage(origin: "https://bench.example", grant: .all) { _ in }
         guard let check = await dispatcher.handle(message, from: page)?.json,
             check == #"{"id":"42","success":true,"data":{"text":"hello","value":1}}"#
@@ -89,7 +92,7 @@ actor Hop { func noop() {} }
         let module = EchoModule()
         let context = ModuleContext(
             callID: "42", caller: BridgeCaller(origin: "https://bench.example", pageLoad: page, grant: .all),
-            app: AppIdentity(name: "Bench", bundleID: "dev.pwakit.bench"), emit: { _ in })
+            app: AppIdentity(name: "Bench", bundleID: "dev.pwakit.bench"), configuration: configuration, emit: { _ in })
         let payload: JSONValue = ["value": 1, "text": "hello"]
         let handlerStage = await measureAsync {
             blackHole(try? await module.handle(action: "echo", payload: payload, context: context))

@@ -1,3 +1,13 @@
+import ArgumentParser
 import PWAKitCore
 
-print("pwakit \(PWAKit.version)")
+/// The `pwakit` command line tool.
+struct PWAKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pwakit",
+        abstract: "Tools for PWAKit apps.",
+        version: PWAKit.version,
+        subcommands: [ValidateCommand.self, InitCommand.self, ModulesCommand.self])
+}
+
+PWAKitCommand.main()

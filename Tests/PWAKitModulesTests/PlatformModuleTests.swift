@@ -14,8 +14,10 @@ import Testing
     @Test func getInfoReportsDeviceAndAppThroughTheBridge() async throws {
         var registry = ModuleRegistry()
         try registry.register(PlatformModule(provider: FixedProvider()))
-        let dispatcher = BridgeDispatcher(
-            registry: registry, app: AppIdentity(name: "Hello", bundleID: "dev.pwakit.hello", version: "2.1.0", build: "42"))
+        let configuration = PWAConfiguration(
+            app: AppSection(name: "Hello", bundleId: "dev.pwakit.hello", startUrl: "app://hello/index.html"),
+            origins: OriginsSection(allowed: ["pwakit.dev"]))
+        let dispatcher = BridgeDispatcher(registry: registry, configuration: configuration, version: "2.1.0", build: "42")
         let page = await dispatcher.openPage(origin: "app://hello", grant: .all) { _ in }
         let reply = await dispatcher.handle(#"{"id":"1","module":"platform","action":"getInfo"}"#, from: page)
         #expect(

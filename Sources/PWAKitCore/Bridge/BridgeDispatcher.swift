@@ -12,6 +12,10 @@ public actor BridgeDispatcher {
     public let registry: ModuleRegistry
     /// The app whose pages this dispatcher serves.
     public let app: AppIdentity
+    /// The app's configuration; its origin policy decides what each page is granted.
+    public let configuration: PWAConfiguration
+    /// The origin policy derived from ``configuration``.
+    public nonisolated let policy: OriginPolicy
     /// The bounds enforced on messages.
     public let limits: BridgeLimits
     let telemetry: BridgeTelemetry
@@ -48,13 +52,18 @@ public actor BridgeDispatcher {
     var sweeperGeneration: UInt64 = 0
     var sweeper: Task<Void, Never>?
 
-    /// Creates a dispatcher over `registry`, timing calls with `clock`.
+    /// Creates a dispatcher over `registry` for the app `configuration` describes, timing
+    /// calls with `clock`. `version` and `build` are the host app's.
     public init<C: Clock>(
-        registry: ModuleRegistry, app: AppIdentity, limits: BridgeLimits = BridgeLimits(),
-        telemetry: BridgeTelemetry = BridgeTelemetry(), clock: C = ContinuousClock()
+        registry: ModuleRegistry, configuration: PWAConfiguration, version: String = "1.0.0", build: String = "1",
+        limits: BridgeLimits = BridgeLimits(), telemetry: BridgeTelemetry = BridgeTelemetry(),
+        clock: C = ContinuousClock()
     ) where C.Duration == Duration {
         self.registry = registry
-        self.app = app
+        self.configuration = configuration
+        self.policy = OriginPolicy(configuration: configuration)
+        self.app = AppIdentity(
+            name: configuration.app.name, bundleID: configuration.app.bundleId, version: version, build: build)
         self.limits = limits
         self.telemetry = telemetry
         let start = clock.now
@@ -81,6 +90,15 @@ public actor BridgeDispatcher {
         for key in calls.keys where key.page == page {
             finish(key, token: nil, .failure(BridgeError(.cancelled, "the page went away")), deliver: false)
         }
+    }
+
+    /// Starts a load of the page at `url`: its origin and grant come from the configuration's
+    /// origin policy (an origin the policy does not allow is granted nothing, so every call
+    /// from it answers `origin_not_allowed`).
+    public func openPage(url: String, deliver: @escaping @Sendable (BridgeOutput) -> Void) -> PageLoadID {
+        let origin = Origin(url: url)
+        let grant = origin.map(policy.bridgeGrant(for:)) ?? .denied
+        return openPage(origin: origin?.description ?? "null", grant: grant, deliver: deliver)
     }
 
     /// The number of calls in flight across all pages.
@@ -178,7 +196,8 @@ public actor BridgeDispatcher {
         let token = nextToken
         nextToken += 1
         let pageID = page.caller.pageLoad
-        let context = ModuleContext(callID: id, caller: page.caller, app: app) { [weak self] event in
+        let context = ModuleContext(callID: id, caller: page.caller, app: app, configuration: configuration) {
+            [weak self] event in
             guard let self else { return }
             Task { await self.emit(event, to: pageID) }
         }

@@ -2,20 +2,23 @@
 public struct ModuleContext: Sendable {
     /// The id the page gave this call.
     public let callID: String
-    /// The page that made the call: its origin and page load.
+    /// The page that made the call: its origin, page load and what it is granted.
     public let caller: BridgeCaller
     /// Who the app is.
     public let app: AppIdentity
+    /// The app's configuration, as loaded and validated.
+    public let configuration: PWAConfiguration
     private let emitter: @Sendable (BridgeEvent) -> Void
 
     /// Creates a context; hosts and tests use this, modules receive one.
     public init(
-        callID: String, caller: BridgeCaller, app: AppIdentity,
+        callID: String, caller: BridgeCaller, app: AppIdentity, configuration: PWAConfiguration,
         emit: @escaping @Sendable (BridgeEvent) -> Void
     ) {
         self.callID = callID
         self.caller = caller
         self.app = app
+        self.configuration = configuration
         self.emitter = emit
     }
 

@@ -47,8 +47,7 @@ func makeDispatcher(
     for module in modules { try registry.register(module) }
     for module in disabled { try registry.registerDisabled(module, flag: module.featureFlag) }
     return BridgeDispatcher(
-        registry: registry, app: AppIdentity(name: "Test", bundleID: "dev.pwakit.test"), limits: limits,
-        telemetry: telemetry, clock: clock)
+        registry: registry, configuration: .testing, limits: limits, telemetry: telemetry, clock: clock)
 }
 
 /// Yields until `condition` holds (never sleeps); fails the wait after many turns.
@@ -58,4 +57,12 @@ func eventually(_ condition: () async -> Bool) async -> Bool {
         await Task.yield()
     }
     return false
+}
+
+extension PWAConfiguration {
+    /// A small valid configuration for tests.
+    static let testing = PWAConfiguration(
+        app: AppSection(name: "Test", bundleId: "dev.pwakit.test", startUrl: "https://app.example.com/"),
+        origins: OriginsSection(
+            allowed: ["app.example.com", "*.trusted.example"], auth: ["login.example.com"], external: ["elsewhere.example"]))
 }

@@ -1,0 +1,170 @@
+public import Foundation
+
+/// Checks raw `pwa-config.json` bytes against schema version 1 and reports every problem
+/// at once, each with the JSON path of the field at fault.
+///
+/// It works on the raw document rather than on decoded types so that one run can report
+/// a wrong type in `features` and a bad pattern in `origins` together; unknown keys at any
+/// level are warnings, not errors, so files written for newer builds still load.
+public struct ConfigurationValidator: Sendable {
+    /// The largest document accepted, in bytes (1 MiB).
+    public static let maximumSize = 1 << 20
+
+    private static let topLevelKeys = ["$schema", "version", "app", "origins", "features", "appearance", "notifications"]
+    private static let appKeys = ["name", "bundleId", "startUrl"]
+    private static let appearanceKeys = [
+        "displayMode", "pullToRefresh", "statusBarStyle", "orientationLock", "backgroundColor", "themeColor",
+    ]
+
+    /// Creates a validator.
+    public init() {}
+
+    /// Validates a document given as bytes.
+    public func validate(_ data: Data) -> ValidationReport {
+        guard data.count <= Self.maximumSize else {
+            return ValidationReport(issues: [
+                ValidationIssue(
+                    severity: .error, path: "",
+                    message: "the document is larger than \(Self.maximumSize) bytes (1 MiB)", code: .tooLarge)
+            ])
+        }
+        let document: ConfigurationJSON
+        do {
+            document = try ConfigurationJSONParser.parse(data)
+        } catch {
+            return ValidationReport(issues: [
+                ValidationIssue(severity: .error, path: "", message: "not valid JSON: \(error.description)", code: .invalidJSON)
+            ])
+        }
+        return validate(document: document)
+    }
+
+    /// Validates a configuration value, exactly as its encoded JSON would be validated.
+    public func validate(_ configuration: PWAConfiguration) -> ValidationReport {
+        validate(document: configuration.jsonTree)
+    }
+
+    func validate(document: ConfigurationJSON) -> ValidationReport {
+        var context = ValidationContext()
+        guard let root = context.object(document, at: "", known: Self.topLevelKeys, describedAs: "an object at the top level")
+        else { return ValidationReport(issues: context.issues) }
+        func field(_ key: String) -> ConfigurationJSON? { root.first { $0.key == key }?.value }
+
+        if let schema = field("$schema"), schema.stringValue == nil {
+            context.wrongType(schema, at: "$schema", expected: "a string")
+        }
+        checkVersion(field("version"), &context)
+        let startURL = checkApp(field("app"), &context)
+        if let origins = field("origins") {
+            var originsValidator = OriginsValidation(context: context)
+            originsValidator.check(origins, startURL: startURL)
+            context = originsValidator.context
+        } else {
+            context.error("origins", .missingField, "required section \"origins\" is missing")
+        }
+        if let features = field("features") { checkFeatures(features, &context) }
+        if let appearance = field("appearance") { checkAppearance(appearance, &context) }
+        if let notifications = field("notifications") { checkNotifications(notifications, &context) }
+        return ValidationReport(issues: context.issues)
+    }
+
+    // MARK: - Sections
+
+    private func checkVersion(_ value: ConfigurationJSON?, _ context: inout ValidationContext) {
+        let understood = PWAConfiguration.supportedVersions.map(String.init).joined(separator: ", ")
+        guard let value else {
+            context.error(
+                "version", .missingField, "required field \"version\" is missing (this PWAKit understands version \(understood))")
+            return
+        }
+        guard let version = value.integerValue else {
+            context.wrongType(value, at: "version", expected: "an integer")
+            return
+        }
+        if !PWAConfiguration.supportedVersions.contains(version) {
+            context.error(
+                "version", .unsupportedVersion, "unsupported version \(version): this PWAKit understands version \(understood)")
+        }
+    }
+
+    /// Checks `app`; returns the start URL when it is a string, for the origins check.
+    private func checkApp(_ value: ConfigurationJSON?, _ context: inout ValidationContext) -> String? {
+        guard let value else {
+            context.error("app", .missingField, "required section \"app\" is missing")
+            return nil
+        }
+        guard let app = context.object(value, at: "app", known: Self.appKeys) else { return nil }
+        if let name = context.requiredString(app, "name", in: "app"), name.trimmingASCIISpaces().isEmpty {
+            context.error("app.name", .empty, "must not be empty")
+        }
+        if let bundleId = context.requiredString(app, "bundleId", in: "app"), let problem = Self.bundleIdProblem(bundleId) {
+            context.error("app.bundleId", .invalidBundleId, "\(ValidationContext.quoted(bundleId)) \(problem)")
+        }
+        return context.requiredString(app, "startUrl", in: "app")
+    }
+
+    /// Why `text` is not a reverse-DNS bundle identifier (`dev.pwakit.hello`), or nil when it is one.
+    static func bundleIdProblem(_ text: String) -> String? {
+        if text.isEmpty { return "is empty" }
+        if text.unicodeScalars.count > 155 { return "is longer than 155 characters" }
+        let segments = text.split(separator: ".", omittingEmptySubsequences: false)
+        if segments.count < 2 { return "is not reverse-DNS: write at least two dot-separated parts, like \"com.example.app\"" }
+        if segments.contains(where: \.isEmpty) { return "has an empty part between dots" }
+        let valid = segments.allSatisfy { segment in
+            segment.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" }
+        }
+        if !valid { return "may only contain letters A–Z, digits, '-' and '.'" }
+        return nil
+    }
+
+    private func checkFeatures(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
+        guard let features = context.object(value, at: "features", known: FeatureFlags.names) else { return }
+        for member in features where FeatureFlags.names.contains(member.key) {
+            context.optionalBool(features, member.key, in: "features")
+        }
+    }
+
+    private func checkAppearance(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
+        guard let appearance = context.object(value, at: "appearance", known: Self.appearanceKeys) else { return }
+        func checkEnum(_ key: String, _ accepted: [String]) {
+            guard let value = appearance.first(where: { $0.key == key })?.value else { return }
+            let path = "appearance.\(key)"
+            guard let text = value.stringValue else {
+                context.wrongType(value, at: path, expected: "a string (one of \(accepted.joined(separator: ", ")))")
+                return
+            }
+            if !accepted.contains(text) {
+                context.error(
+                    path, .invalidValue, "\(ValidationContext.quoted(text)) is not one of \(accepted.joined(separator: ", "))")
+            }
+        }
+        checkEnum("displayMode", DisplayMode.allCases.map(\.rawValue))
+        checkEnum("statusBarStyle", StatusBarStyle.allCases.map(\.rawValue))
+        checkEnum("orientationLock", OrientationLock.allCases.map(\.rawValue))
+        context.optionalBool(appearance, "pullToRefresh", in: "appearance")
+        for key in ["backgroundColor", "themeColor"] {
+            guard let value = appearance.first(where: { $0.key == key })?.value else { continue }
+            let path = "appearance.\(key)"
+            guard let text = value.stringValue else {
+                context.wrongType(value, at: path, expected: "a string \"#RRGGBB\"")
+                continue
+            }
+            if HexColor(strict: text) == nil {
+                var message = "\(ValidationContext.quoted(text)) is not a colour of the form #RRGGBB"
+                if let suggestion = HexColor(lenient: text) { message += "; write \"\(suggestion)\"" }
+                context.error(path, .invalidColor, message)
+            }
+        }
+    }
+
+    private func checkNotifications(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
+        guard let notifications = context.object(value, at: "notifications", known: ["provider"]) else { return }
+        guard let provider = context.requiredString(notifications, "provider", in: "notifications") else { return }
+        let accepted = NotificationProvider.allCases.map(\.rawValue)
+        if !accepted.contains(provider) {
+            context.error(
+                "notifications.provider", .invalidValue,
+                "\(ValidationContext.quoted(provider)) is not one of \(accepted.joined(separator: ", "))")
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+
+/// Makes a `pwa-config.json` from a web app manifest plus what a manifest cannot say
+/// (bundle id, origin patterns, status bar style).
+///
+/// The result is validated before it is returned: an import never produces a file the
+/// loader would refuse.
+public struct ManifestImport: Sendable {
+    /// Values that override or complete the manifest.
+    public struct Options: Sendable, Equatable {
+        /// The app name; default: the manifest's `name`, else `short_name`.
+        public var name: String?
+        /// The bundle id; default: derived from the start URL's host, reversed
+        /// (`https://app.example.com/` → `com.example.app`). Required for `app://`,
+        /// localhost and IP-address start URLs.
+        public var bundleId: String?
+        /// The absolute start URL; default: the manifest's `start_url`, resolved against ``origin``.
+        public var startURL: String?
+        /// The base (`https://example.com`, `app://hello`) that a relative `start_url` and
+        /// `scope` are resolved against.
+        public var origin: String?
+        /// `origins.allowed`; default: the start URL's host (and port), narrowed to the
+        /// manifest's `scope` path when it has one.
+        public var allowed: [String]
+        /// `origins.auth`.
+        public var auth: [String]
+        /// `origins.external`.
+        public var external: [String]
+        /// Overrides the manifest's `display`.
+        public var displayMode: DisplayMode?
+        /// Overrides the manifest's `orientation`.
+        public var orientationLock: OrientationLock?
+        /// The status bar style (a manifest has none); default `adaptive`.
+        public var statusBarStyle: StatusBarStyle?
+        /// Whether pulling down reloads; default `false`.
+        public var pullToRefresh: Bool?
+        /// Overrides the manifest's `theme_color`; `#RGB` or `#RRGGBB`.
+        public var themeColor: String?
+        /// Overrides the manifest's `background_color`; `#RGB` or `#RRGGBB`.
+        public var backgroundColor: String?
+
+        /// Creates options; everything defaults to "take it from the manifest".
+        public init(
+            name: String? = nil, bundleId: String? = nil, startURL: String? = nil, origin: String? = nil,
+            allowed: [String] = [], auth: [String] = [], external: [String] = [], displayMode: DisplayMode? = nil,
+            orientationLock: OrientationLock? = nil, statusBarStyle: StatusBarStyle? = nil, pullToRefresh: Bool? = nil,
+            themeColor: String? = nil, backgroundColor: String? = nil
+        ) {
+            self.name = name
+            self.bundleId = bundleId
+            self.startURL = startURL
+            self.origin = origin
+            self.allowed = allowed
+            self.auth = auth
+            self.external = external
+            self.displayMode = displayMode
+            self.orientationLock = orientationLock
+            self.statusBarStyle = statusBarStyle
+            self.pullToRefresh = pullToRefresh
+            self.themeColor = themeColor
+            self.backgroundColor = backgroundColor
+        }
+    }
+
+    /// A configuration made by an import.
+    public struct Result: Sendable {
+        /// The configuration; it passed the validator.
+        public var configuration: PWAConfiguration
+        /// The validator's report (warnings only).
+        public var report: ValidationReport
+        /// What the import decided on its own (a derived bundle id, an ignored scope), for people.
+        public var notes: [String]
+    }
+
+    /// Builds and validates a configuration from `manifest` (may be nil) and `options`.
+    public static func makeConfiguration(
+        manifest: WebAppManifest?, options: Options
+    ) throws(ConfigurationError) -> Result {
+        let manifest = manifest ?? WebAppManifest()
+        var notes: [String] = []
+
+        let name = [options.name, manifest.name, manifest.shortName]
+            .compactMap { $0?.trimmingASCIISpaces() }.first { !$0.isEmpty }
+        guard let name else {
+            throw ConfigurationError(
+                code: .missingValue, message: "no app name: the manifest has neither name nor short_name; pass --name")
+        }
+
+        let startURL = try resolveStartURL(manifest: manifest, options: options)
+        guard let start = URLParts(startURL), let startHost = start.host else {
+            throw ConfigurationError(code: .invalidOption, message: "start URL \"\(startURL)\" is not an absolute URL")
+        }
+
+        var allowed = options.allowed
+        if allowed.isEmpty {
+            guard start.scheme != "app" else {
+                throw ConfigurationError(
+                    code: .missingValue,
+                    message: "an app:// start URL needs at least one --allow origin pattern (origins.allowed must not be empty)")
+            }
+            let hostPattern = startHost + (start.port.map { ":\($0)" } ?? "")
+            let scopePath = scopePath(manifest: manifest, startURL: startURL, start: start, notes: &notes)
+            allowed = [scopePath.map { hostPattern + $0 + "*" } ?? hostPattern]
+        }
+
+        let bundleId: String
+        if let given = options.bundleId {
+            bundleId = given
+        } else {
+            bundleId = try deriveBundleId(from: start, host: startHost)
+            notes.append("bundleId \"\(bundleId)\" derived from the start URL's host; pass --bundle-id to choose another")
+        }
+
+        let appearance = AppearanceSection(
+            displayMode: options.displayMode ?? displayMode(manifest.display, notes: &notes),
+            pullToRefresh: options.pullToRefresh ?? false,
+            statusBarStyle: options.statusBarStyle ?? .adaptive,
+            orientationLock: options.orientationLock ?? orientationLock(manifest.orientation, notes: &notes),
+            backgroundColor: try color(
+                option: options.backgroundColor, manifest: manifest.backgroundColor, member: "background_color",
+                flag: "--background-color"),
+            themeColor: try color(
+                option: options.themeColor, manifest: manifest.themeColor, member: "theme_color", flag: "--theme-color"))
+
+        let configuration = PWAConfiguration(
+            app: AppSection(name: name, bundleId: bundleId, startUrl: startURL),
+            origins: OriginsSection(allowed: allowed, auth: options.auth, external: options.external),
+            appearance: appearance)
+        let report = ConfigurationValidator().validate(configuration)
+        guard report.isValid else {
+            throw ConfigurationError(
+                code: .invalid, message: "the configuration made from the manifest and options is invalid", report: report)
+        }
+        return Result(configuration: configuration, report: report, notes: notes)
+    }
+
+    // MARK: - Pieces
+
+    private static func resolveStartURL(manifest: WebAppManifest, options: Options) throws(ConfigurationError) -> String {
+        if let given = options.startURL {
+            guard URLParts(given)?.host != nil else {
+                throw ConfigurationError(
+                    code: .invalidOption, message: "--start-url \"\(given)\" must be an absolute URL such as https://example.com/"
+                )
+            }
+            return given
+        }
+        let written = manifest.startURL?.trimmingASCIISpaces() ?? ""
+        if URLParts(written)?.host != nil { return written }
+        guard let origin = options.origin else {
+            let reason = written.isEmpty ? "the manifest has no start_url" : "the manifest's start_url \"\(written)\" is relative"
+            throw ConfigurationError(
+                code: .missingValue, message: "\(reason); pass --origin (e.g. https://example.com) or --start-url")
+        }
+        guard URLParts(origin)?.host != nil else {
+            throw ConfigurationError(
+                code: .invalidOption, message: "--origin \"\(origin)\" must be absolute, like https://example.com or app://hello")
+        }
+        return resolve(written.isEmpty ? "/" : written, against: origin) ?? origin
+    }
+
+    /// Resolves a reference against a base, as RFC 3986 section 5 does.
+    static func resolve(_ reference: String, against base: String) -> String? {
+        let baseWithPath = URLParts(base)?.path == "/" && !base.hasSuffix("/") ? base + "/" : base
+        guard let baseURL = URL(string: baseWithPath), let resolved = URL(string: reference, relativeTo: baseURL) else {
+            return nil
+        }
+        return resolved.absoluteString
+    }
+
+    /// The path of the manifest's scope when it narrows the start URL's origin, else nil.
+    private static func scopePath(manifest: WebAppManifest, startURL: String, start: URLParts, notes: inout [String])
+        -> String?
+    {
+        guard let scope = manifest.scope?.trimmingASCIISpaces(), !scope.isEmpty else { return nil }
+        guard let resolved = resolve(scope, against: startURL), let parts = URLParts(resolved) else {
+            notes.append("scope \"\(scope)\" ignored: it does not resolve to a URL")
+            return nil
+        }
+        guard parts.scheme == start.scheme, parts.host == start.host, parts.port == start.port else {
+            notes.append("scope \"\(scope)\" ignored: it is not on the start URL's origin")
+            return nil
+        }
+        guard start.path.hasPrefix(parts.path) else {
+            notes.append("scope \"\(scope)\" ignored: the start URL is outside it")
+            return nil
+        }
+        return parts.path == "/" ? nil : parts.path
+    }
+
+    private static func deriveBundleId(from start: URLParts, host: String) throws(ConfigurationError) -> String {
+        let labels = host.split(separator: ".")
+        let isAddress = host.hasPrefix("[") || labels.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCIIDigit) }
+        guard start.scheme == "https", labels.count >= 2, !isAddress else {
+            throw ConfigurationError(
+                code: .missingValue,
+                message:
+                    "cannot derive a bundle id from the start URL's host \"\(host)\"; pass --bundle-id (e.g. com.example.app)")
+        }
+        return labels.reversed().joined(separator: ".")
+    }
+
+    private static func displayMode(_ display: String?, notes: inout [String]) -> DisplayMode {
+        switch display {
+        case nil, "standalone", "minimal-ui": return .standalone
+        case "fullscreen": return .fullscreen
+        case let other?:
+            notes.append("display \"\(other)\" has no in-app equivalent; using standalone")
+            return .standalone
+        }
+    }
+
+    private static func orientationLock(_ orientation: String?, notes: inout [String]) -> OrientationLock {
+        switch orientation {
+        case nil, "any", "natural": return .any
+        case "portrait", "portrait-primary", "portrait-secondary": return .portrait
+        case "landscape", "landscape-primary", "landscape-secondary": return .landscape
+        case let other?:
+            notes.append("orientation \"\(other)\" is not recognised; using any")
+            return .any
+        }
+    }
+
+    private static func color(option: String?, manifest: String?, member: String, flag: String) throws(ConfigurationError)
+        -> HexColor?
+    {
+        if let option {
+            guard let color = HexColor(lenient: option) else {
+                throw ConfigurationError(
+                    code: .invalidOption, message: "\(flag) \"\(option)\" is not a hex colour (#RGB or #RRGGBB)")
+            }
+            return color
+        }
+        guard let manifest else { return nil }
+        guard let color = HexColor(lenient: manifest) else {
+            throw ConfigurationError(
+                code: .manifestInvalid,
+                message: "manifest \(member) \"\(manifest)\" is not a hex colour (#RGB or #RRGGBB); pass \(flag) #RRGGBB")
+        }
+        return color
+    }
+}

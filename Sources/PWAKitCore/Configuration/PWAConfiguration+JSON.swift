@@ -1,0 +1,56 @@
+public import Foundation
+
+extension PWAConfiguration {
+    /// The configuration as `pwa-config.json` text: sections in the documented order
+    /// (version, app, origins, features, appearance, notifications), two-space indents,
+    /// a trailing newline. Decoding it gives back an equal configuration.
+    public func encodedJSON() -> Data {
+        Data((jsonTree.prettyPrinted() + "\n").utf8)
+    }
+
+    var jsonTree: ConfigurationJSON {
+        func member(_ key: String, _ value: ConfigurationJSON) -> ConfigurationJSON.Member {
+            .init(key: key, value: value, line: 0)
+        }
+        func strings(_ list: [String]) -> ConfigurationJSON { .array(list.map(ConfigurationJSON.string)) }
+
+        var originMembers = [
+            member("allowed", strings(origins.allowed)),
+            member("auth", strings(origins.auth)),
+            member("external", strings(origins.external)),
+        ]
+        if let grants = origins.grants {
+            originMembers.append(
+                member("grants", .object(grants.keys.sorted().map { member($0, strings(grants[$0] ?? [])) })))
+        }
+        let featureMembers = FeatureFlags.names.map { name in member(name, .bool(features.isEnabled(name) ?? false)) }
+        var appearanceMembers = [
+            member("displayMode", .string(appearance.displayMode.rawValue)),
+            member("pullToRefresh", .bool(appearance.pullToRefresh)),
+            member("statusBarStyle", .string(appearance.statusBarStyle.rawValue)),
+            member("orientationLock", .string(appearance.orientationLock.rawValue)),
+        ]
+        if let color = appearance.backgroundColor {
+            appearanceMembers.append(member("backgroundColor", .string(color.description)))
+        }
+        if let color = appearance.themeColor { appearanceMembers.append(member("themeColor", .string(color.description))) }
+
+        var members = [
+            member("version", .number(String(version))),
+            member(
+                "app",
+                .object([
+                    member("name", .string(app.name)),
+                    member("bundleId", .string(app.bundleId)),
+                    member("startUrl", .string(app.startUrl)),
+                ])),
+            member("origins", .object(originMembers)),
+            member("features", .object(featureMembers)),
+            member("appearance", .object(appearanceMembers)),
+        ]
+        if let notifications {
+            members.append(member("notifications", .object([member("provider", .string(notifications.provider.rawValue))])))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,86 @@
+/// Decides where each navigation goes and which origins may reach the bridge, from the
+/// `origins` section of a configuration. A pure value: no state, no I/O.
+///
+/// Navigation precedence is the seed's: `external`, then `auth`, then `allowed`; any other
+/// http(s) URL opens externally. Bridge access is decided per origin, never by path.
+public struct OriginPolicy: Sendable {
+    private let allowed: [OriginPattern]
+    private let auth: [OriginPattern]
+    private let external: [OriginPattern]
+    private let grants: [(pattern: OriginPattern, entries: Set<String>)]?
+    private let appOrigin: Origin?
+
+    /// Schemes handed to the operating system.
+    public static let systemSchemes: Set<String> = ["tel", "mailto", "sms", "facetime", "maps"]
+
+    /// Creates the policy for a configuration. Patterns that do not parse are ignored; a
+    /// configuration from ``ConfigurationLoader`` has none, because it was validated.
+    public init(configuration: PWAConfiguration) {
+        func parse(_ texts: [String]) -> [OriginPattern] {
+            texts.compactMap { try? OriginPattern(parsing: $0) }
+        }
+        allowed = parse(configuration.origins.allowed)
+        auth = parse(configuration.origins.auth)
+        external = parse(configuration.origins.external)
+        grants = configuration.origins.grants.map { table in
+            table.sorted { $0.key < $1.key }.compactMap { key, entries in
+                (try? OriginPattern(parsing: key)).map { ($0, Set(entries)) }
+            }
+        }
+        if let origin = Origin(url: configuration.app.startUrl), origin.scheme == "app" {
+            appOrigin = origin
+        } else {
+            appOrigin = nil
+        }
+    }
+
+    /// Classifies a top-level navigation to `url`.
+    ///
+    /// - `tel:`, `mailto:`, `sms:`, `facetime:`, `maps:` → ``NavigationDecision/system``.
+    /// - `app://<appId>/…` of this app → ``NavigationDecision/allowed``; of any other app → blocked.
+    /// - http(s): external patterns → external; auth → auth; allowed → allowed; else external.
+    /// - anything else (`javascript:`, `file:`, `data:`, `blob:`, unparseable) → blocked.
+    public func classify(_ url: String) -> NavigationDecision {
+        guard let parts = URLParts(url) else { return .blocked }
+        if Self.systemSchemes.contains(parts.scheme) { return .system }
+        switch parts.scheme {
+        case "app":
+            guard let appOrigin, let host = parts.host else { return .blocked }
+            return host == appOrigin.host && parts.port == nil ? .allowed : .blocked
+        case "http", "https":
+            guard let host = parts.host else { return .blocked }
+            if external.contains(where: { $0.matches(parts) }) { return .external }
+            // NB: cleartext pages never load inside the app, except on the local machine during development.
+            let isCleartext = parts.scheme == "http" && !OriginsValidation.isLoopback(host)
+            if auth.contains(where: { $0.matches(parts) }) { return isCleartext ? .external : .auth }
+            if allowed.contains(where: { $0.matches(parts) }) { return isCleartext ? .external : .allowed }
+            return .external
+        default:
+            return .blocked
+        }
+    }
+
+    /// Which modules pages of `origin` may call.
+    ///
+    /// This app's own `app://` origin gets every module. Otherwise the origin must be https
+    /// (or http on the local machine), not matched by a path-less `external` or `auth`
+    /// pattern, and matched by an `allowed` pattern (its path, if any, does not matter:
+    /// pages of one origin can script each other). Without `grants` it then gets every
+    /// module; with `grants`, the union of the entries of every key that matches it, and
+    /// nothing when none does.
+    public func bridgeGrant(for origin: Origin) -> BridgeGrant {
+        if let appOrigin, origin == appOrigin { return .all }
+        guard origin.scheme == "https" || (origin.scheme == "http" && origin.isLoopback) else { return .denied }
+        if external.contains(where: { !$0.hasPath && $0.matches(origin) }) { return .denied }
+        if auth.contains(where: { !$0.hasPath && $0.matches(origin) }) { return .denied }
+        guard allowed.contains(where: { $0.matches(origin) }) else { return .denied }
+        guard let grants else { return .all }
+        let entries = grants.filter { $0.pattern.matches(origin) }.reduce(into: Set<String>()) { $0.formUnion($1.entries) }
+        return entries.isEmpty ? .denied : .only(entries)
+    }
+
+    /// ``bridgeGrant(for:)`` for the origin of `url`; ``BridgeGrant/denied`` when it has none.
+    public func bridgeGrant(forURL url: String) -> BridgeGrant {
+        Origin(url: url).map(bridgeGrant(for:)) ?? .denied
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import PWAKitCore
+
+/// A command's failure: the exit status and what to tell the user. Every error a command
+/// can meet becomes one of these in ``CommandFailure/init(_:)``, the one place where
+/// errors map to exit codes.
+struct CommandFailure: Error {
+    /// The process exit status.
+    enum Status: Int32 {
+        /// The input is invalid: a configuration with errors, malformed JSON, a file over
+        /// 1 MiB, a manifest or option that cannot be imported.
+        case invalid = 1
+        /// The input cannot be read: missing, a directory without the expected file, no permission.
+        case unreadable = 2
+        /// `init` would overwrite an existing file and `--force` was not given.
+        case outputExists = 3
+        /// `init` could not write its output.
+        case cannotWrite = 4
+    }
+
+    var status: Status
+    /// A stable code, for `--json` output.
+    var code: String
+    /// What went wrong; nil when the command already printed its report.
+    var message: String?
+    /// The validator's findings, when there are any.
+    var report: ValidationReport?
+
+    init(status: Status, code: String, message: String?, report: ValidationReport? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.report = report
+    }
+
+    init(_ error: ConfigurationError) {
+        let status: Status =
+            switch error.code {
+            case .unreadable, .manifestUnreadable: .unreadable
+            default: .invalid
+            }
+        self.init(status: status, code: error.code.rawValue, message: error.message, report: error.report)
+    }
+
+    /// Runs a command body, turning any failure into its message on standard error (or a
+    /// JSON object on standard output with `json`) and the matching exit status.
+    static func run(json: Bool, _ body: () throws -> Void) throws {
+        do {
+            do {
+                try body()
+            } catch let error as ConfigurationError {
+                throw CommandFailure(error)
+            }
+        } catch let failure as CommandFailure {
+            if json {
+                if let message = failure.message {
+                    Console.writeJSON(JSONFailure(error: .init(code: failure.code, message: message, report: failure.report)))
+                }
+            } else {
+                if let message = failure.message { Console.writeError("error: \(message)") }
+                if let report = failure.report { Console.writeError(ReportFormatter.lines(for: report).joined(separator: "\n")) }
+            }
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+
+    private struct JSONFailure: Encodable {
+        struct Body: Encodable {
+            var code: String
+            var message: String
+            var report: ValidationReport?
+        }
+        var error: Body
+    }
+}

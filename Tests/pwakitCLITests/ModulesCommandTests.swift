@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+@Suite struct ModulesCommandTests {
+    @Test func listsTheModulesOfTheExampleApp() throws {
+        let run = try PWAKitBinary.run(["modules", "Examples/hello"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Examples/hello/pwa-config.json"))
+        #expect(run.stdout.contains("platform") && run.stdout.contains("getInfo"))
+        #expect(run.stdout.contains("schema hash "))
+    }
+
+    @Test func printsJSONForMachines() throws {
+        let run = try PWAKitBinary.run(["modules", "--json", "Examples/hello/pwa-config.json"])
+        #expect(run.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let modules = try #require(object?["modules"] as? [[String: Any]])
+        let platform = try #require(modules.first { $0["name"] as? String == "platform" })
+        #expect(platform["enabled"] as? Bool == true)
+        #expect(platform["actions"] as? [String] == ["getInfo"])
+        #expect((object?["schemaHash"] as? String)?.count == 16)
+    }
+
+    @Test func refusesAnInvalidConfigurationWithItsReport() throws {
+        let run = try PWAKitBinary.run(["modules", "Examples/invalid"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error:"))
+        let missing = try PWAKitBinary.run(["modules", "/nonexistent/dir"])
+        #expect(missing.status == 2)
+    }
+}
