@@ -53,7 +53,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PWAKitCoreTests",
-            dependencies: ["PWAKitCore"],
+            dependencies: [
+                "PWAKitCore",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
