@@ -24,8 +24,21 @@
     return String(value);
   }
 
+  var LABELS = {
+    platform: 'Platform',
+    osVersion: 'OS version',
+    isNative: 'Native',
+    appVersion: 'App version',
+    appBuild: 'App build',
+    deviceModel: 'Device model',
+    deviceName: 'Device name',
+    pwakitVersion: 'PWAKit version',
+    simulated: 'Simulated features'
+  };
+
   function humanKey(key) {
-    var spaced = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+    if (Object.prototype.hasOwnProperty.call(LABELS, key)) return LABELS[key];
+    var spaced = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
     return spaced.charAt(0).toUpperCase() + spaced.slice(1);
   }
 
