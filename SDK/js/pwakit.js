@@ -83,6 +83,7 @@
 
   function describe(value) {
     if (value === null) return 'null';
+    if (value === '') return 'an empty string';
     if (Array.isArray(value)) return 'an array';
     return 'a ' + typeof value;
   }
