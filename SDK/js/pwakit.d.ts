@@ -1,0 +1,251 @@
+// Type declarations for the PWAKit JavaScript SDK (the classic script pwakit.js,
+// which defines the global `PWAKit`). For `import` use pwakit.d.mts beside it.
+//
+// Modules and events are typed through two open interfaces that other
+// declarations fill by merging:
+//
+//   interface PWAKitModules {
+//     haptics: {
+//       impact: { payload: { style: 'light' | 'medium' | 'heavy' }; result: void };
+//     };
+//   }
+//   interface PWAKitEvents {
+//     push: { type: 'received' | 'tapped'; title?: string };
+//   }
+//
+// (inside an ES module, wrap them in `declare global { ... }`).
+
+/**
+ * Native modules the bridge can call: module name → action name →
+ * `{ payload, result }`. Empty here; generated declarations fill it.
+ * While it is empty, `PWAKit.call` accepts any module and action (loosely
+ * typed); once it has entries, only the declared ones type-check.
+ */
+interface PWAKitModules {}
+
+/** Events the native side sends: type → the event's `data`. */
+interface PWAKitEvents {
+  /** A message the host could not attribute to a call (it had no readable id). */
+  'bridge.error': PWAKitBridgeErrorEvent;
+}
+
+/** The data of a `bridge.error` event. */
+interface PWAKitBridgeErrorEvent {
+  /** A stable error code, e.g. `invalid_message` or `payload_too_large`. */
+  code: PWAKitErrorCode;
+  /** A human-readable message. */
+  error: string;
+  /** Additional facts, e.g. `{ path: "payload.style" }`. */
+  details?: Record<string, unknown>;
+}
+
+/** Error codes of the bridge itself. */
+type PWAKitBridgeErrorCode =
+  | 'invalid_message'
+  | 'unknown_module'
+  | 'unavailable'
+  | 'unknown_action'
+  | 'invalid_payload'
+  | 'permission_denied'
+  | 'origin_not_allowed'
+  | 'payload_too_large'
+  | 'timeout'
+  | 'cancelled'
+  | 'module_error';
+
+/** Any error code: a bridge code or a module's own `<module>.<reason>`. */
+type PWAKitErrorCode = PWAKitBridgeErrorCode | `${string}.${string}`;
+
+/** Options of one call. */
+interface PWAKitCallOptions {
+  /** Milliseconds before the call fails with `timeout` (1…2147483647; default 30000). */
+  timeout?: number;
+  /** Aborting it fails the call with `cancelled` and cancels it natively. */
+  signal?: AbortSignal;
+}
+
+/** The handshake object the host sets as `window.pwakit.protocol`. */
+interface PWAKitProtocol {
+  /** The bridge protocol version the host speaks. */
+  readonly version: number;
+  /** Optional protocol features the host supports. */
+  readonly capabilities: readonly string[];
+  /** A hash of the host's module schema. */
+  readonly schemaHash: string;
+}
+
+/** SDK-wide settings. */
+interface PWAKitConfiguration {
+  /** Default call timeout in milliseconds (initially 30000). */
+  defaultTimeout: number;
+  /** Largest encoded message (UTF-8 bytes of its JSON) the SDK will post (initially 1 MiB). */
+  maxMessageBytes: number;
+  /** Receives reports about ignored or malformed traffic; `null` for none. */
+  onDiagnostic: ((diagnostic: PWAKitDiagnostic) => void) | null;
+}
+
+/** What kind of ignored or malformed traffic a diagnostic reports. */
+type PWAKitDiagnosticKind =
+  | 'unknown_id'
+  | 'late_response'
+  | 'malformed_response'
+  | 'malformed_reply'
+  | 'mismatched_reply'
+  | 'malformed_event'
+  | 'cancel_failed'
+  | 'delegate_error'
+  | 'install_failed'
+  | 'internal_error';
+
+/** A report about traffic the SDK ignored. */
+interface PWAKitDiagnostic {
+  /** What happened. */
+  readonly kind: PWAKitDiagnosticKind;
+  /** A human-readable explanation. */
+  readonly message: string;
+  /** The call id concerned, when there is one. */
+  readonly id?: string;
+  /** The offending value (response, reply or error). */
+  readonly value?: unknown;
+}
+
+/** The fields of a `PWAKitError`, for its constructor. */
+interface PWAKitErrorOptions {
+  code?: PWAKitErrorCode;
+  details?: Record<string, unknown>;
+  module?: string;
+  action?: string;
+  id?: string;
+  cause?: unknown;
+}
+
+/** The error every failed `PWAKit.call` rejects with. */
+interface PWAKitError extends Error {
+  readonly name: 'PWAKitError';
+  /** A stable code: a bridge code or `<module>.<reason>`. */
+  readonly code: PWAKitErrorCode;
+  /** Additional facts, e.g. `{ path: "payload.trigger.seconds" }`. */
+  readonly details: Record<string, unknown> | undefined;
+  /** The module called. */
+  readonly module: string | undefined;
+  /** The action called. */
+  readonly action: string | undefined;
+  /** The id of the call. */
+  readonly id: string | undefined;
+  /** What caused it (an abort reason, a thrown error), when known. */
+  readonly cause?: unknown;
+  /** A plain object for logging. */
+  toJSON(): {
+    name: 'PWAKitError';
+    code: PWAKitErrorCode;
+    message: string;
+    details?: Record<string, unknown>;
+    module?: string;
+    action?: string;
+    id?: string;
+  };
+}
+
+/** The `PWAKitError` class. */
+interface PWAKitErrorConstructor {
+  new (message: string, options?: PWAKitErrorOptions): PWAKitError;
+  readonly prototype: PWAKitError;
+}
+
+/** Module names declared in `PWAKitModules`. */
+type PWAKitModuleName = keyof PWAKitModules & string;
+
+/** Action names declared for module `M`. */
+type PWAKitActionName<M extends PWAKitModuleName> = keyof PWAKitModules[M] & string;
+
+/** The payload type of `M.A` (`undefined` when the action takes none). */
+type PWAKitPayload<M extends PWAKitModuleName, A extends PWAKitActionName<M>> =
+  PWAKitModules[M][A] extends { payload: infer P } ? P : undefined;
+
+/** The result type of `M.A` (`unknown` when undeclared). */
+type PWAKitResult<M extends PWAKitModuleName, A extends PWAKitActionName<M>> =
+  PWAKitModules[M][A] extends { result: infer R } ? R : unknown;
+
+/** The arguments after module and action: the payload is optional only when it may be omitted. */
+type PWAKitCallArguments<P> =
+  [P] extends [undefined | void]
+    ? [payload?: undefined, options?: PWAKitCallOptions]
+    : undefined extends P
+      ? [payload?: P, options?: PWAKitCallOptions]
+      : {} extends P
+        ? [payload?: P, options?: PWAKitCallOptions]
+        : [payload: P, options?: PWAKitCallOptions];
+
+/** `call` checked against `PWAKitModules`. */
+interface PWAKitTypedCall {
+  <M extends PWAKitModuleName, A extends PWAKitActionName<M>>(
+    module: M,
+    action: A,
+    ...args: PWAKitCallArguments<PWAKitPayload<M, A>>
+  ): Promise<PWAKitResult<M, A>>;
+}
+
+/**
+ * `call` while no module is declared: any module and action; results are
+ * `unknown` (declare the module in `PWAKitModules` to type them).
+ */
+interface PWAKitLooseCall {
+  (module: string, action: string, payload?: unknown, options?: PWAKitCallOptions): Promise<unknown>;
+}
+
+/** Event types declared in `PWAKitEvents`. */
+type PWAKitEventType = keyof PWAKitEvents & string;
+
+/** The PWAKit SDK (`globalThis.PWAKit`). */
+interface PWAKitStatic {
+  /** The SDK version. */
+  readonly version: string;
+  /** The error class of failed calls. */
+  readonly PWAKitError: PWAKitErrorConstructor;
+  /** Whether a PWAKit host's message handler is present. */
+  readonly isNative: boolean;
+  /** The host's handshake, or `null` outside a PWAKit host. */
+  readonly protocol: PWAKitProtocol | null;
+  /** Calls not yet settled. */
+  readonly inFlight: number;
+
+  /**
+   * Calls `action` of native `module`. Resolves with the result; rejects with a
+   * `PWAKitError` (`unavailable` outside a host, `invalid_payload` for a payload
+   * JSON cannot carry, `payload_too_large`, `timeout`, `cancelled`, or the code
+   * the native side answered with).
+   */
+  readonly call: [PWAKitModuleName] extends [never] ? PWAKitLooseCall : PWAKitTypedCall;
+
+  /** Listens for native events of `type`; returns a function that stops listening. */
+  on<T extends PWAKitEventType>(type: T, listener: (data: PWAKitEvents[T]) => void): () => void;
+  /** Like `on`, for the next event of `type` only. */
+  once<T extends PWAKitEventType>(type: T, listener: (data: PWAKitEvents[T]) => void): () => void;
+  /** Removes a listener added with `on` or `once`; `true` when one was removed. */
+  off<T extends PWAKitEventType>(type: T, listener: (data: PWAKitEvents[T]) => void): boolean;
+
+  /** Changes settings (validated; an invalid option changes nothing) and returns them. */
+  configure(options?: Partial<PWAKitConfiguration>): PWAKitConfiguration;
+}
+
+/** The object the native side answers through (`window.pwakit`). */
+interface PWAKitNativeEntry {
+  /** The handshake, set by the host before page scripts run. */
+  protocol?: PWAKitProtocol;
+  /** Delivers a response; `true` when it settled a call. */
+  _handleResponse(response: unknown): boolean;
+  /** Delivers an event; `true` when it was dispatched. */
+  _handleEvent(event: unknown): boolean;
+}
+
+/** The DOM events the SDK dispatches on `window`: `pwa:<type>` with the data as `detail`. */
+type PWAKitDOMEventMap = {
+  [T in PWAKitEventType as `pwa:${T}`]: CustomEvent<PWAKitEvents[T]>;
+};
+
+interface WindowEventMap extends PWAKitDOMEventMap {}
+
+/** The PWAKit SDK. */
+declare var PWAKit: PWAKitStatic;
+/** The object the native side answers through. */
+declare var pwakit: PWAKitNativeEntry;

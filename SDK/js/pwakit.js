@@ -1,0 +1,811 @@
+/*
+ * PWAKit JavaScript SDK.
+ *
+ * A classic script: it sets `globalThis.PWAKit` and routes the native side's
+ * `window.pwakit._handleResponse` / `_handleEvent` to itself. A PWAKit host
+ * injects it at document start; pages may also load it themselves, and
+ * `pwakit.mjs` re-exports it for `import`. Loading it twice is harmless: the
+ * second load reuses the first instance.
+ *
+ * Wire protocol (page -> native):
+ *   webkit.messageHandlers.pwakit.postMessage({id, module, action, payload?, timeoutMs})
+ *   webkit.messageHandlers.pwakit.postMessage({id, cancel: true})
+ * Native -> page:
+ *   pwakit._handleResponse({id, success: true, data?})
+ *   pwakit._handleResponse({id, success: false, error, code, details?})
+ *   pwakit._handleEvent({type, data?})   -> DOM CustomEvent("pwa:" + type)
+ */
+(function (root) {
+  'use strict';
+
+  var MARK = typeof Symbol === 'function' ? Symbol.for('pwakit.sdk') : '__pwakitSDK';
+
+  var existing = root.PWAKit;
+  if (existing && typeof existing === 'object' && existing[MARK] &&
+      typeof existing[MARK].install === 'function') {
+    // NB: a second copy (host-injected and page-shipped) must not fork the
+    // pending-call table; re-assert routing and keep the first instance.
+    existing[MARK].install();
+    return;
+  }
+
+  var VERSION = '1.0.0';
+  var HANDLER_NAME = 'pwakit';
+  var MAX_TIMER_MS = 2147483647;
+  var FINISHED_MEMORY = 1024;
+
+  var config = {
+    defaultTimeout: 30000,
+    maxMessageBytes: 1048576,
+    onDiagnostic: null
+  };
+
+  // ---------------------------------------------------------------- errors
+
+  /**
+   * An error from a PWAKit call: a stable `code`, a human `message`, optional
+   * `details` (for example `{path: "payload.style"}`) and the call it belongs to.
+   */
+  class PWAKitError extends Error {
+    constructor(message, options) {
+      var opts = options && typeof options === 'object' ? options : {};
+      super(typeof message === 'string' ? message : String(message));
+      this.name = 'PWAKitError';
+      this.code = typeof opts.code === 'string' && opts.code !== '' ? opts.code : 'module_error';
+      this.details = opts.details;
+      this.module = opts.module;
+      this.action = opts.action;
+      this.id = opts.id;
+      if (opts.cause !== undefined) {
+        this.cause = opts.cause;
+      }
+    }
+
+    toJSON() {
+      var out = { name: this.name, code: this.code, message: this.message };
+      if (this.details !== undefined) out.details = this.details;
+      if (this.module !== undefined) out.module = this.module;
+      if (this.action !== undefined) out.action = this.action;
+      if (this.id !== undefined) out.id = this.id;
+      return out;
+    }
+  }
+
+  // --------------------------------------------------------------- helpers
+
+  function isObject(value) {
+    return value !== null && typeof value === 'object';
+  }
+
+  function isRecord(value) {
+    return isObject(value) && !Array.isArray(value);
+  }
+
+  function describe(value) {
+    if (value === null) return 'null';
+    if (value === '') return 'an empty string';
+    if (Array.isArray(value)) return 'an array';
+    return 'a ' + typeof value;
+  }
+
+  function diagnose(kind, message, extra) {
+    var hook = config.onDiagnostic;
+    if (typeof hook !== 'function') return;
+    var info = { kind: kind, message: message };
+    if (extra) {
+      for (var key in extra) {
+        if (Object.prototype.hasOwnProperty.call(extra, key)) info[key] = extra[key];
+      }
+    }
+    try {
+      hook(info);
+    } catch (_) {
+      // A faulty diagnostics hook must not break the bridge.
+    }
+  }
+
+  function reportListenerError(err) {
+    if (typeof root.reportError === 'function') {
+      try {
+        root.reportError(err);
+        return;
+      } catch (_) {
+        // fall through
+      }
+    }
+    if (typeof root.setTimeout === 'function') {
+      root.setTimeout(function () { throw err; }, 0);
+    }
+  }
+
+  /** Byte length of a string encoded as UTF-8 (lone surrogates count as U+FFFD). */
+  function utf8Length(text) {
+    var bytes = 0;
+    for (var i = 0; i < text.length; i++) {
+      var unit = text.charCodeAt(i);
+      if (unit < 0x80) {
+        bytes += 1;
+      } else if (unit < 0x800) {
+        bytes += 2;
+      } else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+        var next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          bytes += 4;
+          i++;
+        } else {
+          bytes += 3;
+        }
+      } else {
+        bytes += 3;
+      }
+    }
+    return bytes;
+  }
+
+  var idCounter = 0;
+  var idPrefix = randomToken();
+
+  function randomToken() {
+    var crypto = root.crypto;
+    if (crypto && typeof crypto.getRandomValues === 'function') {
+      try {
+        var words = crypto.getRandomValues(new Uint32Array(2));
+        return words[0].toString(36) + words[1].toString(36);
+      } catch (_) {
+        // fall back below
+      }
+    }
+    return Math.floor(Math.random() * 0x100000000).toString(36) +
+      Date.now().toString(36);
+  }
+
+  function newId() {
+    var crypto = root.crypto;
+    if (crypto && typeof crypto.randomUUID === 'function') {
+      try {
+        var uuid = crypto.randomUUID();
+        if (typeof uuid === 'string' && uuid !== '' && !pending.has(uuid)) return uuid;
+      } catch (_) {
+        // randomUUID throws outside secure contexts in some engines
+      }
+    }
+    var id;
+    do {
+      idCounter += 1;
+      id = 'pwk-' + idPrefix + '-' + idCounter.toString(36);
+    } while (pending.has(id));
+    return id;
+  }
+
+  function messageHandler() {
+    try {
+      var webkit = root.webkit;
+      var handlers = webkit && webkit.messageHandlers;
+      var handler = handlers && handlers[HANDLER_NAME];
+      if (handler && typeof handler.postMessage === 'function') return handler;
+    } catch (_) {
+      // a hostile getter means: no usable bridge
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  /** In-flight calls by id. */
+  var pending = new Map();
+  /** Ids that finished recently (insertion-ordered), to tell late answers from strangers. */
+  var finished = new Map();
+
+  function rememberFinished(id) {
+    finished.set(id, true);
+    if (finished.size > FINISHED_MEMORY) {
+      finished.delete(finished.keys().next().value);
+    }
+  }
+
+  function settle(record, ok, value) {
+    if (pending.get(record.id) !== record) return false;
+    pending.delete(record.id);
+    rememberFinished(record.id);
+    if (record.timer !== null && typeof root.clearTimeout === 'function') {
+      root.clearTimeout(record.timer);
+    }
+    record.timer = null;
+    if (record.signal && record.onAbort) {
+      try {
+        record.signal.removeEventListener('abort', record.onAbort);
+      } catch (_) {
+        // nothing to undo
+      }
+    }
+    if (ok) {
+      record.resolve(value);
+    } else {
+      record.reject(value);
+    }
+    return true;
+  }
+
+  function sendCancel(id) {
+    var handler = messageHandler();
+    if (!handler) return;
+    try {
+      var ret = handler.postMessage({ id: id, cancel: true });
+      if (ret && typeof ret.then === 'function') {
+        ret.then(undefined, function (err) {
+          diagnose('cancel_failed', 'the native side rejected a cancel message', { id: id, value: err });
+        });
+      }
+    } catch (err) {
+      diagnose('cancel_failed', 'posting a cancel message threw', { id: id, value: err });
+    }
+  }
+
+  function abortError(signal, base) {
+    var reason = signal.reason;
+    var isTimeout = isObject(reason) && reason.name === 'TimeoutError';
+    var opts = {
+      code: isTimeout ? 'timeout' : 'cancelled',
+      module: base.module,
+      action: base.action,
+      id: base.id,
+      cause: reason
+    };
+    var text = base.module + '.' + base.action + (isTimeout ? ' timed out (AbortSignal)' : ' was cancelled');
+    return new PWAKitError(text, opts);
+  }
+
+  function fail(reject, message, code, base, details, cause) {
+    reject(new PWAKitError(message, {
+      code: code,
+      details: details,
+      module: base.module,
+      action: base.action,
+      id: base.id,
+      cause: cause
+    }));
+  }
+
+  function readTimeout(options) {
+    if (options === undefined || options === null) return { value: config.defaultTimeout };
+    var timeout = options.timeout;
+    if (timeout === undefined || timeout === null) return { value: config.defaultTimeout };
+    if (typeof timeout !== 'number' || !isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMER_MS) {
+      return { error: 'options.timeout must be a number of milliseconds in 1...' + MAX_TIMER_MS + ', got ' + String(timeout) };
+    }
+    return { value: Math.ceil(timeout) };
+  }
+
+  function start(module, action, payload, options, resolve, reject) {
+    var base = { module: module, action: action, id: undefined };
+
+    if (typeof module !== 'string' || module === '') {
+      fail(reject, 'module must be a non-empty string, got ' + describe(module), 'invalid_message', base, { path: 'module' });
+      return;
+    }
+    if (typeof action !== 'string' || action === '') {
+      fail(reject, 'action must be a non-empty string, got ' + describe(action), 'invalid_message', base, { path: 'action' });
+      return;
+    }
+    if (options !== undefined && options !== null && !isRecord(options)) {
+      fail(reject, 'options must be an object, got ' + describe(options), 'invalid_message', base, { path: 'options' });
+      return;
+    }
+    var timeout = readTimeout(options);
+    if (timeout.error) {
+      fail(reject, timeout.error, 'invalid_message', base, { path: 'options.timeout' });
+      return;
+    }
+    var signal = options ? options.signal : undefined;
+    if (signal !== undefined && signal !== null &&
+        !(isObject(signal) && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
+      fail(reject, 'options.signal must be an AbortSignal', 'invalid_message', base, { path: 'options.signal' });
+      return;
+    }
+
+    // Serialise first: a payload JSON cannot carry is refused before anything is posted.
+    var payloadJSON;
+    if (payload !== undefined) {
+      try {
+        payloadJSON = JSON.stringify(payload);
+      } catch (err) {
+        fail(reject, 'payload is not JSON-serialisable: ' + (err && err.message ? err.message : String(err)),
+          'invalid_payload', base, { path: 'payload' }, err);
+        return;
+      }
+      if (payloadJSON === undefined) {
+        fail(reject, 'payload is not JSON-serialisable: ' + describe(payload) + ' has no JSON form',
+          'invalid_payload', base, { path: 'payload' });
+        return;
+      }
+    }
+
+    var id = newId();
+    base.id = id;
+    var json = '{"id":' + JSON.stringify(id) +
+      ',"module":' + JSON.stringify(module) +
+      ',"action":' + JSON.stringify(action) +
+      (payloadJSON === undefined ? '' : ',"payload":' + payloadJSON) +
+      ',"timeoutMs":' + timeout.value + '}';
+
+    var limit = config.maxMessageBytes;
+    if (json.length > limit || (json.length * 3 > limit && utf8Length(json) > limit)) {
+      var size = utf8Length(json);
+      fail(reject, 'message is ' + size + ' bytes encoded, over the limit of ' + limit + ' bytes',
+        'payload_too_large', base, { path: 'payload', size: size, limit: limit });
+      return;
+    }
+
+    if (signal && signal.aborted) {
+      reject(abortError(signal, base));
+      return;
+    }
+
+    var handler = messageHandler();
+    if (!handler) {
+      fail(reject, 'not running in a PWAKit host: the native bridge is not available', 'unavailable', base);
+      return;
+    }
+
+    var message = { id: id, module: module, action: action };
+    if (payloadJSON !== undefined) message.payload = JSON.parse(payloadJSON);
+    message.timeoutMs = timeout.value;
+
+    var record = {
+      id: id,
+      module: module,
+      action: action,
+      resolve: resolve,
+      reject: reject,
+      timer: null,
+      signal: signal || null,
+      onAbort: null
+    };
+    pending.set(id, record);
+
+    record.timer = root.setTimeout(function () {
+      record.timer = null;
+      var error = new PWAKitError(module + '.' + action + ' timed out after ' + timeout.value + ' ms', {
+        code: 'timeout', details: { timeoutMs: timeout.value }, module: module, action: action, id: id
+      });
+      if (settle(record, false, error)) sendCancel(id);
+    }, timeout.value);
+
+    if (signal) {
+      record.onAbort = function () {
+        if (settle(record, false, abortError(signal, base))) sendCancel(id);
+      };
+      signal.addEventListener('abort', record.onAbort);
+    }
+
+    var ret;
+    try {
+      ret = handler.postMessage(message);
+    } catch (err) {
+      var cloneError = isObject(err) && err.name === 'DataCloneError';
+      settle(record, false, new PWAKitError(
+        'posting the message failed: ' + (err && err.message ? err.message : String(err)), {
+          code: cloneError ? 'invalid_payload' : 'invalid_message',
+          details: cloneError ? { path: 'payload' } : undefined,
+          module: module, action: action, id: id, cause: err
+        }));
+      return;
+    }
+    if (ret && typeof ret.then === 'function') {
+      // Fast path: a script message handler with reply answers through the Promise.
+      ret.then(function (reply) { acceptReply(record, reply); },
+        function (err) { rejectReply(record, err); });
+    }
+  }
+
+  function acceptReply(record, reply) {
+    try {
+      if (reply === undefined || reply === null) return; // plain handler: answer comes by script
+      var value = reply;
+      if (typeof value === 'string') {
+        try {
+          value = JSON.parse(value);
+        } catch (_) {
+          diagnose('malformed_reply', 'a Promise reply was a string that is not JSON', { id: record.id, value: reply });
+          return;
+        }
+      }
+      if (isRecord(value) && value.id === undefined) {
+        var copy = {};
+        for (var key in value) {
+          if (Object.prototype.hasOwnProperty.call(value, key)) copy[key] = value[key];
+        }
+        copy.id = record.id;
+        value = copy;
+      } else if (isRecord(value) && value.id !== record.id) {
+        diagnose('mismatched_reply', 'a Promise reply carried another call\'s id', { id: record.id, value: reply });
+        return;
+      }
+      route(value);
+    } catch (err) {
+      diagnose('internal_error', 'reading a Promise reply failed', { id: record.id, value: err });
+    }
+  }
+
+  function rejectReply(record, err) {
+    var code = isObject(err) && typeof err.code === 'string' && err.code !== '' ? err.code : 'module_error';
+    var text = isObject(err) && typeof err.message === 'string' ? err.message : String(err);
+    settle(record, false, new PWAKitError('the native reply failed: ' + text, {
+      code: code, module: record.module, action: record.action, id: record.id, cause: err
+    }));
+  }
+
+  function errorFrom(response, record) {
+    var text = response.error;
+    var code = response.code;
+    var details = response.details;
+    return new PWAKitError(typeof text === 'string' && text !== '' ? text : record.module + '.' + record.action + ' failed', {
+      code: typeof code === 'string' && code !== '' ? code : 'module_error',
+      details: isRecord(details) ? details : undefined,
+      module: record.module,
+      action: record.action,
+      id: record.id
+    });
+  }
+
+  function parseIncoming(raw, what) {
+    if (typeof raw !== 'string') return { value: raw };
+    try {
+      return { value: JSON.parse(raw) };
+    } catch (_) {
+      return { error: what + ' is a string that is not JSON' };
+    }
+  }
+
+  /** Routes one response; true when it settled a call of ours or was handed on. */
+  function route(raw) {
+    var parsed = parseIncoming(raw, 'response');
+    if (parsed.error) {
+      diagnose('malformed_response', parsed.error, { value: raw });
+      return false;
+    }
+    var response = parsed.value;
+    if (!isRecord(response)) {
+      diagnose('malformed_response', 'response must be an object, got ' + describe(response), { value: raw });
+      return false;
+    }
+    var id = response.id;
+    var record = typeof id === 'string' ? pending.get(id) : undefined;
+    if (!record) {
+      if (typeof id === 'string' && finished.has(id)) {
+        diagnose('late_response', 'response for a call that already finished', { id: id, value: raw });
+        return false;
+      }
+      if (delegates.response) return handOn(delegates.response, raw, 'response');
+      if (typeof id !== 'string' || id === '') {
+        diagnose('malformed_response', 'response.id must be a non-empty string, got ' + describe(id), { value: raw });
+      } else {
+        diagnose('unknown_id', 'response for an id this page never sent', { id: id, value: raw });
+      }
+      return false;
+    }
+    var success = response.success;
+    if (success === true) return settle(record, true, response.data);
+    if (success === false) return settle(record, false, errorFrom(response, record));
+    diagnose('malformed_response', 'response.success must be a boolean, got ' + describe(success), { id: id, value: raw });
+    return settle(record, false, new PWAKitError(
+      'malformed response from the native side: success must be a boolean, got ' + describe(success), {
+        code: 'invalid_message', details: { path: 'success' },
+        module: record.module, action: record.action, id: id
+      }));
+  }
+
+  function handOn(fn, raw, what) {
+    try {
+      fn.call(adopted, raw);
+    } catch (err) {
+      diagnose('delegate_error', 'the page\'s own ' + what + ' handler threw', { value: err });
+    }
+    return true;
+  }
+
+  function handleResponse(raw) {
+    try {
+      return route(raw);
+    } catch (err) {
+      diagnose('internal_error', 'handling a response failed', { value: err });
+      return false;
+    }
+  }
+
+  // ---------------------------------------------------------------- events
+
+  /** Listeners by event type: arrays of {fn, once}. */
+  var listeners = new Map();
+
+  function checkListener(method, type, fn) {
+    if (typeof type !== 'string' || type === '') {
+      throw new TypeError('PWAKit.' + method + ': type must be a non-empty string');
+    }
+    if (typeof fn !== 'function') {
+      throw new TypeError('PWAKit.' + method + ': listener must be a function');
+    }
+  }
+
+  function addListener(type, fn, once) {
+    var list = listeners.get(type);
+    if (!list) {
+      list = [];
+      listeners.set(type, list);
+    }
+    for (var i = 0; i < list.length; i++) {
+      if (list[i].fn === fn) return function () { off(type, fn); };
+    }
+    var entry = { fn: fn, once: once };
+    list.push(entry);
+    return function () { removeEntry(type, entry); };
+  }
+
+  function removeEntry(type, entry) {
+    var list = listeners.get(type);
+    if (!list) return;
+    var index = list.indexOf(entry);
+    if (index >= 0) list.splice(index, 1);
+    if (list.length === 0) listeners.delete(type);
+  }
+
+  function on(type, fn) {
+    checkListener('on', type, fn);
+    return addListener(type, fn, false);
+  }
+
+  function once(type, fn) {
+    checkListener('once', type, fn);
+    return addListener(type, fn, true);
+  }
+
+  function off(type, fn) {
+    checkListener('off', type, fn);
+    var list = listeners.get(type);
+    if (!list) return false;
+    for (var i = 0; i < list.length; i++) {
+      if (list[i].fn === fn) {
+        removeEntry(type, list[i]);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  function deliver(type, data) {
+    var list = listeners.get(type);
+    if (!list) return;
+    var snapshot = list.slice();
+    for (var i = 0; i < snapshot.length; i++) {
+      var entry = snapshot[i];
+      if (list.indexOf(entry) < 0) continue; // removed by an earlier listener
+      if (entry.once) removeEntry(type, entry);
+      try {
+        entry.fn.call(undefined, data);
+      } catch (err) {
+        reportListenerError(err);
+      }
+    }
+  }
+
+  function dispatchDOM(type, data) {
+    var Custom = root.CustomEvent;
+    if (typeof root.dispatchEvent !== 'function' || typeof Custom !== 'function') return;
+    root.dispatchEvent(new Custom('pwa:' + type, { detail: data }));
+  }
+
+  function handleEvent(raw) {
+    try {
+      var parsed = parseIncoming(raw, 'event');
+      if (parsed.error) {
+        diagnose('malformed_event', parsed.error, { value: raw });
+        return false;
+      }
+      var event = parsed.value;
+      if (!isRecord(event)) {
+        diagnose('malformed_event', 'event must be an object, got ' + describe(event), { value: raw });
+        return false;
+      }
+      var type = event.type;
+      if (typeof type !== 'string' || type === '') {
+        diagnose('malformed_event', 'event.type must be a non-empty string, got ' + describe(type), { value: raw });
+        return false;
+      }
+      var data = event.data;
+      deliver(type, data);
+      if (delegates.event) {
+        // NB: a page-installed handler (a seed-era bridge script) dispatches the
+        // DOM event itself; dispatching here too would deliver it twice.
+        handOn(delegates.event, raw, 'event');
+      } else {
+        dispatchDOM(type, data);
+      }
+      return true;
+    } catch (err) {
+      diagnose('internal_error', 'handling an event failed', { value: err });
+      return false;
+    }
+  }
+
+  // ------------------------------------------------------- window.pwakit
+
+  /** The object `window.pwakit` currently is; its handlers route to this instance. */
+  var adopted = null;
+  /** Handlers a page installed on `window.pwakit` itself; they get what is not ours. */
+  var delegates = { response: null, event: null };
+
+  function routedAccessor(obj, name, ours, slot) {
+    var current;
+    try {
+      current = obj[name];
+    } catch (_) {
+      current = undefined;
+    }
+    if (current === ours) return; // already routed; keep any delegate
+    if (typeof current === 'function') delegates[slot] = current;
+    var descriptor = {
+      configurable: true,
+      enumerable: true,
+      get: function () { return ours; },
+      set: function (fn) {
+        if (adopted !== obj) return;
+        delegates[slot] = typeof fn === 'function' && fn !== ours ? fn : null;
+      }
+    };
+    try {
+      Object.defineProperty(obj, name, descriptor);
+    } catch (_) {
+      try {
+        obj[name] = ours;
+      } catch (err) {
+        diagnose('install_failed', 'window.pwakit.' + name + ' cannot be set', { value: err });
+      }
+    }
+  }
+
+  function adopt(obj) {
+    var previous = adopted;
+    var changed = obj !== previous;
+    adopted = obj;
+    if (changed) {
+      delegates.response = null;
+      delegates.event = null;
+    }
+    if (!isObject(obj)) return;
+    routedAccessor(obj, '_handleResponse', handleResponse, 'response');
+    routedAccessor(obj, '_handleEvent', handleEvent, 'event');
+    if (changed && isObject(previous) && previous.protocol !== undefined && obj.protocol === undefined) {
+      try {
+        obj.protocol = previous.protocol;
+      } catch (_) {
+        // a sealed replacement keeps what it has
+      }
+    }
+  }
+
+  /** Makes `window.pwakit` an object whose handlers route here; safe to repeat. */
+  function install() {
+    var descriptor = Object.getOwnPropertyDescriptor(root, 'pwakit');
+    var current;
+    try {
+      current = root.pwakit;
+    } catch (_) {
+      current = undefined;
+    }
+    if (!descriptor || descriptor.configurable) {
+      if (!isObject(current)) current = {};
+      if (!descriptor || descriptor.get !== windowGetter) {
+        // NB: an accessor, so that a page replacing window.pwakit wholesale
+        // (as some seed-era scripts do) keeps responses flowing to this SDK.
+        Object.defineProperty(root, 'pwakit', {
+          configurable: true,
+          enumerable: true,
+          get: windowGetter,
+          set: windowSetter
+        });
+      }
+      adopt(current);
+      return;
+    }
+    if (!isObject(current)) {
+      try {
+        root.pwakit = {};
+        current = root.pwakit;
+      } catch (_) {
+        // fixed and not an object: nothing to route
+      }
+    }
+    if (isObject(current)) {
+      adopt(current);
+    } else {
+      diagnose('install_failed', 'window.pwakit is fixed to ' + describe(current) + ' and cannot be routed', {});
+    }
+  }
+
+  function windowGetter() {
+    return adopted;
+  }
+
+  function windowSetter(value) {
+    adopt(value);
+  }
+
+  // ---------------------------------------------------------------- public
+
+  function configure(options) {
+    if (options !== undefined && options !== null) {
+      if (!isRecord(options)) throw new TypeError('PWAKit.configure: options must be an object');
+      if (options.defaultTimeout !== undefined) {
+        var t = options.defaultTimeout;
+        if (typeof t !== 'number' || !isFinite(t) || t <= 0 || t > MAX_TIMER_MS) {
+          throw new RangeError('PWAKit.configure: defaultTimeout must be a number of milliseconds in 1...' + MAX_TIMER_MS);
+        }
+      }
+      if (options.maxMessageBytes !== undefined) {
+        var m = options.maxMessageBytes;
+        if (typeof m !== 'number' || !isFinite(m) || m < 1 || Math.floor(m) !== m) {
+          throw new RangeError('PWAKit.configure: maxMessageBytes must be a positive integer');
+        }
+      }
+      if (options.onDiagnostic !== undefined && options.onDiagnostic !== null &&
+          typeof options.onDiagnostic !== 'function') {
+        throw new TypeError('PWAKit.configure: onDiagnostic must be a function or null');
+      }
+      if (options.defaultTimeout !== undefined) config.defaultTimeout = Math.ceil(options.defaultTimeout);
+      if (options.maxMessageBytes !== undefined) config.maxMessageBytes = options.maxMessageBytes;
+      if (options.onDiagnostic !== undefined) config.onDiagnostic = options.onDiagnostic;
+    }
+    return {
+      defaultTimeout: config.defaultTimeout,
+      maxMessageBytes: config.maxMessageBytes,
+      onDiagnostic: config.onDiagnostic
+    };
+  }
+
+  function call(module, action, payload, options) {
+    return new Promise(function (resolve, reject) {
+      start(module, action, payload, options, resolve, reject);
+    });
+  }
+
+  var PWAKit = {
+    version: VERSION,
+    PWAKitError: PWAKitError,
+    call: call,
+    on: on,
+    once: once,
+    off: off,
+    configure: configure
+  };
+
+  Object.defineProperty(PWAKit, 'isNative', {
+    enumerable: true,
+    get: function () { return messageHandler() !== null; }
+  });
+
+  Object.defineProperty(PWAKit, 'protocol', {
+    enumerable: true,
+    get: function () {
+      try {
+        var value = isObject(adopted) ? adopted.protocol : undefined;
+        return isObject(value) ? value : null;
+      } catch (_) {
+        return null;
+      }
+    }
+  });
+
+  Object.defineProperty(PWAKit, 'inFlight', {
+    enumerable: true,
+    get: function () { return pending.size; }
+  });
+
+  Object.defineProperty(PWAKit, MARK, {
+    value: { install: install, handleResponse: handleResponse, handleEvent: handleEvent }
+  });
+
+  install();
+  root.PWAKit = PWAKit;
+})(typeof globalThis !== 'undefined' ? globalThis
+  : typeof self !== 'undefined' ? self
+    : typeof window !== 'undefined' ? window : this);

@@ -1,0 +1,20 @@
+// With no module declared in PWAKitModules (the core alone, before generated
+// declarations exist), `call` accepts any module and action and results are
+// `unknown` until the module is declared. Checked by tsc; never executed.
+
+async function looseCalls(): Promise<void> {
+  const info: unknown = await PWAKit.call('platform', 'getInfo');
+  const typed = await PWAKit.call('platform', 'getInfo', undefined, { timeout: 5000 });
+  const platform: string = JSON.stringify(typed);
+  await PWAKit.call('haptics', 'impact', { style: 'medium' });
+  // @ts-expect-error the module name is still a string
+  await PWAKit.call(42, 'getInfo');
+  // @ts-expect-error options are still checked
+  await PWAKit.call('platform', 'getInfo', undefined, { timeout: 'soon' });
+  // @ts-expect-error an unknown result cannot be used as a string without a check
+  const text: string = await PWAKit.call('platform', 'getInfo');
+  PWAKit.on('bridge.error', (data) => void data.code);
+  void [info, platform, text];
+}
+
+void looseCalls;

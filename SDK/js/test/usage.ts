@@ -1,0 +1,124 @@
+// Type-level usage of the global SDK (a classic page script). Checked with
+// `tsc --noEmit -p SDK/js/tsconfig.json`; never executed.
+
+// A module declared the way generated declarations will declare them.
+interface PWAKitModules {
+  demo: {
+    greet: { payload: { name: string; excited?: boolean }; result: { greeting: string } };
+    ping: { payload: undefined; result: 'pong' };
+    tune: { payload: { volume?: number }; result: number };
+    note: { payload: string | undefined; result: void };
+  };
+  haptics: {
+    impact: { payload: { style: 'light' | 'medium' | 'heavy' | 'soft' | 'rigid' }; result: void };
+  };
+}
+
+interface PWAKitEvents {
+  push: { type: 'received' | 'tapped'; title?: string; body?: string };
+  visibility: { visible: boolean };
+}
+
+async function exerciseCalls(signal: AbortSignal): Promise<string> {
+  const hello = await PWAKit.call('demo', 'greet', { name: 'Ada' });
+  const upper: string = hello.greeting.toUpperCase();
+
+  const pong: 'pong' = await PWAKit.call('demo', 'ping');
+  await PWAKit.call('demo', 'ping', undefined, { timeout: 1000, signal });
+  const volume: number = await PWAKit.call('demo', 'tune');
+  await PWAKit.call('demo', 'tune', { volume: 3 }, { timeout: 500 });
+  await PWAKit.call('demo', 'note');
+  await PWAKit.call('demo', 'note', 'text');
+  await PWAKit.call('haptics', 'impact', { style: 'rigid' });
+
+  // @ts-expect-error the payload is required for greet
+  await PWAKit.call('demo', 'greet');
+  // @ts-expect-error name must be a string
+  await PWAKit.call('demo', 'greet', { name: 42 });
+  // @ts-expect-error unknown property in the payload
+  await PWAKit.call('demo', 'greet', { name: 'Ada', shout: true });
+  // @ts-expect-error style outside the declared set
+  await PWAKit.call('haptics', 'impact', { style: 'loud' });
+  // @ts-expect-error an action the module does not declare
+  await PWAKit.call('demo', 'explode');
+  // @ts-expect-error a module nobody declared
+  await PWAKit.call('nosuch', 'thing');
+  // @ts-expect-error ping takes no payload
+  await PWAKit.call('demo', 'ping', { extra: 1 });
+  // @ts-expect-error timeout is a number of milliseconds
+  await PWAKit.call('demo', 'ping', undefined, { timeout: '1s' });
+  // @ts-expect-error the result of greet is an object, not a string
+  const wrong: string = await PWAKit.call('demo', 'greet', { name: 'Ada' });
+
+  return upper + pong + String(volume) + wrong;
+}
+
+async function exerciseErrors(): Promise<string | undefined> {
+  try {
+    await PWAKit.call('demo', 'greet', { name: 'Ada' });
+    return undefined;
+  } catch (error) {
+    if (error instanceof PWAKit.PWAKitError) {
+      const code: PWAKitErrorCode = error.code;
+      if (code === 'timeout' || code === 'cancelled' || code === 'demo.rate_limited') {
+        return error.module;
+      }
+      const path = error.details?.['path'];
+      return typeof path === 'string' ? path : error.message;
+    }
+    throw error;
+  }
+}
+
+function exerciseEvents(): () => void {
+  const stop = PWAKit.on('push', (data) => {
+    const kind: 'received' | 'tapped' = data.type;
+    void kind;
+  });
+  PWAKit.once('visibility', ({ visible }) => {
+    const shown: boolean = visible;
+    void shown;
+  });
+  PWAKit.on('bridge.error', (data) => {
+    const message: string = data.error;
+    void message;
+  });
+  const listener = (data: PWAKitEvents['push']): void => void data.title;
+  PWAKit.on('push', listener);
+  const removed: boolean = PWAKit.off('push', listener);
+  void removed;
+
+  window.addEventListener('pwa:push', (event) => {
+    const title: string | undefined = event.detail.title;
+    void title;
+  });
+
+  // @ts-expect-error an event type nobody declared
+  PWAKit.on('nosuch', () => undefined);
+  // @ts-expect-error visibility data has no title
+  PWAKit.on('visibility', (data) => data.title);
+  return stop;
+}
+
+function exerciseSurface(): void {
+  const config: PWAKitConfiguration = PWAKit.configure({ defaultTimeout: 10_000 });
+  PWAKit.configure({
+    onDiagnostic: (diagnostic) => {
+      const kind: PWAKitDiagnosticKind = diagnostic.kind;
+      void kind;
+    }
+  });
+  // @ts-expect-error maxMessageBytes is a number
+  PWAKit.configure({ maxMessageBytes: '1MB' });
+
+  const version: number | undefined = PWAKit.protocol?.version;
+  const native: boolean = PWAKit.isNative;
+  const handled: boolean = window.pwakit._handleResponse({ id: 'x', success: true });
+  const error = new PWAKit.PWAKitError('nope', { code: 'invalid_payload', details: { path: 'payload.name' } });
+  const json = error.toJSON();
+  void [config, version, native, handled, json.code];
+  // @ts-expect-error protocol is read-only
+  PWAKit.protocol = null;
+}
+
+void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface];
