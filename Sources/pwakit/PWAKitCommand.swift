@@ -2,12 +2,12 @@ import ArgumentParser
 import PWAKitCore
 
 /// The `pwakit` command line tool.
-struct PWAKitCommand: ParsableCommand {
+@main
+struct PWAKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pwakit",
         abstract: "Tools for PWAKit apps.",
         version: PWAKit.version,
-        subcommands: [ValidateCommand.self, InitCommand.self, ModulesCommand.self])
+        subcommands: [ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self])
 }
 
-PWAKitCommand.main()
