@@ -37,6 +37,14 @@ for project in "$here/tsconfig.json" "$here/test/types-loose/tsconfig.json"; do
   fi
 done
 
+# The benchmark runs by hand; here it is only checked to parse.
+for bench in "$here"/bench/*.mjs; do
+  if ! node --check "$bench"; then
+    echo "run-tests.sh: $bench does not parse" >&2
+    status=1
+  fi
+done
+
 if [ "$status" -eq 0 ]; then
   echo "SDK/js: all checks passed"
 fi
