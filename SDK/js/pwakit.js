@@ -71,7 +71,7 @@
     }
   }
 
-  // --------------------------------------------------------------- helpers
+  // ------------------------------------------------------------- utilities
 
   function isObject(value) {
     return value !== null && typeof value === 'object';
@@ -193,14 +193,17 @@
 
   /** In-flight calls by id. */
   var pending = new Map();
-  /** Ids that finished recently (insertion-ordered), to tell late answers from strangers. */
-  var finished = new Map();
+  /** Ids that finished recently, to tell late answers from strangers: a set plus a ring for eviction. */
+  var finished = new Set();
+  var finishedRing = new Array(FINISHED_MEMORY);
+  var finishedNext = 0;
 
   function rememberFinished(id) {
-    finished.set(id, true);
-    if (finished.size > FINISHED_MEMORY) {
-      finished.delete(finished.keys().next().value);
-    }
+    var evicted = finishedRing[finishedNext];
+    if (evicted !== undefined) finished.delete(evicted);
+    finishedRing[finishedNext] = id;
+    finishedNext = (finishedNext + 1) % FINISHED_MEMORY;
+    finished.add(id);
   }
 
   function settle(record, ok, value) {

@@ -160,3 +160,23 @@ test('a bridge.error event for an unreadable message settles no call', async () 
   assert.equal(pending.state, 'pending');
   assert.deepEqual(seen, [{ code: 'invalid_message', error: 'no readable id' }]);
 });
+
+test('the SDK remembers the last 1024 finished ids; older answers count as unknown', async () => {
+  const page = createPage();
+  const diagnostics = page.watchDiagnostics();
+  const ids = [];
+  for (let i = 0; i < 1025; i++) {
+    const result = page.PWAKit.call('m', 'a');
+    ids.push(page.native.last.id);
+    page.succeed(page.native.last.id, i);
+    await result;
+  }
+  page.succeed(ids[1], 'late');
+  page.succeed(ids[0], 'forgotten');
+  page.succeed(ids[1024], 'late');
+  assert.deepEqual(diagnostics.map((d) => [d.kind, d.id]), [
+    ['late_response', ids[1]],
+    ['unknown_id', ids[0]],
+    ['late_response', ids[1024]]
+  ]);
+});
