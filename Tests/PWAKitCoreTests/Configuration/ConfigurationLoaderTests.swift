@@ -47,6 +47,20 @@ struct ConfigurationLoaderTests {
         #expect(configuration.notifications == nil)
     }
 
+    @Test func acceptsAByteOrderMark() throws {
+        let configuration = try ConfigurationLoader.load(from: Data([0xEF, 0xBB, 0xBF]) + Self.minimal)
+        #expect(configuration.app.name == "A")
+    }
+
+    @Test func anOutOfRangeNumberInAnUnknownKeyIsOnlyAWarning() throws {
+        let data = Data(
+            #"{"version": 1, "x": 1e999, "app": {"name": "A", "bundleId": "com.example.a", "startUrl": "https://example.com/"}, "origins": {"allowed": ["example.com"]}}"#
+                .utf8)
+        let (configuration, report) = try ConfigurationLoader.loadReporting(from: data)
+        #expect(configuration.app.bundleId == "com.example.a")
+        #expect(report.warnings.map(\.path) == ["x"])
+    }
+
     @Test func warningsAreReturnedNotThrown() throws {
         let data = Data(
             #"{"version": 1, "future": true, "app": {"name": "A", "bundleId": "com.example.a", "startUrl": "https://example.com/"}, "origins": {"allowed": ["example.com"]}}"#
