@@ -57,7 +57,8 @@ public actor ConfigurationStore {
 
     /// A stream that yields the current configuration at once, then each accepted replacement.
     public func changes() -> AsyncStream<PWAConfiguration> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PWAConfiguration.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: PWAConfiguration.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         subscribers[id] = continuation
         continuation.yield(configuration)

@@ -55,10 +55,11 @@ public struct HexColor: Codable, Sendable, Hashable, CustomStringConvertible {
 
     /// `#RRGGBB` in upper case.
     public var description: String {
-        "#" + [red, green, blue].map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        "#"
+            + [red, green, blue].map { byte in
+                let digits = String(byte, radix: 16, uppercase: true)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined()
     }
 
     private static func hexValue(_ scalars: ArraySlice<Unicode.Scalar>) -> UInt32? {

@@ -98,7 +98,8 @@ struct OriginsValidation {
                 context.error(keyPath, .invalidPattern, Self.describe(error))
             }
             guard let entries = member.value.elements else {
-                context.wrongType(member.value, at: keyPath, expected: "an array of \"module\" or \"module.action\" strings")
+                context.wrongType(
+                    member.value, at: keyPath, expected: "an array of \"module\" or \"module.action\" strings")
                 continue
             }
             for (index, entry) in entries.enumerated() {
@@ -156,7 +157,8 @@ struct OriginsValidation {
             return
         }
         guard allowed.contains(where: { $0.pattern.matches(parts) }) else {
-            let what = allowed.contains(where: { $0.pattern.matchesHostName(host) })
+            let what =
+                allowed.contains(where: { $0.pattern.matchesHostName(host) })
                 ? "\(shown) is outside every path or port that origins.allowed permits for host \(ValidationContext.quoted(host))"
                 : "host \(ValidationContext.quoted(host)) of \(shown) is not matched by any pattern in origins.allowed"
             context.error(path, .startURLNotAllowed, what)

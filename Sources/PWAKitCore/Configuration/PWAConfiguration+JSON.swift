@@ -30,8 +30,12 @@ extension PWAConfiguration {
             member("statusBarStyle", .string(appearance.statusBarStyle.rawValue)),
             member("orientationLock", .string(appearance.orientationLock.rawValue)),
         ]
-        if let color = appearance.backgroundColor { appearanceMembers.append(member("backgroundColor", .string(color.description))) }
-        if let color = appearance.themeColor { appearanceMembers.append(member("themeColor", .string(color.description))) }
+        if let color = appearance.backgroundColor {
+            appearanceMembers.append(member("backgroundColor", .string(color.description)))
+        }
+        if let color = appearance.themeColor {
+            appearanceMembers.append(member("themeColor", .string(color.description)))
+        }
 
         var members = [
             member("version", .number(String(version))),
@@ -47,7 +51,8 @@ extension PWAConfiguration {
             member("appearance", .object(appearanceMembers)),
         ]
         if let notifications {
-            members.append(member("notifications", .object([member("provider", .string(notifications.provider.rawValue))])))
+            members.append(
+                member("notifications", .object([member("provider", .string(notifications.provider.rawValue))])))
         }
         return .object(members)
     }

@@ -27,8 +27,9 @@ struct ValidateCommand: ParsableCommand {
             if json {
                 Console.writeJSON(report)
             } else {
-                Console.write(([ "\(shownName): \(ReportFormatter.summary(for: report))" ] + ReportFormatter.lines(for: report))
-                    .joined(separator: "\n"))
+                Console.write(
+                    (["\(shownName): \(ReportFormatter.summary(for: report))"] + ReportFormatter.lines(for: report))
+                        .joined(separator: "\n"))
             }
             if !report.isValid {
                 throw CommandFailure(status: .invalid, code: ConfigurationError.Code.invalid.rawValue, message: nil)
@@ -37,7 +38,8 @@ struct ValidateCommand: ParsableCommand {
     }
 
     private func displayName(inDirectory directory: String) -> String {
-        directory == "." ? ConfigurationLoader.fileName
+        directory == "."
+            ? ConfigurationLoader.fileName
             : (directory.hasSuffix("/") ? directory : directory + "/") + ConfigurationLoader.fileName
     }
 }

@@ -10,7 +10,8 @@ struct ConfigurationJSONParserTests {
     }
 
     @Test func parsesEveryValueKind() throws {
-        let value = try parse(#" {"a": [1, -2.5e3, true, false, null, "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"], "b": {}} "#)
+        let value = try parse(
+            #" {"a": [1, -2.5e3, true, false, null, "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"], "b": {}} "#)
         let expected: ConfigurationJSON = .object([
             .init(
                 key: "a",

@@ -13,7 +13,8 @@ struct ConfigurationLoaderTests {
             .utf8)
 
     @Test func loadsTheHelloExample() throws {
-        let configuration = try ConfigurationLoader.load(from: Self.repositoryRoot.appendingPathComponent("Examples/hello"))
+        let configuration = try ConfigurationLoader.load(
+            from: Self.repositoryRoot.appendingPathComponent("Examples/hello"))
         #expect(configuration.app.name == "Hello PWAKit")
         #expect(configuration.app.bundleId == "dev.pwakit.hello")
         #expect(configuration.app.startUrl == "app://hello/index.html")
@@ -80,7 +81,9 @@ struct ConfigurationLoaderTests {
     }
 
     @Test func invalidConfigurationCarriesTheWholeReport() {
-        let data = Data(#"{"version": 1, "app": {"name": "", "bundleId": "x", "startUrl": "https://a.com/"}, "origins": {"allowed": ["*."]}}"#.utf8)
+        let data = Data(
+            #"{"version": 1, "app": {"name": "", "bundleId": "x", "startUrl": "https://a.com/"}, "origins": {"allowed": ["*."]}}"#
+                .utf8)
         #expect {
             try ConfigurationLoader.load(from: data)
         } throws: { error in
@@ -94,14 +97,16 @@ struct ConfigurationLoaderTests {
 
     @Test func encodingRoundTrips() throws {
         let original = PWAConfiguration(
-            app: AppSection(name: "Ünïcode \"quoted\"", bundleId: "com.example.a", startUrl: "https://example.com/a?b=c"),
+            app: AppSection(
+                name: "Ünïcode \"quoted\"", bundleId: "com.example.a", startUrl: "https://example.com/a?b=c"),
             origins: OriginsSection(
                 allowed: ["example.com", "*.example.com"], auth: ["login.example.com"], external: ["github.com"],
                 grants: ["example.com": ["haptics"], "a.example.com": ["share.share", "platform"]]),
             features: FeatureFlags(haptics: false, iap: true),
             appearance: AppearanceSection(
                 displayMode: .fullscreen, pullToRefresh: true, statusBarStyle: .light, orientationLock: .landscape,
-                backgroundColor: HexColor(red: 1, green: 2, blue: 3), themeColor: HexColor(red: 255, green: 0, blue: 16)),
+                backgroundColor: HexColor(red: 1, green: 2, blue: 3), themeColor: HexColor(red: 255, green: 0, blue: 16)
+            ),
             notifications: NotificationsSection(provider: .apns))
         let data = original.encodedJSON()
         let (decoded, report) = try ConfigurationLoader.loadReporting(from: data)
@@ -142,11 +147,14 @@ struct ConfigurationLoaderTests {
         let first = try TemporaryFiles()
         let second = try TemporaryFiles()
         let secondFile = try second.write("pwa-config.json", Self.minimal)
-        #expect(try ConfigurationLoader.locate(explicitPath: nil, searchDirectories: [first.url, second.url]) == secondFile)
+        #expect(
+            try ConfigurationLoader.locate(explicitPath: nil, searchDirectories: [first.url, second.url]) == secondFile)
         let explicit = try first.write("custom.json", Self.minimal)
-        #expect(try ConfigurationLoader.locate(explicitPath: explicit.path, searchDirectories: [second.url]) == explicit)
+        #expect(
+            try ConfigurationLoader.locate(explicitPath: explicit.path, searchDirectories: [second.url]) == explicit)
         #expect(throws: ConfigurationError.self) {
-            try ConfigurationLoader.locate(explicitPath: first.url.appendingPathComponent("nope.json").path, searchDirectories: [second.url])
+            try ConfigurationLoader.locate(
+                explicitPath: first.url.appendingPathComponent("nope.json").path, searchDirectories: [second.url])
         }
         #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader.locate(explicitPath: nil, searchDirectories: [first.url])
@@ -155,7 +163,8 @@ struct ConfigurationLoaderTests {
 
     @Test func readsAtMostOneByteBeyondTheLimit() throws {
         let directory = try TemporaryFiles()
-        let file = try directory.write("pwa-config.json", Data(repeating: 0x20, count: 3 * ConfigurationValidator.maximumSize))
+        let file = try directory.write(
+            "pwa-config.json", Data(repeating: 0x20, count: 3 * ConfigurationValidator.maximumSize))
         let data = try ConfigurationLoader.readData(at: file)
         #expect(data.count == ConfigurationValidator.maximumSize + 1)
         #expect {

@@ -13,7 +13,8 @@ struct ManifestImportTests {
 
     @Test func mapsTheManifest() throws {
         let manifest = WebAppManifest(
-            name: "Shop", startURL: "./app/index.html", scope: "/app/", display: "fullscreen", orientation: "portrait-secondary",
+            name: "Shop", startURL: "./app/index.html", scope: "/app/", display: "fullscreen",
+            orientation: "portrait-secondary",
             themeColor: "#0af", backgroundColor: "#102030")
         let result = try make(manifest, .init(origin: "https://shop.example.com"))
         let configuration = result.configuration
@@ -25,7 +26,10 @@ struct ManifestImportTests {
         #expect(configuration.appearance.orientationLock == .portrait)
         #expect(configuration.appearance.themeColor?.description == "#00AAFF")
         #expect(configuration.appearance.backgroundColor?.description == "#102030")
-        #expect(result.notes == [#"bundleId "com.example.shop" derived from the start URL's host; pass --bundle-id to choose another"#])
+        #expect(
+            result.notes == [
+                #"bundleId "com.example.shop" derived from the start URL's host; pass --bundle-id to choose another"#
+            ])
         #expect(ConfigurationValidator().validate(configuration).isValid)
     }
 
@@ -68,8 +72,13 @@ struct ManifestImportTests {
                 displayMode: .standalone, orientationLock: .landscape, statusBarStyle: .light, pullToRefresh: true,
                 themeColor: "#FFF", backgroundColor: "#123"))
         let configuration = result.configuration
-        #expect(configuration.app == AppSection(name: "Override", bundleId: "com.example.override", startUrl: "https://www.example.com/start"))
-        #expect(configuration.origins == OriginsSection(allowed: ["*.example.com"], auth: ["login.example.com"], external: ["github.com"]))
+        #expect(
+            configuration.app
+                == AppSection(
+                    name: "Override", bundleId: "com.example.override", startUrl: "https://www.example.com/start"))
+        #expect(
+            configuration.origins
+                == OriginsSection(allowed: ["*.example.com"], auth: ["login.example.com"], external: ["github.com"]))
         #expect(configuration.appearance.displayMode == .standalone)
         #expect(configuration.appearance.statusBarStyle == .light)
         #expect(configuration.appearance.pullToRefresh)
@@ -84,7 +93,9 @@ struct ManifestImportTests {
             .init(bundleId: "dev.pwakit.hello", origin: "app://hello", allowed: ["pwakit.dev"]))
         #expect(result.configuration.app.startUrl == "app://hello/index.html")
         #expect {
-            try make(WebAppManifest(name: "Hello", startURL: "index.html"), .init(bundleId: "dev.pwakit.hello", origin: "app://hello"))
+            try make(
+                WebAppManifest(name: "Hello", startURL: "index.html"),
+                .init(bundleId: "dev.pwakit.hello", origin: "app://hello"))
         } throws: { error in
             (error as? ConfigurationError)?.code == .missingValue
         }
@@ -116,18 +127,60 @@ struct ManifestImportTests {
     }
 
     static let failures: [Failure] = [
-        .init(name: "no name", manifest: WebAppManifest(startURL: "https://a.com/"), options: .init(), code: .missingValue, message: "no app name: the manifest has neither name nor short_name; pass --name"),
-        .init(name: "blank name", manifest: WebAppManifest(name: "  ", startURL: "https://a.com/"), options: .init(bundleId: "a.b"), code: .missingValue, message: "no app name: the manifest has neither name nor short_name; pass --name"),
-        .init(name: "relative without origin", manifest: base, options: .init(), code: .missingValue, message: "the manifest's start_url \"/index.html\" is relative; pass --origin (e.g. https://example.com) or --start-url"),
-        .init(name: "no start URL at all", manifest: WebAppManifest(name: "A"), options: .init(), code: .missingValue, message: "the manifest has no start_url; pass --origin (e.g. https://example.com) or --start-url"),
-        .init(name: "relative --start-url", manifest: base, options: .init(startURL: "/x"), code: .invalidOption, message: "--start-url \"/x\" must be an absolute URL such as https://example.com/"),
-        .init(name: "relative --origin", manifest: base, options: .init(origin: "example.com"), code: .invalidOption, message: "--origin \"example.com\" must be absolute, like https://example.com or app://hello"),
-        .init(name: "named theme colour", manifest: WebAppManifest(name: "A", startURL: "https://a.example.com/", themeColor: "rebeccapurple"), options: .init(), code: .manifestInvalid, message: "manifest theme_color \"rebeccapurple\" is not a hex colour (#RGB or #RRGGBB); pass --theme-color #RRGGBB"),
-        .init(name: "rgb background", manifest: WebAppManifest(name: "A", startURL: "https://a.example.com/", backgroundColor: "rgb(0,0,0)"), options: .init(), code: .manifestInvalid, message: "manifest background_color \"rgb(0,0,0)\" is not a hex colour (#RGB or #RRGGBB); pass --background-color #RRGGBB"),
-        .init(name: "bad colour option", manifest: base, options: .init(bundleId: "a.b", origin: "https://a.com", themeColor: "#12"), code: .invalidOption, message: "--theme-color \"#12\" is not a hex colour (#RGB or #RRGGBB)"),
-        .init(name: "localhost needs a bundle id", manifest: base, options: .init(origin: "http://localhost:3000"), code: .missingValue, message: "cannot derive a bundle id from the start URL's host \"localhost\"; pass --bundle-id (e.g. com.example.app)"),
-        .init(name: "IP needs a bundle id", manifest: base, options: .init(origin: "https://10.0.0.1"), code: .missingValue, message: "cannot derive a bundle id from the start URL's host \"10.0.0.1\"; pass --bundle-id (e.g. com.example.app)"),
-        .init(name: "result invalid", manifest: base, options: .init(bundleId: "nodots", origin: "https://a.com"), code: .invalid, message: "the configuration made from the manifest and options is invalid"),
+        .init(
+            name: "no name", manifest: WebAppManifest(startURL: "https://a.com/"), options: .init(),
+            code: .missingValue, message: "no app name: the manifest has neither name nor short_name; pass --name"),
+        .init(
+            name: "blank name", manifest: WebAppManifest(name: "  ", startURL: "https://a.com/"),
+            options: .init(bundleId: "a.b"), code: .missingValue,
+            message: "no app name: the manifest has neither name nor short_name; pass --name"),
+        .init(
+            name: "relative without origin", manifest: base, options: .init(), code: .missingValue,
+            message:
+                "the manifest's start_url \"/index.html\" is relative; pass --origin (e.g. https://example.com) or --start-url"
+        ),
+        .init(
+            name: "no start URL at all", manifest: WebAppManifest(name: "A"), options: .init(), code: .missingValue,
+            message: "the manifest has no start_url; pass --origin (e.g. https://example.com) or --start-url"),
+        .init(
+            name: "relative --start-url", manifest: base, options: .init(startURL: "/x"), code: .invalidOption,
+            message: "--start-url \"/x\" must be an absolute URL such as https://example.com/"),
+        .init(
+            name: "relative --origin", manifest: base, options: .init(origin: "example.com"), code: .invalidOption,
+            message: "--origin \"example.com\" must be absolute, like https://example.com or app://hello"),
+        .init(
+            name: "named theme colour",
+            manifest: WebAppManifest(name: "A", startURL: "https://a.example.com/", themeColor: "rebeccapurple"),
+            options: .init(), code: .manifestInvalid,
+            message:
+                "manifest theme_color \"rebeccapurple\" is not a hex colour (#RGB or #RRGGBB); pass --theme-color #RRGGBB"
+        ),
+        .init(
+            name: "rgb background",
+            manifest: WebAppManifest(name: "A", startURL: "https://a.example.com/", backgroundColor: "rgb(0,0,0)"),
+            options: .init(), code: .manifestInvalid,
+            message:
+                "manifest background_color \"rgb(0,0,0)\" is not a hex colour (#RGB or #RRGGBB); pass --background-color #RRGGBB"
+        ),
+        .init(
+            name: "bad colour option", manifest: base,
+            options: .init(bundleId: "a.b", origin: "https://a.com", themeColor: "#12"), code: .invalidOption,
+            message: "--theme-color \"#12\" is not a hex colour (#RGB or #RRGGBB)"),
+        .init(
+            name: "localhost needs a bundle id", manifest: base, options: .init(origin: "http://localhost:3000"),
+            code: .missingValue,
+            message:
+                "cannot derive a bundle id from the start URL's host \"localhost\"; pass --bundle-id (e.g. com.example.app)"
+        ),
+        .init(
+            name: "IP needs a bundle id", manifest: base, options: .init(origin: "https://10.0.0.1"),
+            code: .missingValue,
+            message:
+                "cannot derive a bundle id from the start URL's host \"10.0.0.1\"; pass --bundle-id (e.g. com.example.app)"
+        ),
+        .init(
+            name: "result invalid", manifest: base, options: .init(bundleId: "nodots", origin: "https://a.com"),
+            code: .invalid, message: "the configuration made from the manifest and options is invalid"),
     ]
 
     @Test("fails clearly", arguments: failures)
@@ -142,7 +195,9 @@ struct ManifestImportTests {
 
     @Test func parsesManifestBytes() throws {
         let manifest = try WebAppManifest(
-            data: Data(#"{"name": "A", "short_name": "B", "start_url": ".", "icons": [{"src": "x.png"}], "display": "standalone", "name": "Last"}"#.utf8))
+            data: Data(
+                #"{"name": "A", "short_name": "B", "start_url": ".", "icons": [{"src": "x.png"}], "display": "standalone", "name": "Last"}"#
+                    .utf8))
         #expect(manifest.name == "Last")
         #expect(manifest.shortName == "B")
         #expect(manifest.startURL == ".")
@@ -153,7 +208,10 @@ struct ManifestImportTests {
         "rejects malformed manifests",
         arguments: [
             ("[]", "the manifest must be a JSON object, found array"),
-            ("{", "the manifest is not valid JSON: line 1, column 2: unexpected end of document; expected a key in double quotes"),
+            (
+                "{",
+                "the manifest is not valid JSON: line 1, column 2: unexpected end of document; expected a key in double quotes"
+            ),
             (#"{"start_url": 1}"#, "manifest member start_url: expected a string, found number 1"),
             (#"{"theme_color": null}"#, "manifest member theme_color: expected a string, found null"),
         ])
@@ -161,7 +219,8 @@ struct ManifestImportTests {
         #expect {
             try WebAppManifest(data: Data(text.utf8))
         } throws: { error in
-            (error as? ConfigurationError)?.code == .manifestInvalid && (error as? ConfigurationError)?.message == message
+            (error as? ConfigurationError)?.code == .manifestInvalid
+                && (error as? ConfigurationError)?.message == message
         }
     }
 

@@ -16,18 +16,42 @@ struct OriginPatternTests {
     }
 
     static let valid: [Valid] = [
-        .init(text: "example.com", host: "example.com", subdomains: false, port: nil, path: nil, prefix: false, canonical: "example.com"),
-        .init(text: "*.example.com", host: "example.com", subdomains: true, port: nil, path: nil, prefix: false, canonical: "*.example.com"),
-        .init(text: "Example.COM", host: "example.com", subdomains: false, port: nil, path: nil, prefix: false, canonical: "example.com"),
-        .init(text: "localhost:8080", host: "localhost", subdomains: false, port: 8080, path: nil, prefix: false, canonical: "localhost:8080"),
-        .init(text: "*.example.com:8443", host: "example.com", subdomains: true, port: 8443, path: nil, prefix: false, canonical: "*.example.com:8443"),
-        .init(text: "example.com/docs/*", host: "example.com", subdomains: false, port: nil, path: "/docs/", prefix: true, canonical: "example.com/docs/*"),
-        .init(text: "example.com/exact", host: "example.com", subdomains: false, port: nil, path: "/exact", prefix: false, canonical: "example.com/exact"),
-        .init(text: "[::1]:3000", host: "[::1]", subdomains: false, port: 3000, path: nil, prefix: false, canonical: "[::1]:3000"),
-        .init(text: "127.0.0.1", host: "127.0.0.1", subdomains: false, port: nil, path: nil, prefix: false, canonical: "127.0.0.1"),
-        .init(text: "xn--bcher-kva.example", host: "xn--bcher-kva.example", subdomains: false, port: nil, path: nil, prefix: false, canonical: "xn--bcher-kva.example"),
-        .init(text: "a-b.c-d.example", host: "a-b.c-d.example", subdomains: false, port: nil, path: nil, prefix: false, canonical: "a-b.c-d.example"),
-        .init(text: "example.com:65535", host: "example.com", subdomains: false, port: 65535, path: nil, prefix: false, canonical: "example.com:65535"),
+        .init(
+            text: "example.com", host: "example.com", subdomains: false, port: nil, path: nil, prefix: false,
+            canonical: "example.com"),
+        .init(
+            text: "*.example.com", host: "example.com", subdomains: true, port: nil, path: nil, prefix: false,
+            canonical: "*.example.com"),
+        .init(
+            text: "Example.COM", host: "example.com", subdomains: false, port: nil, path: nil, prefix: false,
+            canonical: "example.com"),
+        .init(
+            text: "localhost:8080", host: "localhost", subdomains: false, port: 8080, path: nil, prefix: false,
+            canonical: "localhost:8080"),
+        .init(
+            text: "*.example.com:8443", host: "example.com", subdomains: true, port: 8443, path: nil, prefix: false,
+            canonical: "*.example.com:8443"),
+        .init(
+            text: "example.com/docs/*", host: "example.com", subdomains: false, port: nil, path: "/docs/", prefix: true,
+            canonical: "example.com/docs/*"),
+        .init(
+            text: "example.com/exact", host: "example.com", subdomains: false, port: nil, path: "/exact", prefix: false,
+            canonical: "example.com/exact"),
+        .init(
+            text: "[::1]:3000", host: "[::1]", subdomains: false, port: 3000, path: nil, prefix: false,
+            canonical: "[::1]:3000"),
+        .init(
+            text: "127.0.0.1", host: "127.0.0.1", subdomains: false, port: nil, path: nil, prefix: false,
+            canonical: "127.0.0.1"),
+        .init(
+            text: "xn--bcher-kva.example", host: "xn--bcher-kva.example", subdomains: false, port: nil, path: nil,
+            prefix: false, canonical: "xn--bcher-kva.example"),
+        .init(
+            text: "a-b.c-d.example", host: "a-b.c-d.example", subdomains: false, port: nil, path: nil, prefix: false,
+            canonical: "a-b.c-d.example"),
+        .init(
+            text: "example.com:65535", host: "example.com", subdomains: false, port: 65535, path: nil, prefix: false,
+            canonical: "example.com:65535"),
     ]
 
     @Test("parses", arguments: valid)
@@ -55,28 +79,57 @@ struct OriginPatternTests {
         .init(text: "a..b", code: .emptyLabel, message: "\"a..b\": empty label"),
         .init(text: ".example.com", code: .emptyLabel, message: "\".example.com\": empty label"),
         .init(text: "example.com.", code: .emptyLabel, message: "\"example.com.\": empty label"),
-        .init(text: "https://example.com", code: .scheme, message: "\"https://example.com\": patterns name a host, not a URL: remove \"https://\""),
+        .init(
+            text: "https://example.com", code: .scheme,
+            message: "\"https://example.com\": patterns name a host, not a URL: remove \"https://\""),
         .init(text: "exa mple.com", code: .whitespace, message: "\"exa mple.com\": contains whitespace"),
         .init(text: "example.com\n", code: .whitespace, message: "\"example.com\n\": contains whitespace"),
         .init(text: "ex!ample.com", code: .invalidCharacter, message: "\"ex!ample.com\": invalid character '!'"),
         .init(text: "ex_ample.com", code: .invalidCharacter, message: "\"ex_ample.com\": invalid character '_'"),
-        .init(text: "user@example.com", code: .invalidCharacter, message: "\"user@example.com\": invalid character '@'"),
-        .init(text: "bücher.example", code: .nonASCII, message: "\"bücher.example\": non-ASCII character 'ü': write the host in punycode (xn--…)"),
+        .init(
+            text: "user@example.com", code: .invalidCharacter, message: "\"user@example.com\": invalid character '@'"),
+        .init(
+            text: "bücher.example", code: .nonASCII,
+            message: "\"bücher.example\": non-ASCII character 'ü': write the host in punycode (xn--…)"),
         .init(text: "*", code: .wildcard, message: "\"*\": a lone '*' would match every site: write '*.example.com'"),
-        .init(text: "a.*.example.com", code: .wildcard, message: "\"a.*.example.com\": '*' is only allowed as the whole leftmost label, as in '*.example.com'"),
-        .init(text: "*example.com", code: .wildcard, message: "\"*example.com\": '*' is only allowed as the whole leftmost label, as in '*.example.com'"),
-        .init(text: "**.example.com", code: .wildcard, message: "\"**.example.com\": '*' is only allowed as the whole leftmost label, as in '*.example.com'"),
+        .init(
+            text: "a.*.example.com", code: .wildcard,
+            message: "\"a.*.example.com\": '*' is only allowed as the whole leftmost label, as in '*.example.com'"),
+        .init(
+            text: "*example.com", code: .wildcard,
+            message: "\"*example.com\": '*' is only allowed as the whole leftmost label, as in '*.example.com'"),
+        .init(
+            text: "**.example.com", code: .wildcard,
+            message: "\"**.example.com\": '*' is only allowed as the whole leftmost label, as in '*.example.com'"),
         .init(text: "*.10.0.0.1", code: .wildcard, message: "\"*.10.0.0.1\": '*.' cannot precede an IP address"),
         .init(text: "example.com:", code: .invalidPort, message: "\"example.com:\": empty port"),
-        .init(text: "example.com:0", code: .invalidPort, message: "\"example.com:0\": port \"0\" is not a number from 1 to 65535"),
-        .init(text: "example.com:65536", code: .invalidPort, message: "\"example.com:65536\": port \"65536\" is not a number from 1 to 65535"),
-        .init(text: "example.com:http", code: .invalidPort, message: "\"example.com:http\": port \"http\" is not a number from 1 to 65535"),
-        .init(text: "example.com:-1", code: .invalidPort, message: "\"example.com:-1\": port \"-1\" is not a number from 1 to 65535"),
-        .init(text: "example.com/a*/b", code: .invalidPath, message: "\"example.com/a*/b\": '*' is only allowed at the end of a path"),
-        .init(text: "example.com/a?b", code: .invalidPath, message: "\"example.com/a?b\": a path pattern cannot contain '?' or '#'"),
-        .init(text: "-example.com", code: .invalidLabel, message: "\"-example.com\": label \"-example\" starts or ends with a hyphen"),
-        .init(text: "example-.com", code: .invalidLabel, message: "\"example-.com\": label \"example-\" starts or ends with a hyphen"),
-        .init(text: String(repeating: "a", count: 64) + ".com", code: .invalidLabel, message: "\"\(String(repeating: "a", count: 64)).com\": label longer than 63 characters"),
+        .init(
+            text: "example.com:0", code: .invalidPort,
+            message: "\"example.com:0\": port \"0\" is not a number from 1 to 65535"),
+        .init(
+            text: "example.com:65536", code: .invalidPort,
+            message: "\"example.com:65536\": port \"65536\" is not a number from 1 to 65535"),
+        .init(
+            text: "example.com:http", code: .invalidPort,
+            message: "\"example.com:http\": port \"http\" is not a number from 1 to 65535"),
+        .init(
+            text: "example.com:-1", code: .invalidPort,
+            message: "\"example.com:-1\": port \"-1\" is not a number from 1 to 65535"),
+        .init(
+            text: "example.com/a*/b", code: .invalidPath,
+            message: "\"example.com/a*/b\": '*' is only allowed at the end of a path"),
+        .init(
+            text: "example.com/a?b", code: .invalidPath,
+            message: "\"example.com/a?b\": a path pattern cannot contain '?' or '#'"),
+        .init(
+            text: "-example.com", code: .invalidLabel,
+            message: "\"-example.com\": label \"-example\" starts or ends with a hyphen"),
+        .init(
+            text: "example-.com", code: .invalidLabel,
+            message: "\"example-.com\": label \"example-\" starts or ends with a hyphen"),
+        .init(
+            text: String(repeating: "a", count: 64) + ".com", code: .invalidLabel,
+            message: "\"\(String(repeating: "a", count: 64)).com\": label longer than 63 characters"),
         .init(text: "[::1", code: .invalidCharacter, message: "\"[::1\": unclosed '['"),
         .init(text: "[zz]", code: .invalidCharacter, message: "\"[zz]\": invalid IPv6 address \"[zz]\""),
         .init(text: "/path/*", code: .emptyLabel, message: "\"/path/*\": empty host"),
