@@ -82,7 +82,7 @@ struct ConfigurationLoaderTests {
 
     @Test func invalidConfigurationCarriesTheWholeReport() {
         let data = Data(
-            #"{"version": 1, "app": {"name": "", "bundleId": "x", "startUrl": "https://a.com/"}, "origins": {"allowed": ["*."]}}"#
+            #"{"version": 1, "app": {"name": "", "bundleId": "x", "startUrl": "https://a.com/"}, "origins": {"allowed": ["b.com", "*."]}}"#
                 .utf8)
         #expect {
             try ConfigurationLoader.load(from: data)
@@ -90,8 +90,8 @@ struct ConfigurationLoaderTests {
             guard let error = error as? ConfigurationError else { return false }
             let paths = error.report?.errors.map(\.path) ?? []
             return error.code == .invalid && error.message == "the configuration has 4 errors"
-                && paths.sorted() == ["app.bundleId", "app.name", "app.startUrl", "origins.allowed[0]"]
-                && error.description.contains(#"origins.allowed[0]: "*.": empty label"#)
+                && paths.sorted() == ["app.bundleId", "app.name", "app.startUrl", "origins.allowed[1]"]
+                && error.description.contains(#"origins.allowed[1]: "*.": empty label"#)
         }
     }
 

@@ -318,7 +318,12 @@ struct ConfigurationValidatorTests {
         #expect(ConfigurationValidator().validate(configuration).isValid)
         configuration.origins.allowed = ["*."]
         let report = ConfigurationValidator().validate(configuration)
-        #expect(report.errors.map(\.path).sorted() == ["app.startUrl", "origins.allowed[0]"])
+        #expect(report.errors.map(\.path) == ["origins.allowed[0]"])
+        configuration.origins.allowed = ["other.com", "*."]
+        #expect(
+            ConfigurationValidator().validate(configuration).errors.map(\.path).sorted() == [
+                "app.startUrl", "origins.allowed[1]",
+            ])
     }
 
     @Test func bundleIdRules() {
