@@ -36,6 +36,12 @@ struct ConfigurationValuesTests {
         #expect(HexColor(lenient: text)?.description == lenient)
     }
 
+    @Test func trimming() {
+        #expect(" \r\n\t a b \r\n".trimmingASCIISpaces() == "a b")
+        #expect(" \r\n ".trimmingASCIISpaces() == "")
+        #expect("\u{A0}x".trimmingASCIISpaces() == "\u{A0}x")
+    }
+
     @Test func colourCodable() throws {
         let color = try JSONDecoder().decode(HexColor.self, from: Data(##""#0a0B0c""##.utf8))
         #expect(color == HexColor(red: 10, green: 11, blue: 12))
