@@ -55,11 +55,14 @@ struct CommandFailure: Error {
         } catch let failure as CommandFailure {
             if json {
                 if let message = failure.message {
-                    Console.writeJSON(JSONFailure(error: .init(code: failure.code, message: message, report: failure.report)))
+                    Console.writeJSON(
+                        JSONFailure(error: .init(code: failure.code, message: message, report: failure.report)))
                 }
             } else {
                 if let message = failure.message { Console.writeError("error: \(message)") }
-                if let report = failure.report { Console.writeError(ReportFormatter.lines(for: report).joined(separator: "\n")) }
+                if let report = failure.report {
+                    Console.writeError(ReportFormatter.lines(for: report).joined(separator: "\n"))
+                }
             }
             throw ExitCode(failure.status.rawValue)
         }

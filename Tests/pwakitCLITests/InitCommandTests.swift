@@ -69,7 +69,10 @@ struct InitCommandTests {
         let scratch = try TemporaryDirectory()
         try scratch.write("manifest.json", #"{"name": "A", "start_url": "https://a.example.com/"}"#)
         let run = try PWAKitBinary.run(
-            ["init", "manifest.json", "--output", "out.json", "--bundle-id", "com.example.x", "--status-bar-style", "dark"],
+            [
+                "init", "manifest.json", "--output", "out.json", "--bundle-id", "com.example.x", "--status-bar-style",
+                "dark",
+            ],
             in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let text = try scratch.read("out.json")
@@ -79,7 +82,8 @@ struct InitCommandTests {
 
     @Test func rejectsNonHexColourNamingTheMember() throws {
         let scratch = try TemporaryDirectory()
-        try scratch.write("manifest.json", #"{"name": "A", "start_url": "https://a.example.com/", "theme_color": "red"}"#)
+        try scratch.write(
+            "manifest.json", #"{"name": "A", "start_url": "https://a.example.com/", "theme_color": "red"}"#)
         let run = try PWAKitBinary.run(["init"], in: scratch.url)
         #expect(run.status == 1)
         #expect(run.stderr.contains("manifest theme_color \"red\" is not a hex colour (#RGB or #RRGGBB)"))

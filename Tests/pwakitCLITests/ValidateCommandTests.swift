@@ -17,7 +17,8 @@ struct ValidateCommandTests {
     }
 
     @Test func defaultsToTheCurrentDirectory() throws {
-        let run = try PWAKitBinary.run(["validate"], in: PWAKitBinary.repositoryRoot.appendingPathComponent("Examples/hello"))
+        let run = try PWAKitBinary.run(
+            ["validate"], in: PWAKitBinary.repositoryRoot.appendingPathComponent("Examples/hello"))
         #expect(run.status == 0)
         #expect(run.stdout == "pwa-config.json: valid\n")
     }
@@ -106,7 +107,8 @@ struct ValidateCommandTests {
         let run = try PWAKitBinary.run(["validate", scratch.url.path])
         #expect(run.status == 1)
         #expect(
-            run.stdout.contains("error    not valid JSON: line 3, column 11: unexpected ','; expected a key in double quotes"))
+            run.stdout.contains(
+                "error    not valid JSON: line 3, column 11: unexpected ','; expected a key in double quotes"))
     }
 
     @Test func oversizedFileIsInvalid() throws {

@@ -56,9 +56,15 @@ struct ConfigurationJSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected \(describeCurrent()); expected a value")
         }
@@ -295,7 +301,8 @@ struct ConfigurationJSONParser {
                 let prefix = bytes[currentLineStart..<position]
                 let column = String(decoding: prefix, as: UTF8.self).unicodeScalars.count + 1
                 return SyntaxError(
-                    message: "invalid UTF-8 byte 0x\(hex(UInt32(bytes[position]), width: 2))", line: currentLine, column: column)
+                    message: "invalid UTF-8 byte 0x\(hex(UInt32(bytes[position]), width: 2))", line: currentLine,
+                    column: column)
             }
             position += UTF8.width(scalar)
             if scalar == "\n" {

@@ -45,7 +45,8 @@ public struct ConfigurationLoader: Sendable {
             return (try JSONDecoder().decode(PWAConfiguration.self, from: data), report)
         } catch {
             // NB: unreachable for a document the validator accepts; kept as an error, never a crash.
-            throw ConfigurationError(code: .invalid, message: "the configuration cannot be decoded: \(error)", report: report)
+            throw ConfigurationError(
+                code: .invalid, message: "the configuration cannot be decoded: \(error)", report: report)
         }
     }
 
@@ -87,7 +88,8 @@ public struct ConfigurationLoader: Sendable {
             defer { try? handle.close() }
             return try handle.read(upToCount: ConfigurationValidator.maximumSize + 1) ?? Data()
         } catch {
-            throw ConfigurationError(code: .unreadable, message: "cannot read \(file.path): \(error.localizedDescription)")
+            throw ConfigurationError(
+                code: .unreadable, message: "cannot read \(file.path): \(error.localizedDescription)")
         }
     }
 }

@@ -55,9 +55,11 @@ public actor ConfigurationStore {
         return try replace(with: ConfigurationLoader.readData(at: source))
     }
 
-    /// A stream that yields the current configuration at once, then each accepted replacement.
+    /// A stream that yields the current configuration at once, then each accepted replacement;
+    /// a consumer that falls behind receives only the newest one.
     public func changes() -> AsyncStream<PWAConfiguration> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PWAConfiguration.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: PWAConfiguration.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         subscribers[id] = continuation
         continuation.yield(configuration)

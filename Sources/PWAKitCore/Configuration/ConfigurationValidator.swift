@@ -10,7 +10,9 @@ public struct ConfigurationValidator: Sendable {
     /// The largest document accepted, in bytes (1 MiB).
     public static let maximumSize = 1 << 20
 
-    private static let topLevelKeys = ["$schema", "version", "app", "origins", "features", "appearance", "notifications"]
+    private static let topLevelKeys = [
+        "$schema", "version", "app", "origins", "features", "appearance", "notifications",
+    ]
     private static let appKeys = ["name", "bundleId", "startUrl"]
     private static let appearanceKeys = [
         "displayMode", "pullToRefresh", "statusBarStyle", "orientationLock", "backgroundColor", "themeColor",
@@ -33,7 +35,8 @@ public struct ConfigurationValidator: Sendable {
             document = try ConfigurationJSONParser.parse(data)
         } catch {
             return ValidationReport(issues: [
-                ValidationIssue(severity: .error, path: "", message: "not valid JSON: \(error.description)", code: .invalidJSON)
+                ValidationIssue(
+                    severity: .error, path: "", message: "not valid JSON: \(error.description)", code: .invalidJSON)
             ])
         }
         return validate(document: document)
@@ -46,7 +49,9 @@ public struct ConfigurationValidator: Sendable {
 
     func validate(document: ConfigurationJSON) -> ValidationReport {
         var context = ValidationContext()
-        guard let root = context.object(document, at: "", known: Self.topLevelKeys, describedAs: "an object at the top level")
+        guard
+            let root = context.object(
+                document, at: "", known: Self.topLevelKeys, describedAs: "an object at the top level")
         else { return ValidationReport(issues: context.issues) }
         func field(_ key: String) -> ConfigurationJSON? { root.first { $0.key == key }?.value }
 
@@ -74,7 +79,8 @@ public struct ConfigurationValidator: Sendable {
         let understood = PWAConfiguration.supportedVersions.map(String.init).joined(separator: ", ")
         guard let value else {
             context.error(
-                "version", .missingField, "required field \"version\" is missing (this PWAKit understands version \(understood))")
+                "version", .missingField,
+                "required field \"version\" is missing (this PWAKit understands version \(understood))")
             return
         }
         guard let version = value.integerValue else {
@@ -83,7 +89,8 @@ public struct ConfigurationValidator: Sendable {
         }
         if !PWAConfiguration.supportedVersions.contains(version) {
             context.error(
-                "version", .unsupportedVersion, "unsupported version \(version): this PWAKit understands version \(understood)")
+                "version", .unsupportedVersion,
+                "unsupported version \(version): this PWAKit understands version \(understood)")
         }
     }
 
@@ -97,7 +104,9 @@ public struct ConfigurationValidator: Sendable {
         if let name = context.requiredString(app, "name", in: "app"), name.trimmingASCIISpaces().isEmpty {
             context.error("app.name", .empty, "must not be empty")
         }
-        if let bundleId = context.requiredString(app, "bundleId", in: "app"), let problem = Self.bundleIdProblem(bundleId) {
+        if let bundleId = context.requiredString(app, "bundleId", in: "app"),
+            let problem = Self.bundleIdProblem(bundleId)
+        {
             context.error("app.bundleId", .invalidBundleId, "\(ValidationContext.quoted(bundleId)) \(problem)")
         }
         return context.requiredString(app, "startUrl", in: "app")
@@ -108,7 +117,9 @@ public struct ConfigurationValidator: Sendable {
         if text.isEmpty { return "is empty" }
         if text.unicodeScalars.count > 155 { return "is longer than 155 characters" }
         let segments = text.split(separator: ".", omittingEmptySubsequences: false)
-        if segments.count < 2 { return "is not reverse-DNS: write at least two dot-separated parts, like \"com.example.app\"" }
+        if segments.count < 2 {
+            return "is not reverse-DNS: write at least two dot-separated parts, like \"com.example.app\""
+        }
         if segments.contains(where: \.isEmpty) { return "has an empty part between dots" }
         let valid = segments.allSatisfy { segment in
             segment.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" }
@@ -135,7 +146,8 @@ public struct ConfigurationValidator: Sendable {
             }
             if !accepted.contains(text) {
                 context.error(
-                    path, .invalidValue, "\(ValidationContext.quoted(text)) is not one of \(accepted.joined(separator: ", "))")
+                    path, .invalidValue,
+                    "\(ValidationContext.quoted(text)) is not one of \(accepted.joined(separator: ", "))")
             }
         }
         checkEnum("displayMode", DisplayMode.allCases.map(\.rawValue))

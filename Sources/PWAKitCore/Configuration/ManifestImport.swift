@@ -96,7 +96,9 @@ public struct ManifestImport: Sendable {
             guard start.scheme != "app" else {
                 throw ConfigurationError(
                     code: .missingValue,
-                    message: "an app:// start URL needs at least one --allow origin pattern (origins.allowed must not be empty)")
+                    message:
+                        "an app:// start URL needs at least one --allow origin pattern (origins.allowed must not be empty)"
+                )
             }
             let hostPattern = startHost + (start.port.map { ":\($0)" } ?? "")
             let scopePath = scopePath(manifest: manifest, startURL: startURL, start: start, notes: &notes)
@@ -108,7 +110,8 @@ public struct ManifestImport: Sendable {
             bundleId = given
         } else {
             bundleId = try deriveBundleId(from: start, host: startHost)
-            notes.append("bundleId \"\(bundleId)\" derived from the start URL's host; pass --bundle-id to choose another")
+            notes.append(
+                "bundleId \"\(bundleId)\" derived from the start URL's host; pass --bundle-id to choose another")
         }
 
         let appearance = AppearanceSection(
@@ -120,7 +123,8 @@ public struct ManifestImport: Sendable {
                 option: options.backgroundColor, manifest: manifest.backgroundColor, member: "background_color",
                 flag: "--background-color"),
             themeColor: try color(
-                option: options.themeColor, manifest: manifest.themeColor, member: "theme_color", flag: "--theme-color"))
+                option: options.themeColor, manifest: manifest.themeColor, member: "theme_color", flag: "--theme-color")
+        )
 
         let configuration = PWAConfiguration(
             app: AppSection(name: name, bundleId: bundleId, startUrl: startURL),
@@ -129,32 +133,37 @@ public struct ManifestImport: Sendable {
         let report = ConfigurationValidator().validate(configuration)
         guard report.isValid else {
             throw ConfigurationError(
-                code: .invalid, message: "the configuration made from the manifest and options is invalid", report: report)
+                code: .invalid, message: "the configuration made from the manifest and options is invalid",
+                report: report)
         }
         return Result(configuration: configuration, report: report, notes: notes)
     }
 
     // MARK: - Pieces
 
-    private static func resolveStartURL(manifest: WebAppManifest, options: Options) throws(ConfigurationError) -> String {
+    private static func resolveStartURL(manifest: WebAppManifest, options: Options) throws(ConfigurationError) -> String
+    {
         if let given = options.startURL {
             guard URLParts(given)?.host != nil else {
                 throw ConfigurationError(
-                    code: .invalidOption, message: "--start-url \"\(given)\" must be an absolute URL such as https://example.com/"
-                )
+                    code: .invalidOption,
+                    message: "--start-url \"\(given)\" must be an absolute URL such as https://example.com/")
             }
             return given
         }
         let written = manifest.startURL?.trimmingASCIISpaces() ?? ""
         if URLParts(written)?.host != nil { return written }
         guard let origin = options.origin else {
-            let reason = written.isEmpty ? "the manifest has no start_url" : "the manifest's start_url \"\(written)\" is relative"
+            let reason =
+                written.isEmpty
+                ? "the manifest has no start_url" : "the manifest's start_url \"\(written)\" is relative"
             throw ConfigurationError(
                 code: .missingValue, message: "\(reason); pass --origin (e.g. https://example.com) or --start-url")
         }
         guard URLParts(origin)?.host != nil else {
             throw ConfigurationError(
-                code: .invalidOption, message: "--origin \"\(origin)\" must be absolute, like https://example.com or app://hello")
+                code: .invalidOption,
+                message: "--origin \"\(origin)\" must be absolute, like https://example.com or app://hello")
         }
         return resolve(written.isEmpty ? "/" : written, against: origin) ?? origin
     }
@@ -195,7 +204,8 @@ public struct ManifestImport: Sendable {
             throw ConfigurationError(
                 code: .missingValue,
                 message:
-                    "cannot derive a bundle id from the start URL's host \"\(host)\"; pass --bundle-id (e.g. com.example.app)")
+                    "cannot derive a bundle id from the start URL's host \"\(host)\"; pass --bundle-id (e.g. com.example.app)"
+            )
         }
         return labels.reversed().joined(separator: ".")
     }
@@ -221,7 +231,8 @@ public struct ManifestImport: Sendable {
         }
     }
 
-    private static func color(option: String?, manifest: String?, member: String, flag: String) throws(ConfigurationError)
+    private static func color(option: String?, manifest: String?, member: String, flag: String)
+        throws(ConfigurationError)
         -> HexColor?
     {
         if let option {
@@ -235,7 +246,8 @@ public struct ManifestImport: Sendable {
         guard let color = HexColor(lenient: manifest) else {
             throw ConfigurationError(
                 code: .manifestInvalid,
-                message: "manifest \(member) \"\(manifest)\" is not a hex colour (#RGB or #RRGGBB); pass \(flag) #RRGGBB")
+                message:
+                    "manifest \(member) \"\(manifest)\" is not a hex colour (#RGB or #RRGGBB); pass \(flag) #RRGGBB")
         }
         return color
     }

@@ -98,7 +98,8 @@ struct OriginsValidation {
                 context.error(keyPath, .invalidPattern, Self.describe(error))
             }
             guard let entries = member.value.elements else {
-                context.wrongType(member.value, at: keyPath, expected: "an array of \"module\" or \"module.action\" strings")
+                context.wrongType(
+                    member.value, at: keyPath, expected: "an array of \"module\" or \"module.action\" strings")
                 continue
             }
             for (index, entry) in entries.enumerated() {
@@ -149,6 +150,8 @@ struct OriginsValidation {
 
     private mutating func checkStartURLIsAllowed(_ parts: URLParts, host: String, shown: String) {
         let path = "app.startUrl"
+        // NB: with no usable allowed pattern the problem is already reported at origins.allowed.
+        guard !allowed.isEmpty else { return }
         if let match = external.first(where: { $0.pattern.matches(parts) }) {
             context.error(
                 path, .startURLNotAllowed,

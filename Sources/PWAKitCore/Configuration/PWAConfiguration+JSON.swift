@@ -33,7 +33,9 @@ extension PWAConfiguration {
         if let color = appearance.backgroundColor {
             appearanceMembers.append(member("backgroundColor", .string(color.description)))
         }
-        if let color = appearance.themeColor { appearanceMembers.append(member("themeColor", .string(color.description))) }
+        if let color = appearance.themeColor {
+            appearanceMembers.append(member("themeColor", .string(color.description)))
+        }
 
         var members = [
             member("version", .number(String(version))),
@@ -49,7 +51,8 @@ extension PWAConfiguration {
             member("appearance", .object(appearanceMembers)),
         ]
         if let notifications {
-            members.append(member("notifications", .object([member("provider", .string(notifications.provider.rawValue))])))
+            members.append(
+                member("notifications", .object([member("provider", .string(notifications.provider.rawValue))])))
         }
         return .object(members)
     }

@@ -49,7 +49,8 @@ public struct WebAppManifest: Sendable, Equatable {
         do {
             document = try ConfigurationJSONParser.parse(data)
         } catch {
-            throw ConfigurationError(code: .manifestInvalid, message: "the manifest is not valid JSON: \(error.description)")
+            throw ConfigurationError(
+                code: .manifestInvalid, message: "the manifest is not valid JSON: \(error.description)")
         }
         guard let members = document.members else {
             throw ConfigurationError(

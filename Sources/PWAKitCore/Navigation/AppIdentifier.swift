@@ -7,8 +7,9 @@ enum AppIdentifier {
     static func problem(_ text: String) -> String? {
         if text.isEmpty { return "is empty" }
         if text.unicodeScalars.count > 63 { return "is longer than 63 characters" }
-        if let bad = text.unicodeScalars.first(where: { !(("a"..."z").contains($0) || $0.isASCIIDigit || $0 == "-" || $0 == ".") }
-        ) {
+        if let bad = text.unicodeScalars.first(where: {
+            !(("a"..."z").contains($0) || $0.isASCIIDigit || $0 == "-" || $0 == ".")
+        }) {
             return "contains '\(bad)'; use lowercase letters, digits, '-' and '.'"
         }
         for part in text.split(separator: ".", omittingEmptySubsequences: false) {

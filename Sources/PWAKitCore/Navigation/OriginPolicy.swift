@@ -75,7 +75,9 @@ public struct OriginPolicy: Sendable {
         if auth.contains(where: { !$0.hasPath && $0.matches(origin) }) { return .denied }
         guard allowed.contains(where: { $0.matches(origin) }) else { return .denied }
         guard let grants else { return .all }
-        let entries = grants.filter { $0.pattern.matches(origin) }.reduce(into: Set<String>()) { $0.formUnion($1.entries) }
+        let entries = grants.filter { $0.pattern.matches(origin) }.reduce(into: Set<String>()) {
+            $0.formUnion($1.entries)
+        }
         return entries.isEmpty ? .denied : .only(entries)
     }
 

@@ -20,7 +20,9 @@ struct URLParts: Equatable {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let scheme = text[..<colon]
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
-            scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0) })
+            scheme.unicodeScalars.allSatisfy({
+                $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0)
+            })
         else { return nil }
         self.scheme = scheme.lowercased()
         let isSpecial = Self.specialSchemes.contains(self.scheme)
@@ -124,13 +126,4 @@ extension Substring {
     fileprivate func replacingBackslashes() -> String {
         String(map { $0 == "\\" ? "/" : $0 })
     }
-}
-
-extension Unicode.Scalar {
-    /// `A`–`Z` or `a`–`z`.
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-    /// `0`–`9`.
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-    /// `0`–`9`, `a`–`f`, `A`–`F`.
-    var isASCIIHexDigit: Bool { isASCIIDigit || ("a"..."f").contains(self) || ("A"..."F").contains(self) }
 }

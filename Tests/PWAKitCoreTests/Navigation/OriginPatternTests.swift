@@ -38,12 +38,14 @@ struct OriginPatternTests {
             text: "example.com/exact", host: "example.com", subdomains: false, port: nil, path: "/exact", prefix: false,
             canonical: "example.com/exact"),
         .init(
-            text: "[::1]:3000", host: "[::1]", subdomains: false, port: 3000, path: nil, prefix: false, canonical: "[::1]:3000"),
+            text: "[::1]:3000", host: "[::1]", subdomains: false, port: 3000, path: nil, prefix: false,
+            canonical: "[::1]:3000"),
         .init(
-            text: "127.0.0.1", host: "127.0.0.1", subdomains: false, port: nil, path: nil, prefix: false, canonical: "127.0.0.1"),
+            text: "127.0.0.1", host: "127.0.0.1", subdomains: false, port: nil, path: nil, prefix: false,
+            canonical: "127.0.0.1"),
         .init(
-            text: "xn--bcher-kva.example", host: "xn--bcher-kva.example", subdomains: false, port: nil, path: nil, prefix: false,
-            canonical: "xn--bcher-kva.example"),
+            text: "xn--bcher-kva.example", host: "xn--bcher-kva.example", subdomains: false, port: nil, path: nil,
+            prefix: false, canonical: "xn--bcher-kva.example"),
         .init(
             text: "a-b.c-d.example", host: "a-b.c-d.example", subdomains: false, port: nil, path: nil, prefix: false,
             canonical: "a-b.c-d.example"),
@@ -84,7 +86,8 @@ struct OriginPatternTests {
         .init(text: "example.com\n", code: .whitespace, message: "\"example.com\n\": contains whitespace"),
         .init(text: "ex!ample.com", code: .invalidCharacter, message: "\"ex!ample.com\": invalid character '!'"),
         .init(text: "ex_ample.com", code: .invalidCharacter, message: "\"ex_ample.com\": invalid character '_'"),
-        .init(text: "user@example.com", code: .invalidCharacter, message: "\"user@example.com\": invalid character '@'"),
+        .init(
+            text: "user@example.com", code: .invalidCharacter, message: "\"user@example.com\": invalid character '@'"),
         .init(
             text: "bücher.example", code: .nonASCII,
             message: "\"bücher.example\": non-ASCII character 'ü': write the host in punycode (xn--…)"),
@@ -101,7 +104,8 @@ struct OriginPatternTests {
         .init(text: "*.10.0.0.1", code: .wildcard, message: "\"*.10.0.0.1\": '*.' cannot precede an IP address"),
         .init(text: "example.com:", code: .invalidPort, message: "\"example.com:\": empty port"),
         .init(
-            text: "example.com:0", code: .invalidPort, message: "\"example.com:0\": port \"0\" is not a number from 1 to 65535"),
+            text: "example.com:0", code: .invalidPort,
+            message: "\"example.com:0\": port \"0\" is not a number from 1 to 65535"),
         .init(
             text: "example.com:65536", code: .invalidPort,
             message: "\"example.com:65536\": port \"65536\" is not a number from 1 to 65535"),
@@ -109,13 +113,14 @@ struct OriginPatternTests {
             text: "example.com:http", code: .invalidPort,
             message: "\"example.com:http\": port \"http\" is not a number from 1 to 65535"),
         .init(
-            text: "example.com:-1", code: .invalidPort, message: "\"example.com:-1\": port \"-1\" is not a number from 1 to 65535"
-        ),
+            text: "example.com:-1", code: .invalidPort,
+            message: "\"example.com:-1\": port \"-1\" is not a number from 1 to 65535"),
         .init(
             text: "example.com/a*/b", code: .invalidPath,
             message: "\"example.com/a*/b\": '*' is only allowed at the end of a path"),
         .init(
-            text: "example.com/a?b", code: .invalidPath, message: "\"example.com/a?b\": a path pattern cannot contain '?' or '#'"),
+            text: "example.com/a?b", code: .invalidPath,
+            message: "\"example.com/a?b\": a path pattern cannot contain '?' or '#'"),
         .init(
             text: "-example.com", code: .invalidLabel,
             message: "\"-example.com\": label \"-example\" starts or ends with a hyphen"),

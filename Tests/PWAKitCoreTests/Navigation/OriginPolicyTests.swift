@@ -5,7 +5,8 @@ import Testing
 @Suite("Origin policy")
 struct OriginPolicyTests {
     static func configuration(
-        startUrl: String = "https://app.example.com/", allowed: [String] = ["example.com", "*.example.com", "localhost:3000"],
+        startUrl: String = "https://app.example.com/",
+        allowed: [String] = ["example.com", "*.example.com", "localhost:3000"],
         auth: [String] = ["login.example.com", "accounts.google.com"],
         external: [String] = ["blog.example.com", "example.com/press/*", "github.com"],
         grants: [String: [String]]? = nil
@@ -66,7 +67,8 @@ struct OriginPolicyTests {
 
     @Test func precedenceIsExternalThenAuthThenAllowed() {
         let all = OriginPolicy(
-            configuration: Self.configuration(allowed: ["example.com"], auth: ["example.com"], external: ["example.com"]))
+            configuration: Self.configuration(
+                allowed: ["example.com"], auth: ["example.com"], external: ["example.com"]))
         #expect(all.classify("https://example.com/") == .external)
         let authAndAllowed = OriginPolicy(
             configuration: Self.configuration(allowed: ["*.example.com"], auth: ["*.example.com"], external: []))
@@ -106,7 +108,8 @@ struct OriginPolicyTests {
     @Test func pathPatternsNeverDecideBridgeAccess() throws {
         // example.com/press/* is external for navigation, but the origin example.com is allowed.
         #expect(Self.policy.bridgeGrant(forURL: "https://example.com/press/2024") == .all)
-        let narrow = OriginPolicy(configuration: Self.configuration(allowed: ["example.com/app/*"], auth: [], external: []))
+        let narrow = OriginPolicy(
+            configuration: Self.configuration(allowed: ["example.com/app/*"], auth: [], external: []))
         #expect(narrow.classify("https://example.com/other") == .external)
         #expect(narrow.bridgeGrant(forURL: "https://example.com/other") == .all)
     }

@@ -30,7 +30,8 @@ struct OriginTests {
         arguments: [
             "tel:+123", "mailto:a@example.com", "data:text/html,hi", "javascript:alert(1)", "example.com",
             "//example.com", "https://", "https://:443/", "https://exa mple.com/", "https://%65xample.com/",
-            "https://example.com:99999/", "https://example.com:8o/", "https://[::1/", "https://[]/", "", ":", "1http://x",
+            "https://example.com:99999/", "https://example.com:8o/", "https://[::1/", "https://[]/", "", ":",
+            "1http://x",
             "https://exa<mple.com/",
         ])
     func rejects(url: String) {
