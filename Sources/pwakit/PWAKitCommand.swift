@@ -10,4 +10,3 @@ struct PWAKitCommand: AsyncParsableCommand {
         version: PWAKit.version,
         subcommands: [ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self])
 }
-

@@ -141,8 +141,7 @@ public struct ManifestImport: Sendable {
 
     // MARK: - Pieces
 
-    private static func resolveStartURL(manifest: WebAppManifest, options: Options) throws(ConfigurationError) -> String
-    {
+    private static func resolveStartURL(manifest: WebAppManifest, options: Options) throws(ConfigurationError) -> String {
         if let given = options.startURL {
             guard URLParts(given)?.host != nil else {
                 throw ConfigurationError(

@@ -115,19 +115,6 @@ import Testing
     }
 }
 
-/// A small seeded generator so failures replay.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func randomString(using generator: inout SplitMix64) -> String {
     let alphabet: [Character] = ["a", "b", "Z", "0", " ", "\"", "\\", "\n", "\t", "é", "😀", "\u{0}", "\u{2028}", "/", "{", "]"]
     return String((0..<Int.random(in: 0...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
