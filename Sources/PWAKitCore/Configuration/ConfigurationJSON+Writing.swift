@@ -53,27 +53,10 @@ extension ConfigurationJSON {
         return "[" + parts.joined(separator: ", ") + "]"
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as is.
+    /// A JSON string literal, escaped as ``JSONSerializer`` escapes strings.
     static func escaped(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let digits = String(scalar.value, radix: 16, uppercase: true)
-                    output += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output + "\""
+        var output = ""
+        JSONSerializer.writeString(text, into: &output)
+        return output
     }
 }
