@@ -35,7 +35,7 @@ package enum MessageIDScanner {
             reader.skipWhitespace()
             guard reader.index < bytes.count else { return nil }
             if bytes[reader.index] == UInt8(ascii: "}") { break }
-            guard bytes[reader.index] == UInt8(ascii: "\""), let key = try? reader.readString() else {
+            guard bytes[reader.index] == UInt8(ascii: "\""), let isID = keyIsID(&reader) else {
                 return nil
             }
             reader.skipWhitespace()
@@ -43,7 +43,7 @@ package enum MessageIDScanner {
             reader.index += 1
             reader.skipWhitespace()
             guard reader.index < bytes.count else { return nil }
-            if key == "id" {
+            if isID {
                 idCount += 1
                 if bytes[reader.index] == UInt8(ascii: "\"") {
                     found = try? reader.readString()
@@ -64,6 +64,24 @@ package enum MessageIDScanner {
             }
         }
         return idCount == 1 ? found : nil
+    }
+
+    /// Reads an object key and tells whether it is `id`; `nil` when the key is malformed.
+    ///
+    /// NB: plain keys are compared in place, without building a `String`; only a key with
+    /// escapes is decoded, so that `"\u0069d"` is still recognised.
+    private static func keyIsID(_ reader: inout JSONReader) -> Bool? {
+        let bytes = reader.bytes
+        let start = reader.index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        guard end < bytes.count else { return nil }
+        if bytes[end] == UInt8(ascii: "\"") {
+            reader.index = end + 1
+            return end - start == 2 && bytes[start] == UInt8(ascii: "i") && bytes[start + 1] == UInt8(ascii: "d")
+        }
+        guard let key = try? reader.readString() else { return nil }
+        return key == "id"
     }
 
     /// Skips one value leniently; `false` when the text ends before the value does.
