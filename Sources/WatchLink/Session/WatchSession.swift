@@ -27,8 +27,8 @@ public protocol WatchSession: AnyObject {
     func updateApplicationContext(_ data: Data) throws(WatchLinkError)
 }
 
-/// Receives session callbacks, one at a time.
-public protocol WatchSessionDelegate: AnyObject {
+/// Receives session callbacks, one at a time, possibly on a background thread.
+public protocol WatchSessionDelegate: AnyObject, Sendable {
     /// Activation finished in `state`.
     func sessionDidActivate(_ state: SessionActivationState)
     /// Reachability changed.

@@ -3,7 +3,7 @@ public import Foundation
 /// One simulated device: a ``LinkEngine`` over a ``SimulatedSession`` and a ``SimulatedDisk``,
 /// with synchronous handlers. It performs the engine's effects one at a time, and the
 /// simulation may crash it between any two of them.
-public final class SimulatedEndpoint: WatchSessionDelegate {
+public final class SimulatedEndpoint: SimulationDelegate {
     /// Which device this is.
     public let origin: DeviceOrigin
     unowned let world: PairedSimulation
@@ -46,7 +46,7 @@ public final class SimulatedEndpoint: WatchSessionDelegate {
         let actions = engine.recover(from: disk.synced, receivedContext: session.receivedApplicationContext, now: now)
         self.engine = engine
         perform(actions)
-        session.activate(delegate: self)
+        session.attach(self)
     }
 
     /// Kills the process: the engine and every unsynced write are lost.
@@ -130,19 +130,19 @@ public final class SimulatedEndpoint: WatchSessionDelegate {
     }
 
     /// Activation completed.
-    public func sessionDidActivate(_ state: SessionActivationState) {
+    func sessionDidActivate(_ state: SessionActivationState) {
         apply { $0.activate(now: now) }
         world.refreshReachability()
         world.pumpUserInfo(to: origin)
     }
 
     /// Reachability changed.
-    public func sessionReachabilityDidChange(_ isReachable: Bool) {
+    func sessionReachabilityDidChange(_ isReachable: Bool) {
         apply { $0.setReachable(isReachable, now: now) }
     }
 
     /// Data arrived.
-    public func sessionDidReceive(_ data: Data, on channel: SessionChannel) {
+    func sessionDidReceive(_ data: Data, on channel: SessionChannel) {
         apply { $0.receive(data, on: channel, now: now) }
     }
 }

@@ -8,7 +8,8 @@ public final class SimulatedSession: WatchSession {
     unowned let world: PairedSimulation
     let side: DeviceOrigin
     let incarnation: Int
-    weak var delegate: (any WatchSessionDelegate)?
+    weak var delegate: (any SimulationDelegate)?
+    var forwarding: ForwardingDelegate?
     var state: SessionActivationState = .notActivated
 
     init(world: PairedSimulation, side: DeviceOrigin, incarnation: Int) {
@@ -28,6 +29,12 @@ public final class SimulatedSession: WatchSession {
 
     /// Activation completes after a short simulated delay.
     public func activate(delegate: any WatchSessionDelegate) {
+        let forwarding = ForwardingDelegate(target: delegate)
+        self.forwarding = forwarding
+        attach(forwarding)
+    }
+
+    func attach(_ delegate: any SimulationDelegate) {
         self.delegate = delegate
         world.scheduleActivation(of: self)
     }
@@ -55,4 +62,23 @@ public final class SimulatedSession: WatchSession {
         guard state == .activated else { throw WatchLinkError(.notActivated, "session not activated") }
         try SessionLimits.check(data.count, on: channel)
     }
+}
+
+/// The callbacks a simulated device receives (the same as ``WatchSessionDelegate``, without `Sendable`,
+/// because the simulation runs on one thread).
+protocol SimulationDelegate: AnyObject {
+    func sessionDidActivate(_ state: SessionActivationState)
+    func sessionReachabilityDidChange(_ isReachable: Bool)
+    func sessionDidReceive(_ data: Data, on channel: SessionChannel)
+}
+
+/// Adapts a public delegate to the simulation.
+final class ForwardingDelegate: SimulationDelegate {
+    let target: any WatchSessionDelegate
+
+    init(target: any WatchSessionDelegate) { self.target = target }
+
+    func sessionDidActivate(_ state: SessionActivationState) { target.sessionDidActivate(state) }
+    func sessionReachabilityDidChange(_ isReachable: Bool) { target.sessionReachabilityDidChange(isReachable) }
+    func sessionDidReceive(_ data: Data, on channel: SessionChannel) { target.sessionDidReceive(data, on: channel) }
 }
