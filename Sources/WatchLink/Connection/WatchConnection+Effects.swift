@@ -132,12 +132,9 @@ extension WatchConnection {
         if let wakeAt, wakeAt <= next { return }
         wakeTask?.cancel()
         wakeAt = next
-        let delay = currentTime().duration(to: next)
         let sleeper = self.sleeper
         wakeTask = Task { [weak self] in
-            if delay > .zero {
-                do { try await sleeper(delay) } catch { return }
-            }
+            do { try await sleeper(next) } catch { return }
             await self?.tick()
         }
     }

@@ -16,7 +16,7 @@ public actor WatchConnection {
     let session: any WatchSession & Sendable
     let store: any DurableStore
     let currentTime: @Sendable () -> WatchTimestamp
-    let sleeper: @Sendable (Duration) async throws -> Void
+    let sleeper: @Sendable (WatchTimestamp) async throws -> Void
     var engine: LinkEngine
     var lifecycle = Lifecycle.idle
     var waiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
@@ -45,7 +45,7 @@ public actor WatchConnection {
         self.session = session
         self.store = store
         self.currentTime = { wallClockAtStart.advanced(by: start.duration(to: clock.now)) }
-        self.sleeper = { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
+        self.sleeper = { target in try await clock.sleep(until: start.advanced(by: wallClockAtStart.duration(to: target)), tolerance: nil) }
         self.engine = LinkEngine(origin: origin, configuration: configuration, random: random)
     }
 

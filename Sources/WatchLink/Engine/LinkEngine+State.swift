@@ -72,9 +72,8 @@ extension LinkEngine {
 
     mutating func adopt(_ key: String, _ entry: StateEntry, now: WatchTimestamp) -> [LinkAction] {
         states[key] = entry
-        if remoteStates[key]?.version.compare(to: entry.version) != .same {
-            contextPublishAt = contextPublishAt ?? now.advanced(by: configuration.stateCoalescing)
-        }
+        // NB: publishing what we adopted is how the counterpart learns it was received (the acknowledgement).
+        contextPublishAt = contextPublishAt ?? now.advanced(by: configuration.stateCoalescing)
         return [.persist(.state(key: key, entry)), .stateChanged(key: key, entry)]
     }
 

@@ -189,17 +189,22 @@ public struct LinkEngine: Sendable {
         }
         if isActivated {
             consider(contextPublishAt)
-            if hasUnconfirmedState { consider((lastContextPublish ?? WatchTimestamp(milliseconds: 0)).advanced(by: configuration.stateRepublishInterval)) }
+            consider(republishAt)
         }
         return earliest
+    }
+
+    /// When unconfirmed shared state is next republished, if it is.
+    var republishAt: WatchTimestamp? {
+        guard contextPublishAt == nil, let last = lastContextPublish, hasUnconfirmedState else { return nil }
+        return last.advanced(by: configuration.stateRepublishInterval)
     }
 
     /// Appends compaction and a due context publication to a batch of actions.
     mutating func finish(_ actions: [LinkAction], now: WatchTimestamp) -> [LinkAction] {
         var actions = actions
         if isActivated {
-            let republishDue = hasUnconfirmedState
-                && now >= (lastContextPublish ?? WatchTimestamp(milliseconds: 0)).advanced(by: configuration.stateRepublishInterval)
+            let republishDue = republishAt.map { now >= $0 } ?? false
             if let at = contextPublishAt, now >= at {
                 actions += publishContext(now: now)
             } else if republishDue {
