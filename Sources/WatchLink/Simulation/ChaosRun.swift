@@ -79,7 +79,7 @@ public enum ChaosRun {
             let fireAndForget = workload.next() % 10 == 0
             let id = workload.uuid()
             let pad = String(repeating: "x", count: Int(workload.next() % 200))
-            let payload = (try? JSONEncoder().encode(Payload(n: n, pad: pad))) ?? Data()
+            let payload = (try? WireCodec.encodeValue(Payload(n: n, pad: pad))) ?? Data()
             let at = time
             world.schedule(at: at) {
                 report.requests += 1

@@ -19,9 +19,9 @@ public struct FaultPlan: Sendable, Hashable {
     /// Mean time between crashes of each device, in milliseconds (0 disables).
     public var crashInterval: Int64 = 60_000
     /// How long a crashed device stays down, in milliseconds.
-    public var downtime: ClosedRange<Int64> = 100...3000
+    public var downtime: ClosedRange<Int64> = 100...2000
     /// Probability of a crash between any two effects a device performs.
-    public var crashPointRate = 0.002
+    public var crashPointRate = 0.0005
 
     /// The standard chaos plan: 25% drops, 5% duplicates, reordering, delays, flaps and crashes.
     public init() {}
