@@ -73,7 +73,7 @@ struct WatchLinkBenchmark {
         }
         let durableRate = rate(count, durableStart.duration(to: clock.now))
         print("ours   durable sends (accepted = recorded + fsynced), \(concurrency) concurrent: \(format(durableRate)) sends/s")
-        print("ratio  durable sends / batched fsync floor = \(format(durableRate / max(batched, 0.001)))x (target ≥ 0.8x; batch size \(concurrency))")
+        print("ratio  durable sends / batched fsync floor = \(String(format: "%.4f", durableRate / max(batched, 0.001)))x (target ≥ 0.8x; batch size \(concurrency))")
 
         let roundStart = clock.now
         let roundTrips = count / 4

@@ -1,6 +1,10 @@
 import Foundation
+import Synchronization
 import Testing
 import WatchLink
+
+/// Per-seed reports, summed into one quotable line when the last seed finishes.
+let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 0)))
 
 /// The seeded chaos suite: 20 seeds × 5,000 requests (100,000 each with WATCHLINK_CHAOS_LONG=1).
 @Suite struct ChaosTests {
@@ -12,7 +16,13 @@ import WatchLink
     @Test(arguments: seeds)
     func seedHoldsEveryInvariant(seed: UInt64) {
         let report = ChaosRun.run(seed: seed, requests: Self.requestsPerSeed)
-        print("chaos seed=\(seed) \(report)")
+        print("chaos seed=\(seed) digest=\(String(report.traceDigest, radix: 16)) \(report)")
+        let summary = chaosTotals.withLock { totals -> String? in
+            totals.seeds += 1
+            totals.total.absorb(report)
+            return totals.seeds == Self.seeds.count ? "chaos totals: seeds=\(totals.seeds) \(totals.total)" : nil
+        }
+        if let summary { print(summary) }
         #expect(report.lost == 0)
         #expect(report.duplicated == 0)
         #expect(report.fifoViolations == 0)

@@ -81,7 +81,7 @@ import Glibc
         let socket = root.appendingPathComponent("s").path
         let runs = root.appendingPathComponent("runs").path
         let watchArgs = ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path, "--runs", runs]
-        let count = 150
+        let count = 300
         let phoneArgs = ["phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", String(count), "--timeout", "90"]
 
         var watch = try Child(binary, watchArgs)

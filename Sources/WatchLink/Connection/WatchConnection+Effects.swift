@@ -3,6 +3,11 @@ import Foundation
 extension WatchConnection {
     /// Queues a submission; submissions that arrive together share one durable sync (group commit).
     func enqueue(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy) {
+        guard request.isDurable else {
+            // NB: nothing to sync, so nothing to batch: submit now and save a hop.
+            perform(engine.submit(request, strategy: strategy, retry: retry, now: currentTime()))
+            return
+        }
         queuedSubmissions.append((request, strategy, retry))
         guard !flushScheduled else { return }
         flushScheduled = true

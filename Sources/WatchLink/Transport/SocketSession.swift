@@ -25,6 +25,7 @@ public final class SocketSession: WatchSession, Sendable {
 
     struct State {
         var fd: Int32 = -1
+        var listener: Int32 = -1
         var delegate: (any WatchSessionDelegate)?
         var activated = false
         var stopped = false
@@ -45,6 +46,7 @@ public final class SocketSession: WatchSession, Sendable {
 
     /// Creates a session; persisted queues and contexts are loaded from `directory`.
     public init(socketPath: String, role: Role, directory: String) throws(WatchLinkError) {
+        _ = try SocketIO.makeAddress(socketPath)
         self.socketPath = socketPath
         self.role = role
         self.directory = directory
@@ -84,11 +86,12 @@ public final class SocketSession: WatchSession, Sendable {
 
     /// Stops the connection and the background thread.
     public func invalidate() {
-        let fd = state.withLock { state -> Int32 in
+        let (fd, listener) = state.withLock { state -> (Int32, Int32) in
             state.stopped = true
-            return state.fd
+            return (state.fd, state.listener)
         }
         if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     /// Sends a live message; `not_reachable` unless connected.
@@ -157,13 +160,18 @@ public final class SocketSession: WatchSession, Sendable {
         var listener: Int32 = -1
         if role == .listen {
             do { listener = try SocketIO.listen(path: socketPath) } catch { return }
+            let fd = listener
+            state.withLock { $0.listener = fd }
         }
         defer { if listener >= 0 { close(listener) } }
         while !state.withLock({ $0.stopped }) {
             let fd: Int32
             if role == .listen {
                 let accepted = accept(listener, nil, nil)
-                guard accepted >= 0 else { continue }
+                guard accepted >= 0 else {
+                    if errno != EINTR { usleep(10_000) }
+                    continue
+                }
                 fd = accepted
             } else {
                 guard let connected = SocketIO.connect(path: socketPath) else {
