@@ -73,3 +73,22 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: - WatchLink (phone <-> watch messaging); self-contained, no package dependencies.
+package.products += [
+    .library(name: "WatchLink", targets: ["WatchLink"]),
+    .executable(name: "watchlink-demo", targets: ["WatchLinkDemo"]),
+    .executable(name: "watchlink-benchmark", targets: ["WatchLinkBenchmark"]),
+]
+package.targets += [
+    .target(name: "WatchLink", swiftSettings: strictSettings),
+    .executableTarget(name: "WatchLinkDemo", dependencies: ["WatchLink"], swiftSettings: strictSettings),
+    .executableTarget(
+        name: "WatchLinkBenchmark",
+        dependencies: ["WatchLink"],
+        path: "Benchmarks/WatchLinkBenchmark",
+        swiftSettings: strictSettings
+    ),
+    .testTarget(name: "WatchLinkTests", dependencies: ["WatchLink"], swiftSettings: strictSettings),
+]
+// MARK: - end WatchLink

@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The raw floors: a socket echo between the same two processes, and append+fdatasync loops.
+enum Floors {
+    /// Echoes length-prefixed frames on a Unix socket until the peer closes it.
+    static func serveEcho(path: String) {
+        unlink(path)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        listen(listener, 4)
+        Thread.detachNewThread {
+            while true {
+                let fd = accept(listener, nil, nil)
+                guard fd >= 0 else { continue }
+                Thread.detachNewThread {
+                    var header = [UInt8](repeating: 0, count: 4)
+                    while readFully(fd, &header) {
+                        let n = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+                        var body = [UInt8](repeating: 0, count: n)
+                        guard readFully(fd, &body), writeFully(fd, header + body) else { break }
+                    }
+                    close(fd)
+                }
+            }
+        }
+    }
+
+    /// Round-trips `frame` `count` times over the echo socket; returns the latencies.
+    static func echo(path: String, frame: [UInt8], count: Int) -> (Samples, Duration) {
+        var fd: Int32 = -1
+        for _ in 0..<500 {
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+            }
+            let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            if ok == 0 { break }
+            close(fd)
+            fd = -1
+            usleep(10_000)
+        }
+        var samples = Samples()
+        let n = UInt32(frame.count)
+        let message = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + frame
+        var reply = [UInt8](repeating: 0, count: message.count)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<count {
+            let t = clock.now
+            guard writeFully(fd, message), readFully(fd, &reply) else { break }
+            samples.add(t.duration(to: clock.now))
+        }
+        let elapsed = start.duration(to: clock.now)
+        close(fd)
+        return (samples, elapsed)
+    }
+
+    /// Appends `count` records of `size` bytes, calling fdatasync once per `batch` records; records/s.
+    static func appendSync(directory: String, size: Int, count: Int, batch: Int) -> Double {
+        let path = directory + "/floor-\(batch).log"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let record = [UInt8](repeating: 0x61, count: size)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var written = 0
+        while written < count {
+            var chunk: [UInt8] = []
+            for _ in 0..<min(batch, count - written) { chunk += record }
+            _ = writeFully(fd, chunk)
+            fdatasync(fd)
+            written += min(batch, count - written)
+        }
+        return rate(count, start.duration(to: clock.now))
+    }
+
+    static func readFully(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer[offset...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    static func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+}

@@ -1,0 +1,176 @@
+public import Foundation
+
+/// Typed, reliable request/response and shared state between phone and watch.
+///
+/// A thin shell around ``LinkEngine``: it feeds the engine session callbacks, timer ticks and
+/// calls, and performs the engine's effects (durable writes, session transfers, handler runs).
+/// Time and randomness are injected, so tests drive it with a ``ManualClock``.
+public actor WatchConnection {
+    enum Lifecycle { case idle, running, stopped }
+
+    /// Observable activation, reachability, pending count and health.
+    public nonisolated let status = WatchLinkStatus()
+    /// The handlers this device serves.
+    public nonisolated let handlers = HandlerRegistry()
+
+    let session: any WatchSession & Sendable
+    let store: any DurableStore
+    let currentTime: @Sendable () -> WatchTimestamp
+    let sleeper: @Sendable (WatchTimestamp) async throws -> Void
+    var engine: LinkEngine
+    var lifecycle = Lifecycle.idle
+    var waiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
+    var acceptWaiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
+    var sharedStates: [String: any SharedStateSink] = [:]
+    var eventContinuations: [UUID: AsyncStream<LinkEvent>.Continuation] = [:]
+    var wakeTask: Task<Void, Never>?
+    var wakeAt: WatchTimestamp?
+    var inputTask: Task<Void, Never>?
+    var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
+    var flushScheduled = false
+    var storageError: WatchLinkError?
+
+    /// Creates a connection for `origin` over `session`, keeping its log in `store`.
+    ///
+    /// - Parameters:
+    ///   - clock: drives retries and deadlines; pass a ``ManualClock`` in tests.
+    ///   - wallClockAtStart: the wall-clock time corresponding to `clock.now` at creation.
+    ///   - random: the source of retry jitter and ids.
+    public init<C: Clock>(
+        origin: DeviceOrigin, session: any WatchSession & Sendable, store: any DurableStore, clock: C,
+        wallClockAtStart: WatchTimestamp = WatchTimestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
+        random: SeededRandom = .systemSeeded(), configuration: LinkEngine.Configuration = LinkEngine.Configuration()
+    ) where C.Duration == Duration {
+        let start = clock.now
+        self.session = session
+        self.store = store
+        self.currentTime = { wallClockAtStart.advanced(by: start.duration(to: clock.now)) }
+        self.sleeper = { target in try await clock.sleep(until: start.advanced(by: wallClockAtStart.duration(to: target)), tolerance: nil) }
+        self.engine = LinkEngine(origin: origin, configuration: configuration, random: random)
+    }
+
+    /// Recovers the durable log and activates the session.
+    public func start() throws(WatchLinkError) {
+        guard lifecycle == .idle else { return }
+        let records = try store.load()
+        lifecycle = .running
+        let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
+        inputTask = Task { [weak self] in
+            for await input in stream {
+                await self?.handle(input)
+            }
+        }
+        let actions = engine.recover(from: records, receivedContext: session.receivedApplicationContext, now: currentTime())
+        perform(actions)
+        session.activate(delegate: SessionBridge(continuation: continuation))
+    }
+
+    /// Stops timers and input processing; pending callers receive `cancelled`.
+    public func stop() {
+        lifecycle = .stopped
+        wakeTask?.cancel()
+        inputTask?.cancel()
+        let cancelled = WatchLinkError(.cancelled, "connection stopped")
+        for waiter in waiters.values { waiter.resume(returning: .failure(cancelled)) }
+        for waiter in acceptWaiters.values { waiter.resume(returning: .failure(cancelled)) }
+        waiters.removeAll()
+        acceptWaiters.removeAll()
+        for continuation in eventContinuations.values { continuation.finish() }
+        eventContinuations.removeAll()
+    }
+
+    /// Registers the handler for requests of type `R`; a second registration for the same key throws.
+    public nonisolated func register<R: WatchRequest>(_ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response) throws(WatchLinkError) {
+        try handlers.register(type, handler: handler)
+    }
+
+    /// Sends a request and waits for its response.
+    ///
+    /// - Throws: the handler's error, or `timeout`, `outcome_unknown`, `not_reachable`,
+    ///   `payload_too_large`, `outbox_overflow`, `expired`, `cancelled`.
+    public func send<R: WatchRequest>(
+        _ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
+        timeout: Duration = .seconds(30), durable: Bool = true, idempotencyKey: String? = nil
+    ) async throws(WatchLinkError) -> R.Response {
+        let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: false, idempotencyKey: idempotencyKey)
+        let result = await withCheckedContinuation { continuation in
+            waiters[wire.requestID] = continuation
+            enqueue(wire, strategy: strategy, retry: retry)
+        }
+        return try WireCodec.decodeValue(R.Response.self, from: result.get(), field: "response")
+    }
+
+    /// Hands a fire-and-forget request to the outbox; returns once it is accepted (durably, if durable).
+    ///
+    /// The request is retried until acknowledged or its deadline; its settlement appears in ``events()``.
+    @discardableResult
+    public func post<R: WatchFireAndForget>(
+        _ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
+        timeout: Duration = .seconds(3600), durable: Bool = true, idempotencyKey: String? = nil
+    ) async throws(WatchLinkError) -> UUID {
+        let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: idempotencyKey)
+        let result = await withCheckedContinuation { continuation in
+            acceptWaiters[wire.requestID] = continuation
+            enqueue(wire, strategy: strategy, retry: retry)
+        }
+        _ = try result.get()
+        return wire.requestID
+    }
+
+    /// A stream of diagnostic events from now on.
+    public func events() -> AsyncStream<LinkEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        let id = UUID()
+        eventContinuations[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeEventContinuation(id) }
+        }
+        return stream
+    }
+
+    /// The shared state `key`, created with `initial` until a stored or remote value exists.
+    ///
+    /// - Throws: `invalid_argument` if `key` is empty or already used with another value type.
+    public func sharedState<Value: Codable & Sendable>(_ key: String, initial: Value, strategy: ConflictStrategy<Value> = .latestWins) throws(WatchLinkError) -> SharedState<Value> {
+        guard !key.isEmpty, key.utf8.count <= 128 else {
+            throw WatchLinkError(.invalidArgument, "state key must be 1-128 bytes", details: ["field": "key"])
+        }
+        if let existing = sharedStates[key] {
+            guard let typed = existing as? SharedState<Value> else {
+                throw WatchLinkError(.invalidArgument, "state key '\(key)' is already used with another type", details: ["field": "key"])
+            }
+            return typed
+        }
+        let state = SharedState(key: key, initial: initial, connection: self)
+        sharedStates[key] = state
+        engine.registerState(key, resolution: strategy.resolution)
+        if let entry = engine.stateEntry(key) { state.apply(entry) }
+        state.setUnconfirmed(engine.isUnconfirmed(key))
+        return state
+    }
+
+    func updateState(_ key: String, data: Data) {
+        perform(engine.updateState(key, value: data, now: currentTime()))
+    }
+
+    func removeEventContinuation(_ id: UUID) { eventContinuations[id] = nil }
+
+    private func makeWire<R: WatchRequest>(_ request: R, timeout: Duration, durable: Bool, fireAndForget: Bool, idempotencyKey: String?) throws(WatchLinkError) -> WireRequest {
+        guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
+        if let storageError { throw storageError }
+        guard timeout > .zero else { throw WatchLinkError(.invalidArgument, "timeout must be positive", details: ["field": "timeout"]) }
+        let payload = try WireCodec.encodeValue(request)
+        let now = currentTime()
+        return WireRequest(
+            typeKey: R.typeKey, payload: payload, requestID: engine.random.uuid(), idempotencyKey: idempotencyKey,
+            isFireAndForget: fireAndForget, isDurable: durable, createdAt: now, deadline: now.advanced(by: timeout))
+    }
+}
+
+/// A shared state the connection can push entries into, whatever its value type.
+protocol SharedStateSink: Sendable {
+    func apply(_ entry: StateEntry)
+    func setUnconfirmed(_ unconfirmed: Bool)
+}
+
+extension SharedState: SharedStateSink {}

@@ -1,0 +1,128 @@
+public import Foundation
+
+extension LinkEngine {
+    /// Data arrived from the counterpart on `channel`.
+    public mutating func receive(_ data: Data, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
+        let frame: WireFrame
+        do {
+            frame = try WireCodec.decode(data)
+        } catch {
+            var actions: [LinkAction] = [.event(.invalidFrame(error))]
+            if let (id, key) = WireCodec.salvageRequestID(data) {
+                actions += respond(WireResponse(requestID: id, idempotencyKey: key, outcome: .failure(error), createdAt: now))
+            }
+            return actions
+        }
+        switch frame {
+        case .request(let request): return finish(handleRequest(request, now: now), now: now)
+        case .response(let response): return finish(handleResponse(response, now: now), now: now)
+        case .context(let context): return finish(handleContext(context, now: now), now: now)
+        }
+    }
+
+    /// The handler for an inbound call returned (or threw).
+    public mutating func handlerFinished(idempotencyKey key: String, requestID: UUID, result: Result<Data, WatchLinkError>, now: WatchTimestamp) -> [LinkAction] {
+        guard case .started(let start, true, let durable)? = inbox[key] else { return [] }
+        var outcome = result
+        if case .success(let value) = result, value.count > SessionLimits.userInfo - 1024 {
+            outcome = .failure(WatchLinkError(.payloadTooLarge, "response of \(value.count) bytes exceeds the transfer limit", details: ["field": "response"]))
+        }
+        let response = WireResponse(requestID: requestID, idempotencyKey: key, outcome: outcome, createdAt: now)
+        inbox[key] = .finished(response, deadline: start.deadline, durable: durable)
+        var actions: [LinkAction] = []
+        if durable { actions += [.persist(.inboxFinished(response, deadline: start.deadline)), .sync] }
+        actions += respond(response)
+        if orderedBusy == key {
+            orderedBusy = nil
+            actions += drainOrdered(now: now)
+        }
+        return finish(actions, now: now)
+    }
+
+    func respond(_ response: WireResponse) -> [LinkAction] {
+        guard isActivated else { return [] }
+        return [.send(isReachable ? .message : .userInfo, WireCodec.encode(.response(response)), purpose: .response)]
+    }
+
+    /// Routes an inbound request through the inbox: answer from it, run it, or buffer it for order.
+    mutating func handleRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
+        let key = request.idempotencyKey
+        if let answer = answerFromInbox(request, now: now) { return answer }
+        if let sequence = request.sequence {
+            var actions: [LinkAction] = []
+            if let floor = request.floor, floor > watermark + 1 {
+                watermark = floor - 1
+                for buffered in orderedBuffer.keys.sorted() where buffered <= watermark { orderedBuffer[buffered] = nil }
+                actions += [.persist(.orderedWatermark(watermark)), .sync]
+            }
+            if sequence <= watermark {
+                return actions + respond(WireResponse(
+                    requestID: request.requestID, idempotencyKey: key,
+                    outcome: .failure(WatchLinkError(.expired, "ordered request was settled at the sender before it arrived", details: ["sequence": String(sequence)])),
+                    createdAt: now))
+            }
+            if orderedBuffer[sequence] == nil && orderedBuffer.count < configuration.orderedBufferLimit {
+                orderedBuffer[sequence] = request
+            }
+            return actions + drainOrdered(now: now)
+        }
+        return start(request, now: now)
+    }
+
+    /// Answers a duplicate from the inbox; `nil` when the request is new.
+    mutating func answerFromInbox(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction]? {
+        let key = request.idempotencyKey
+        switch inbox[key] {
+        case nil:
+            return nil
+        case .finished(var response, _, _)?:
+            response.requestID = request.requestID
+            return [.event(.duplicateSuppressed(idempotencyKey: key))] + respond(response)
+        case .started(_, true, _)?:
+            return [.event(.duplicateSuppressed(idempotencyKey: key))]
+        case .started(let start, false, let durable)?:
+            // NB: the handler was started before a crash and its result never saved; it must not run again.
+            let error = WatchLinkError(.outcomeUnknown, "the handler ran but its result was lost in a crash", details: ["idempotencyKey": key])
+            let response = WireResponse(requestID: request.requestID, idempotencyKey: key, outcome: .failure(error), createdAt: now)
+            inbox[key] = .finished(response, deadline: start.deadline, durable: durable)
+            var actions: [LinkAction] = [.event(.outcomeUnknown(idempotencyKey: key))]
+            if durable { actions += [.persist(.inboxFinished(response, deadline: start.deadline)), .sync] }
+            return actions + respond(response)
+        }
+    }
+
+    /// Starts the next ordered requests in sequence, one at a time.
+    mutating func drainOrdered(now: WatchTimestamp) -> [LinkAction] {
+        var actions: [LinkAction] = []
+        while orderedBusy == nil, let next = orderedBuffer.removeValue(forKey: watermark + 1) {
+            watermark += 1
+            if let answer = answerFromInbox(next, now: now) {
+                actions += answer
+                continue
+            }
+            let started = start(next, now: now)
+            if inbox[next.idempotencyKey] != nil { orderedBusy = next.idempotencyKey }
+            actions += started
+        }
+        return actions
+    }
+
+    /// Marks a new request started (durably, if durable) and asks the shell to run it.
+    mutating func start(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
+        let key = request.idempotencyKey
+        if now > request.deadline {
+            var actions: [LinkAction] = []
+            if let sequence = request.sequence { actions += [.persist(.orderedWatermark(sequence))] }
+            return actions + respond(WireResponse(
+                requestID: request.requestID, idempotencyKey: key,
+                outcome: .failure(WatchLinkError(.expired, "arrived after its deadline; not run", details: ["requestID": request.requestID.uuidString])),
+                createdAt: now))
+        }
+        let mark = InboxStart(idempotencyKey: key, requestID: request.requestID, deadline: request.deadline, sequence: request.sequence)
+        inbox[key] = .started(mark, running: true, durable: request.isDurable)
+        var actions: [LinkAction] = []
+        if request.isDurable { actions += [.persist(.inboxStarted(mark)), .sync] }
+        actions.append(.run(InboundCall(typeKey: request.typeKey, payload: request.payload, requestID: request.requestID, idempotencyKey: key)))
+        return actions
+    }
+}

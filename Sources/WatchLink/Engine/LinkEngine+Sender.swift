@@ -1,0 +1,156 @@
+public import Foundation
+
+extension LinkEngine {
+    /// Accepts a request into the outbox and transmits it if possible.
+    ///
+    /// A durable request is persisted and synced before `.accepted`; from then on it is
+    /// settled exactly once per process (`.complete`) — with its response, or with a definite
+    /// error (`timeout`, `expired`, `outbox_overflow`, `payload_too_large`, `not_reachable`).
+    public mutating func submit(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy, now: WatchTimestamp) -> [LinkAction] {
+        var request = request
+        let id = request.requestID
+        do {
+            try request.validate()
+        } catch {
+            return [.complete(id, .failure(error))]
+        }
+        if outbox[id] != nil {
+            return [.complete(id, .failure(WatchLinkError(.invalidArgument, "request id is already pending", details: ["field": "requestID"])))]
+        }
+        if request.deadline <= now {
+            return [.complete(id, .failure(WatchLinkError(.timeout, "deadline already passed", details: ["field": "deadline"])))]
+        }
+        // NB: base64 growth plus envelope overhead; the exact check happens at transmission.
+        let size = request.payload.count * 4 / 3 + request.typeKey.rawValue.utf8.count + 400
+        let firstChannel = strategy.channel(reachable: true) ?? .message
+        if size > SessionLimits.limit(for: firstChannel) {
+            return [.complete(id, .failure(WatchLinkError(.payloadTooLarge, "request of about \(size) bytes exceeds the \(firstChannel) limit", details: ["field": "payload", "limit": String(SessionLimits.limit(for: firstChannel))])))]
+        }
+        var batch = SettleBatch()
+        while outbox.count >= configuration.outboxLimit, let oldest = outboxOrder.first {
+            batch.after.append(.event(.outboxOverflow(oldest)))
+            settle(oldest, .failure(WatchLinkError(.outboxOverflow, "outbox full (\(configuration.outboxLimit)); oldest request dropped", details: ["requestID": oldest.uuidString])), now: now, into: &batch)
+        }
+        if strategy.isOrdered {
+            request.sequence = nextSequence
+            nextSequence += 1
+        }
+        let entry = OutboxEntry(request: request, strategy: strategy, retry: retry)
+        outbox[id] = Pending(entry: entry, nextAttemptAt: nil)
+        outboxOrder.append(id)
+        if request.isDurable { batch.persists.append(.persist(.outboxAdded(entry))) }
+        batch.after += [.accepted(id), .event(.requestAccepted(id))]
+        let sends = transmit(id, now: now, batch: &batch)
+        return finish(batch.actions + sends, now: now)
+    }
+
+    /// The session refused data handed to it.
+    public mutating func transmitFailed(_ purpose: SendPurpose, channel: SessionChannel, data: Data, error: WatchLinkError, now: WatchTimestamp) -> [LinkAction] {
+        if error.code == .notReachable { isReachable = false }
+        switch purpose {
+        case .request(let id):
+            guard let pending = outbox[id] else { return [] }
+            var batch = SettleBatch()
+            if error.code == .payloadTooLarge {
+                settle(id, .failure(error), now: now, into: &batch)
+                return finish(batch.actions, now: now)
+            }
+            noteFailure(into: &batch)
+            let hasFallback = channel == .message && pending.entry.strategy != .messageOnly
+            if hasFallback && isActivated && pending.entry.retry.allowsAttempt(after: pending.attempts) {
+                let sends = transmit(id, now: now, batch: &batch)
+                return finish(batch.actions + sends, now: now)
+            }
+            scheduleRetry(id, now: now, batch: &batch)
+            return finish(batch.actions, now: now)
+        case .response:
+            if channel == .message && isActivated { return [.send(.userInfo, data, purpose: .response)] }
+            return []
+        case .context:
+            return []
+        }
+    }
+
+    /// Sends `id` on the channel its strategy picks now; records the attempt.
+    mutating func transmit(_ id: UUID, now: WatchTimestamp, batch: inout SettleBatch) -> [LinkAction] {
+        guard var pending = outbox[id] else { return [] }
+        guard isActivated else {
+            outbox[id]?.nextAttemptAt = nil
+            return []
+        }
+        let strategy = pending.entry.strategy
+        guard let channel = strategy.channel(reachable: isReachable) else {
+            pending.attempts += 1
+            outbox[id] = pending
+            noteFailure(into: &batch)
+            scheduleRetry(id, now: now, batch: &batch)
+            return []
+        }
+        pending.attempts += 1
+        pending.lastChannel = channel
+        var request = pending.entry.request
+        request.attempt = pending.attempts - 1
+        if request.sequence != nil { request.floor = orderedFloor }
+        let wait = channel == .message ? configuration.messageReplyTimeout : configuration.queuedReplyTimeout
+        let backoff = pending.entry.retry.delay(forAttempt: pending.attempts, using: &random)
+        pending.nextAttemptAt = now.advanced(by: wait + backoff)
+        outbox[id] = pending
+        if channel == .applicationContext {
+            if !contextRequests.contains(id) { contextRequests.append(id) }
+            contextPublishAt = now
+            return []
+        }
+        let data = WireCodec.encode(.request(request))
+        if data.count > SessionLimits.limit(for: channel) {
+            settle(id, .failure(WatchLinkError(.payloadTooLarge, "\(data.count) bytes exceed the \(channel) limit", details: ["field": "payload", "channel": channel.rawValue])), now: now, into: &batch)
+            return []
+        }
+        return [.send(channel, data, purpose: .request(id))]
+    }
+
+    /// Every ordered request below this sequence is settled at this side.
+    var orderedFloor: UInt64 {
+        var floor = nextSequence
+        for pending in outbox.values {
+            if let sequence = pending.entry.request.sequence { floor = min(floor, sequence) }
+        }
+        return floor
+    }
+
+    mutating func scheduleRetry(_ id: UUID, now: WatchTimestamp, batch: inout SettleBatch) {
+        guard let pending = outbox[id] else { return }
+        guard pending.entry.retry.allowsAttempt(after: pending.attempts) else {
+            settle(id, .failure(WatchLinkError(.notReachable, "counterpart not reachable; retries exhausted", details: ["requestID": id.uuidString])), now: now, into: &batch)
+            return
+        }
+        let delay = max(pending.entry.retry.delay(forAttempt: pending.attempts, using: &random), .milliseconds(1))
+        outbox[id]?.nextAttemptAt = now.advanced(by: delay)
+        batch.after.append(.event(.retryScheduled(id, attempt: pending.attempts, delay: delay)))
+    }
+
+    /// Removes `id` from the outbox with `outcome`: its record joins the batch, its completion follows the sync.
+    mutating func settle(_ id: UUID, _ outcome: Result<Data, WatchLinkError>, now: WatchTimestamp, into batch: inout SettleBatch) {
+        guard let pending = outbox.removeValue(forKey: id) else { return }
+        outboxOrder.removeAll { $0 == id }
+        if let index = contextRequests.firstIndex(of: id) {
+            contextRequests.remove(at: index)
+            contextPublishAt = contextPublishAt ?? now
+        }
+        let request = pending.entry.request
+        if request.isDurable {
+            let response = WireResponse(requestID: id, idempotencyKey: request.idempotencyKey, outcome: outcome, createdAt: now)
+            batch.persists.append(.persist(.outboxSettled(id, response)))
+        }
+        let code: WatchLinkError.Code? = if case .failure(let error) = outcome { error.code } else { nil }
+        batch.after += [.complete(id, outcome), .event(.requestSettled(id, code))]
+    }
+
+    /// A response arrived for one of our requests.
+    mutating func handleResponse(_ response: WireResponse, now: WatchTimestamp) -> [LinkAction] {
+        guard outbox[response.requestID] != nil else { return [] }
+        var batch = SettleBatch()
+        noteSuccess(into: &batch)
+        settle(response.requestID, response.outcome, now: now, into: &batch)
+        return batch.actions
+    }
+}

@@ -1,0 +1,270 @@
+public import Foundation
+
+/// The protocol core of one device: outbox, inbox, ordered channel and shared state.
+///
+/// A pure state machine: every input is a method taking the current time and returning the
+/// effects to perform, in order (``LinkAction``). It never reads a clock, sleeps or does I/O,
+/// so it is tested synchronously and driven identically by the chaos simulation, the
+/// two-process transport and WatchConnectivity.
+public struct LinkEngine: Sendable {
+    /// Tunables; the defaults follow the seed.
+    public struct Configuration: Sendable, Hashable {
+        /// Most requests the outbox holds; the oldest is dropped (and reported) beyond it.
+        public var outboxLimit = 100
+        /// Requests older than this are dropped from the outbox with `expired`.
+        public var outboxExpiry: Duration = .seconds(3600)
+        /// How long to wait for a reply to a live message before retrying.
+        public var messageReplyTimeout: Duration = .seconds(2)
+        /// How long to wait for a reply to a queued (user-info or context) transfer before retrying.
+        public var queuedReplyTimeout: Duration = .seconds(15)
+        /// Shared-state updates within this window are coalesced into one context update.
+        public var stateCoalescing: Duration = .milliseconds(50)
+        /// While the counterpart has not confirmed a shared-state value, it is republished this often.
+        public var stateRepublishInterval: Duration = .seconds(5)
+        /// How long a finished inbox entry is kept after its request's deadline.
+        public var inboxRetention: Duration = .seconds(60)
+        /// Most out-of-order ordered requests buffered.
+        public var orderedBufferLimit = 1024
+        /// Records appended before the log is compacted into a snapshot.
+        public var compactionThreshold = 2000
+
+        /// The seed's defaults.
+        public init() {}
+    }
+
+    struct Pending: Sendable {
+        var entry: OutboxEntry
+        var attempts = 0
+        var nextAttemptAt: WatchTimestamp?
+        var lastChannel: SessionChannel?
+    }
+
+    enum InboxState: Sendable {
+        case started(InboxStart, running: Bool, durable: Bool)
+        case finished(WireResponse, deadline: WatchTimestamp, durable: Bool)
+    }
+
+    /// The device this engine runs on.
+    public let origin: DeviceOrigin
+    /// The tunables.
+    public var configuration: Configuration
+    var random: SeededRandom
+    /// Whether the session has activated.
+    public private(set) var isActivated = false
+    /// Whether live messages can be sent.
+    public internal(set) var isReachable = false
+    /// Consecutive-failure health.
+    public internal(set) var health: HealthTracker
+
+    var outbox: [UUID: Pending] = [:]
+    var outboxOrder: [UUID] = []
+    var nextSequence: UInt64 = 1
+    var contextRequests: [UUID] = []
+    var inbox: [String: InboxState] = [:]
+    var watermark: UInt64 = 0
+    var orderedBuffer: [UInt64: WireRequest] = [:]
+    var orderedBusy: String?
+    var states: [String: StateEntry] = [:]
+    var remoteStates: [String: StateEntry] = [:]
+    var resolutions: [String: StateResolution] = [:]
+    var contextPublishAt: WatchTimestamp?
+    var lastContextPublish: WatchTimestamp?
+    var recordsSinceCompaction = 0
+    var contextAnswered: [String: Int] = [:]
+
+    /// Creates an engine with empty durable state.
+    public init(origin: DeviceOrigin, configuration: Configuration = Configuration(), random: SeededRandom, health: HealthTracker = HealthTracker()) {
+        self.origin = origin
+        self.configuration = configuration
+        self.random = random
+        self.health = health
+    }
+
+    /// The number of requests in the outbox.
+    public var pendingCount: Int { outbox.count }
+
+    /// The ids of the requests in the outbox, oldest first.
+    public var pendingRequestIDs: [UUID] { outboxOrder }
+
+    /// The current shared-state entry for `key`.
+    public func stateEntry(_ key: String) -> StateEntry? { states[key] }
+
+    /// Every shared-state entry, by key.
+    public var stateEntries: [String: StateEntry] { states }
+
+    /// Rebuilds the engine from its durable log and the session's persisted received context.
+    public mutating func recover(from records: [DurableRecord], receivedContext: Data?, now: WatchTimestamp) -> [LinkAction] {
+        for record in records {
+            switch record {
+            case .outboxAdded(let entry):
+                let id = entry.request.requestID
+                if outbox[id] == nil { outboxOrder.append(id) }
+                outbox[id] = Pending(entry: entry, nextAttemptAt: now)
+                if let sequence = entry.request.sequence { nextSequence = max(nextSequence, sequence + 1) }
+            case .outboxSettled(let id, _):
+                outbox[id] = nil
+                outboxOrder.removeAll { $0 == id }
+            case .inboxStarted(let start):
+                inbox[start.idempotencyKey] = .started(start, running: false, durable: true)
+                if let sequence = start.sequence { watermark = max(watermark, sequence) }
+            case .inboxFinished(let response, let deadline):
+                inbox[response.idempotencyKey] = .finished(response, deadline: deadline, durable: true)
+            case .orderedWatermark(let value): watermark = max(watermark, value)
+            case .orderedNextSequence(let value): nextSequence = max(nextSequence, value)
+            case .state(let key, let entry):
+                if let current = states[key], entry.version.compare(to: current.version) == .older { continue }
+                states[key] = entry
+            }
+        }
+        var actions: [LinkAction] = [.compact(snapshot(now: now))]
+        recordsSinceCompaction = 0
+        if let receivedContext, case .context(let context)? = try? WireCodec.decode(receivedContext) {
+            actions += handleContext(context, now: now)
+        }
+        return actions
+    }
+
+    /// The session finished activating: flush everything queued before activation.
+    public mutating func activate(now: WatchTimestamp) -> [LinkAction] {
+        isActivated = true
+        var actions: [LinkAction] = [.event(.activated)]
+        for id in outboxOrder where outbox[id]?.nextAttemptAt == nil || outbox[id]?.attempts == 0 {
+            outbox[id]?.nextAttemptAt = now
+        }
+        if !states.isEmpty { contextPublishAt = now }
+        actions += tick(now: now)
+        return actions
+    }
+
+    /// Reachability changed.
+    public mutating func setReachable(_ reachable: Bool, now: WatchTimestamp) -> [LinkAction] {
+        guard reachable != isReachable else { return [] }
+        isReachable = reachable
+        var actions: [LinkAction] = [.event(.reachabilityChanged(reachable))]
+        for id in outboxOrder {
+            guard let pending = outbox[id] else { continue }
+            let waitingForReachability = reachable && pending.entry.strategy == .messageOnly
+            let messageLikelyLost = !reachable && pending.lastChannel == .message && pending.entry.strategy != .messageOnly
+            if waitingForReachability || messageLikelyLost { outbox[id]?.nextAttemptAt = now }
+        }
+        actions += tick(now: now)
+        return actions
+    }
+
+    /// Processes everything due at `now`: retries, deadlines, expiry, context publication.
+    public mutating func tick(now: WatchTimestamp) -> [LinkAction] {
+        var batch = SettleBatch()
+        var sends: [LinkAction] = []
+        for id in outboxOrder {
+            guard let pending = outbox[id] else { continue }
+            let request = pending.entry.request
+            if now >= request.deadline {
+                settle(id, .failure(WatchLinkError(.timeout, "no response before the deadline", details: ["requestID": id.uuidString])), now: now, into: &batch)
+            } else if now >= request.createdAt.advanced(by: configuration.outboxExpiry) {
+                settle(id, .failure(WatchLinkError(.expired, "request outlived the outbox expiry", details: ["requestID": id.uuidString])), now: now, into: &batch)
+            } else if let due = pending.nextAttemptAt, now >= due {
+                if pending.lastChannel != nil { noteFailure(into: &batch) }
+                if pending.entry.retry.allowsAttempt(after: pending.attempts) {
+                    sends += transmit(id, now: now, batch: &batch)
+                } else {
+                    let code: WatchLinkError.Code = pending.lastChannel == nil ? .notReachable : .timeout
+                    settle(id, .failure(WatchLinkError(code, "retries exhausted after \(pending.attempts) attempts", details: ["requestID": id.uuidString])), now: now, into: &batch)
+                }
+            }
+        }
+        return finish(batch.actions + sends, now: now)
+    }
+
+    /// The earliest instant at which ``tick(now:)`` has work, if any.
+    public var nextWakeup: WatchTimestamp? {
+        var earliest: WatchTimestamp?
+        func consider(_ t: WatchTimestamp?) {
+            guard let t else { return }
+            if earliest == nil || t < earliest! { earliest = t }
+        }
+        for pending in outbox.values {
+            consider(pending.entry.request.deadline)
+            consider(pending.entry.request.createdAt.advanced(by: configuration.outboxExpiry))
+            if isActivated { consider(pending.nextAttemptAt) }
+        }
+        if isActivated {
+            consider(contextPublishAt)
+            consider(republishAt)
+        }
+        return earliest
+    }
+
+    /// When unconfirmed shared state is next republished, if it is.
+    var republishAt: WatchTimestamp? {
+        guard contextPublishAt == nil, let last = lastContextPublish, hasUnconfirmedState else { return nil }
+        return last.advanced(by: configuration.stateRepublishInterval)
+    }
+
+    /// Appends compaction and a due context publication to a batch of actions.
+    mutating func finish(_ actions: [LinkAction], now: WatchTimestamp) -> [LinkAction] {
+        var actions = actions
+        if isActivated {
+            let republishDue = republishAt.map { now >= $0 } ?? false
+            if let at = contextPublishAt, now >= at {
+                actions += publishContext(now: now)
+            } else if republishDue {
+                actions += publishContext(now: now)
+            }
+        }
+        recordsSinceCompaction += actions.reduce(0) { if case .persist = $1 { $0 + 1 } else { $0 } }
+        if recordsSinceCompaction >= configuration.compactionThreshold {
+            recordsSinceCompaction = 0
+            pruneInbox(now: now)
+            actions.append(.compact(snapshot(now: now)))
+        }
+        return actions
+    }
+
+    /// The durable log reduced to the records needed to rebuild the current state.
+    func snapshot(now: WatchTimestamp) -> [DurableRecord] {
+        var records: [DurableRecord] = [.orderedNextSequence(nextSequence), .orderedWatermark(watermark)]
+        for id in outboxOrder {
+            guard let pending = outbox[id], pending.entry.request.isDurable else { continue }
+            records.append(.outboxAdded(pending.entry))
+        }
+        for key in inbox.keys.sorted() {
+            switch inbox[key] {
+            case .started(let start, _, true): records.append(.inboxStarted(start))
+            case .finished(let response, let deadline, true): records.append(.inboxFinished(response, deadline: deadline))
+            default: break
+            }
+        }
+        for key in states.keys.sorted() { records.append(.state(key: key, states[key]!)) }
+        return records
+    }
+
+    mutating func pruneInbox(now: WatchTimestamp) {
+        for key in inbox.keys.sorted() {
+            switch inbox[key] {
+            case .finished(_, let deadline, _) where now > deadline.advanced(by: configuration.inboxRetention):
+                inbox[key] = nil
+            case .started(let start, false, _) where now > start.deadline.advanced(by: configuration.inboxRetention):
+                inbox[key] = nil
+            default: break
+            }
+        }
+    }
+
+    mutating func noteFailure(into batch: inout SettleBatch) {
+        if let changed = health.recordFailure() { batch.after.append(.event(.healthChanged(changed))) }
+    }
+
+    mutating func noteSuccess(into batch: inout SettleBatch) {
+        if let changed = health.recordSuccess() { batch.after.append(.event(.healthChanged(changed))) }
+    }
+}
+
+/// Actions gathered while settling requests: all records, one sync, then the notifications.
+struct SettleBatch {
+    var persists: [LinkAction] = []
+    var after: [LinkAction] = []
+
+    var actions: [LinkAction] {
+        persists.isEmpty ? after : persists + [.sync] + after
+    }
+}

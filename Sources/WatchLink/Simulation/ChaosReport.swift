@@ -1,0 +1,70 @@
+/// The outcome of a seeded chaos run: workload totals, faults injected and invariant violations.
+public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
+    /// The seed that reproduces the run.
+    public var seed: UInt64
+    /// Requests the workload tried to submit.
+    public var requests = 0
+    /// Requests submitted while their sender was crashed (never accepted, never promised).
+    public var submittedWhileDown = 0
+    /// Requests accepted by their sender.
+    public var accepted = 0
+    /// Accepted requests answered with a value.
+    public var succeeded = 0
+    /// Accepted requests settled with an error, by code.
+    public var failures: [String: Int] = [:]
+    /// Accepted requests with no outcome at all.
+    public var lost = 0
+    /// Requests whose handler ran more than once.
+    public var duplicated = 0
+    /// Requests settled after their deadline while their sender was running.
+    public var late = 0
+    /// Ordered requests whose handlers ran out of send order.
+    public var fifoViolations = 0
+    /// Shared-state keys whose values differ between the devices after quiescence.
+    public var divergedStates = 0
+    /// Shared-state updates made.
+    public var stateUpdates = 0
+    /// Faults injected, by kind.
+    public var faults: [FaultKind: Int] = [:]
+    /// The run's trace digest; equal digests mean identical runs.
+    public var traceDigest: UInt64 = 0
+    /// Descriptions of the first violations found.
+    public var violations: [String] = []
+
+    /// Creates an empty report for `seed`.
+    public init(seed: UInt64) { self.seed = seed }
+
+    /// Whether every invariant held.
+    public var passed: Bool {
+        lost == 0 && duplicated == 0 && late == 0 && fifoViolations == 0 && divergedStates == 0 && violations.isEmpty
+    }
+
+    /// The total of all injected faults.
+    public var totalFaults: Int { faults.values.reduce(0, +) }
+
+    /// Adds another run's totals into this one (the seed and digest are kept).
+    public mutating func absorb(_ other: ChaosReport) {
+        requests += other.requests
+        submittedWhileDown += other.submittedWhileDown
+        accepted += other.accepted
+        succeeded += other.succeeded
+        for (code, n) in other.failures { failures[code, default: 0] += n }
+        lost += other.lost
+        duplicated += other.duplicated
+        late += other.late
+        fifoViolations += other.fifoViolations
+        divergedStates += other.divergedStates
+        stateUpdates += other.stateUpdates
+        for (kind, n) in other.faults { faults[kind, default: 0] += n }
+        violations += other.violations.prefix(max(0, 10 - violations.count))
+    }
+
+    /// One line suitable for quoting.
+    public var description: String {
+        let failureText = failures.keys.sorted().map { "\($0)=\(failures[$0]!)" }.joined(separator: " ")
+        let faultText = faults.keys.sorted().map { "\($0.rawValue)=\(faults[$0]!)" }.joined(separator: " ")
+        return "requests=\(requests) submitted_while_down=\(submittedWhileDown) accepted=\(accepted) succeeded=\(succeeded) errors{\(failureText)} "
+            + "lost=\(lost) duplicated=\(duplicated) late=\(late) fifo_violations=\(fifoViolations) "
+            + "diverged_states=\(divergedStates) state_updates=\(stateUpdates) faults=\(totalFaults){\(faultText)}"
+    }
+}

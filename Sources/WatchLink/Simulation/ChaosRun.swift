@@ -1,0 +1,173 @@
+import Foundation
+
+/// A seeded chaos workload over a ``PairedSimulation`` with an invariant checker.
+///
+/// Both devices send typed requests with every strategy and update three shared states
+/// while the link drops, duplicates, reorders and delays data, flaps, and either device
+/// crashes — also between any two of its own effects. After the workload the faults stop,
+/// the system quiesces, and the checker asserts: no accepted request without an outcome,
+/// no handler run twice, ordered handlers in send order, shared state converged.
+public enum ChaosRun {
+    /// Shared-state keys and how each resolves conflicts.
+    static let stateKeys: [(String, StateResolution)] = [
+        ("latest", .latestWins),
+        ("watch", .watchOSWins),
+        ("merged", .custom { phone, watch in
+            let a = (try? JSONDecoder().decode(Int.self, from: phone)) ?? 0
+            let b = (try? JSONDecoder().decode(Int.self, from: watch)) ?? 0
+            return try? JSONEncoder().encode(max(a, b))
+        }),
+    ]
+
+    struct Payload: Codable { var n: Int; var pad: String }
+
+    struct Submitted {
+        var side: DeviceOrigin
+        var n: Int
+        var deadline: Int64
+        var ordered: Bool
+    }
+
+    /// Runs `requests` requests under `faults` from `seed` and checks the invariants.
+    public static func run(seed: UInt64, requests: Int, faults: FaultPlan = FaultPlan()) -> ChaosReport {
+        let world = PairedSimulation(seed: seed, faults: faults)
+        var workload = SeededRandom(seed: seed ^ 0x5EED_5EED_5EED_5EED)
+        var report = ChaosReport(seed: seed)
+        var submitted: [UUID: Submitted] = [:]
+        var acceptedIDs: [UUID] = []
+        var completions: [UUID: [(Int64, Result<Data, WatchLinkError>)]] = [:]
+        var durablySettled: [UUID: WireResponse] = [:]
+        var runs: [String: Int] = [:]
+        var orderedRuns: [DeviceOrigin: [Int]] = [.phone: [], .watch: []]
+        var restarts: [DeviceOrigin: [Int64]] = [.phone: [], .watch: []]
+
+        world.observer.handlerRan = { side, call in
+            runs[call.idempotencyKey, default: 0] += 1
+            if let info = submitted[call.requestID], info.ordered { orderedRuns[side]!.append(info.n) }
+        }
+        world.observer.accepted = { _, id in acceptedIDs.append(id) }
+        world.observer.completed = { _, id, outcome in completions[id, default: []].append((world.now, outcome)) }
+        world.observer.crashed = { side, disk in
+            restarts[side]!.append(world.now)
+            for case .outboxSettled(let id, let response) in disk.synced where completions[id] == nil {
+                durablySettled[id] = response
+            }
+        }
+        var configuration = LinkEngine.Configuration()
+        configuration.queuedReplyTimeout = .seconds(4)
+        world.start(configuration: configuration, resolutions: Dictionary(uniqueKeysWithValues: stateKeys)) { side, call in
+            guard let payload = try? JSONDecoder().decode(Payload.self, from: call.payload) else {
+                return .failure(WatchLinkError(.decodingFailed, "bad chaos payload"))
+            }
+            return .success(Data("{\"n\":\(payload.n),\"by\":\"\(side.rawValue)\"}".utf8))
+        }
+
+        let strategies: [(DeliveryStrategy, Int)] = [
+            (.messageWithUserInfoFallback, 40), (.userInfoOnly, 25), (.messageOnly, 10),
+            (.messageWithContextFallback, 15), (.contextOnly, 10),
+        ]
+        var time = world.now
+        for n in 0..<requests {
+            time += 50 + Int64(workload.next() % 300)
+            let side: DeviceOrigin = workload.next() % 5 == 0 ? .watch : .phone
+            var pick = Int(workload.next() % 100)
+            var strategy = DeliveryStrategy.messageWithUserInfoFallback
+            for (candidate, weight) in strategies {
+                if pick < weight { strategy = candidate; break }
+                pick -= weight
+            }
+            let fireAndForget = workload.next() % 10 == 0
+            let id = workload.uuid()
+            let pad = String(repeating: "x", count: Int(workload.next() % 200))
+            let payload = (try? WireCodec.encodeValue(Payload(n: n, pad: pad))) ?? Data()
+            let at = time
+            world.schedule(at: at) {
+                report.requests += 1
+                let endpoint = world.endpoint(side)
+                guard endpoint.isUp else {
+                    report.submittedWhileDown += 1
+                    return
+                }
+                let deadline = at + 60_000
+                submitted[id] = Submitted(side: side, n: n, deadline: deadline, ordered: strategy.isOrdered)
+                let request = WireRequest(
+                    typeKey: WatchTypeKey("chaos.echo"), payload: payload, requestID: id, isFireAndForget: fireAndForget,
+                    createdAt: WatchTimestamp(milliseconds: at), deadline: WatchTimestamp(milliseconds: deadline))
+                endpoint.submit(request, strategy: strategy, retry: .standard)
+            }
+            if n % 20 == 0 {
+                let key = stateKeys[Int(workload.next() % 3)].0
+                let updater: DeviceOrigin = workload.next() % 2 == 0 ? .phone : .watch
+                let value = Data(String(workload.next() % 1_000_000).utf8)
+                world.schedule(at: at + 7) {
+                    report.stateUpdates += 1
+                    world.endpoint(updater).updateState(key, value: value)
+                }
+            }
+        }
+        world.run(until: time)
+        world.quiesce()
+        world.run(until: time + 180_000)
+
+        report.accepted = acceptedIDs.count
+        report.faults = world.faultCounts
+        report.traceDigest = world.traceDigest
+        func violation(_ text: String) {
+            if report.violations.count < 10 { report.violations.append("seed \(seed): \(text)") }
+        }
+        for id in acceptedIDs {
+            guard let info = submitted[id] else { continue }
+            let key = id.uuidString
+            let ran = runs[key, default: 0]
+            if ran > 1 {
+                report.duplicated += 1
+                violation("request \(info.n) ran \(ran) times")
+            }
+            let outcome: Result<Data, WatchLinkError>
+            if let list = completions[id], let first = list.first {
+                if list.count > 1 { violation("request \(info.n) settled \(list.count) times") }
+                outcome = first.1
+                if first.0 > info.deadline {
+                    let restartedSince = restarts[info.side]!.contains { $0 <= first.0 && $0 >= info.deadline - 3000 }
+                    if !restartedSince {
+                        report.late += 1
+                        violation("request \(info.n) settled \(first.0 - info.deadline) ms after its deadline")
+                    }
+                }
+            } else if let response = durablySettled[id] {
+                outcome = response.outcome
+            } else {
+                report.lost += 1
+                violation("request \(info.n) accepted but never settled")
+                continue
+            }
+            switch outcome {
+            case .success(let data):
+                report.succeeded += 1
+                let expected = "{\"n\":\(info.n),"
+                if !String(decoding: data, as: UTF8.self).hasPrefix(expected) { violation("request \(info.n) got a wrong answer") }
+                if ran != 1 { violation("request \(info.n) succeeded but ran \(ran) times") }
+            case .failure(let error):
+                report.failures[error.code.rawValue, default: 0] += 1
+                if error.code == .outcomeUnknown && ran != 1 { violation("request \(info.n) outcome_unknown but ran \(ran) times") }
+            }
+        }
+        for side in [DeviceOrigin.phone, .watch] {
+            let order = orderedRuns[side]!
+            for i in order.indices.dropFirst() where order[i] <= order[i - 1] {
+                report.fifoViolations += 1
+                violation("ordered handlers on \(side) ran \(order[i - 1]) before \(order[i])")
+            }
+            if let engine = world.endpoint(side).engine, engine.pendingCount > 0 {
+                violation("\(side) still has \(engine.pendingCount) pending requests after quiescence")
+            }
+        }
+        let phone = world.endpoint(.phone).engine?.stateEntries ?? [:]
+        let watch = world.endpoint(.watch).engine?.stateEntries ?? [:]
+        for (key, _) in stateKeys where phone[key] != watch[key] {
+            report.divergedStates += 1
+            violation("shared state '\(key)' diverged")
+        }
+        return report
+    }
+}

@@ -1,0 +1,64 @@
+/// What the simulated network and devices do wrong, and how often.
+public struct FaultPlan: Sendable, Hashable {
+    /// Probability a transfer is lost.
+    public var dropRate = 0.25
+    /// Probability a transfer is delivered twice.
+    public var duplicateRate = 0.05
+    /// Probability a queued transfer swaps places with the next one.
+    public var reorderRate = 0.05
+    /// Probability a transfer is held back long enough to overtake others.
+    public var delayRate = 0.05
+    /// Normal one-way latency range, in milliseconds.
+    public var latency: ClosedRange<Int64> = 1...20
+    /// Latency of a delayed transfer, in milliseconds.
+    public var longDelay: ClosedRange<Int64> = 200...4000
+    /// Mean time between reachability flaps, in milliseconds (0 disables).
+    public var flapInterval: Int64 = 20_000
+    /// How long the link stays down in a flap, in milliseconds.
+    public var flapDowntime: ClosedRange<Int64> = 200...5000
+    /// Mean time between crashes of each device, in milliseconds (0 disables).
+    public var crashInterval: Int64 = 60_000
+    /// How long a crashed device stays down, in milliseconds.
+    public var downtime: ClosedRange<Int64> = 100...2000
+    /// Probability of a crash between any two effects a device performs.
+    public var crashPointRate = 0.0005
+
+    /// The standard chaos plan: 25% drops, 5% duplicates, reordering, delays, flaps and crashes.
+    public init() {}
+
+    /// A plan without any faults.
+    public static var none: FaultPlan {
+        var plan = FaultPlan()
+        plan.dropRate = 0
+        plan.duplicateRate = 0
+        plan.reorderRate = 0
+        plan.delayRate = 0
+        plan.flapInterval = 0
+        plan.crashInterval = 0
+        plan.crashPointRate = 0
+        return plan
+    }
+}
+
+/// The kinds of fault the simulation injects.
+public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// A transfer was lost.
+    case drop
+    /// A transfer was delivered twice.
+    case duplicate
+    /// Two queued transfers swapped places.
+    case reorder
+    /// A transfer was held back.
+    case delay
+    /// The link went down for a while.
+    case flap
+    /// A device crashed at a random moment.
+    case crash
+    /// A device crashed between two of its own effects.
+    case crashBetweenEffects = "crash_between_effects"
+
+    /// Orders kinds by declaration.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,270 @@
+public import Foundation
+
+/// Receives what happens in a ``PairedSimulation``, for invariant checking.
+public struct SimulationObserver {
+    /// A handler body executed on a device.
+    public var handlerRan: (DeviceOrigin, InboundCall) -> Void = { _, _ in }
+    /// A request was accepted by its sender.
+    public var accepted: (DeviceOrigin, UUID) -> Void = { _, _ in }
+    /// A request was settled at its sender.
+    public var completed: (DeviceOrigin, UUID, Result<Data, WatchLinkError>) -> Void = { _, _, _ in }
+    /// A device crashed; its durable log is passed for inspection.
+    public var crashed: (DeviceOrigin, SimulatedDisk) -> Void = { _, _ in }
+
+    /// Creates an observer that ignores everything.
+    public init() {}
+}
+
+/// A deterministic, discrete-event simulation of a phone and a watch with a faulty link.
+///
+/// Everything — latency, faults, crashes, engine jitter — is drawn from one seeded generator
+/// and events run in (time, insertion) order, so a seed replays byte-identically.
+public final class PairedSimulation {
+    /// Simulated time in milliseconds.
+    public private(set) var now: Int64 = 1_700_000_000_000
+    /// The fault plan; replace it with ``FaultPlan/none`` to let the system quiesce.
+    public var faults: FaultPlan
+    /// Faults injected so far, by kind.
+    public private(set) var faultCounts: [FaultKind: Int] = [:]
+    /// What the invariant checker hears.
+    public var observer = SimulationObserver()
+    /// The seeded source of every random choice.
+    public internal(set) var random: SeededRandom
+    /// A running FNV-1a digest of every delivery, for replay comparison.
+    public private(set) var traceDigest: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    var queue = EventQueue()
+    var endpoints: [DeviceOrigin: SimulatedEndpoint] = [:]
+    var linkUp = true
+    var userInfoQueues: [DeviceOrigin: [Data]] = [.phone: [], .watch: []]
+    var userInfoPumpScheduled: Set<DeviceOrigin> = []
+    var sentContext: [DeviceOrigin: Data] = [:]
+    var receivedContext: [DeviceOrigin: Data] = [:]
+    var contextGeneration: [DeviceOrigin: Int] = [.phone: 0, .watch: 0]
+    var deliveredContextGeneration: [DeviceOrigin: Int] = [.phone: 0, .watch: 0]
+
+    /// Creates a simulation; devices boot when ``start(configuration:resolutions:handler:)`` is called.
+    public init(seed: UInt64, faults: FaultPlan = FaultPlan()) {
+        self.random = SeededRandom(seed: seed)
+        self.faults = faults
+    }
+
+    /// The device `origin`.
+    public func endpoint(_ origin: DeviceOrigin) -> SimulatedEndpoint { endpoints[origin]! }
+
+    /// Boots both devices and starts the fault processes.
+    public func start(
+        configuration: LinkEngine.Configuration = LinkEngine.Configuration(), resolutions: [String: StateResolution] = [:],
+        handler: @escaping (DeviceOrigin, InboundCall) -> Result<Data, WatchLinkError>
+    ) {
+        for origin in [DeviceOrigin.phone, .watch] {
+            endpoints[origin] = SimulatedEndpoint(
+                origin: origin, world: self, configuration: configuration, resolutions: resolutions, handler: { handler(origin, $0) })
+        }
+        for origin in [DeviceOrigin.phone, .watch] {
+            endpoints[origin]!.boot()
+            scheduleNextCrash(of: origin)
+        }
+        scheduleNextFlap()
+    }
+
+    /// Schedules `work` at simulated time `time`.
+    public func schedule(at time: Int64, _ work: @escaping () -> Void) {
+        queue.push(at: max(time, now), work)
+    }
+
+    /// Runs events until none remain before `time`, then sets the clock to `time`.
+    public func run(until time: Int64) {
+        while let next = queue.nextTime, next <= time, let (at, work) = queue.pop() {
+            now = max(now, at)
+            work()
+        }
+        now = max(now, time)
+    }
+
+    /// Whether any events are pending.
+    public var hasPendingEvents: Bool { !queue.isEmpty }
+
+    // MARK: Faults
+
+    func count(_ kind: FaultKind) {
+        faultCounts[kind, default: 0] += 1
+        mix(UInt64(kind.rawValue.utf8.count) &+ 0x51)
+    }
+
+    func mix(_ value: UInt64) {
+        traceDigest = (traceDigest ^ value) &* 0x100_0000_01b3
+    }
+
+    func mix(_ data: Data) {
+        for byte in data { traceDigest = (traceDigest ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    }
+
+    func randomIn(_ range: ClosedRange<Int64>) -> Int64 {
+        range.lowerBound + Int64(random.next() % UInt64(range.upperBound - range.lowerBound + 1))
+    }
+
+    func maybeCrashBetweenEffects(_ endpoint: SimulatedEndpoint) -> Bool {
+        guard random.chance(faults.crashPointRate) else { return false }
+        count(.crashBetweenEffects)
+        crash(endpoint.origin)
+        return true
+    }
+
+    func crash(_ origin: DeviceOrigin) {
+        let endpoint = endpoints[origin]!
+        guard endpoint.isUp else { return }
+        endpoint.crash()
+        observer.crashed(origin, endpoint.disk)
+        mix(0xC0FFEE &+ UInt64(now))
+        schedule(at: now + randomIn(faults.downtime)) { [unowned self] in
+            endpoint.boot()
+            self.refreshReachability()
+        }
+        schedule(at: now) { [unowned self] in self.refreshReachability() }
+    }
+
+    func scheduleNextCrash(of origin: DeviceOrigin) {
+        guard faults.crashInterval > 0 else { return }
+        let at = now + randomIn(1...(2 * faults.crashInterval))
+        schedule(at: at) { [unowned self] in
+            guard self.faults.crashInterval > 0 else { return }
+            if self.endpoints[origin]!.isUp {
+                self.count(.crash)
+                self.crash(origin)
+            }
+            self.scheduleNextCrash(of: origin)
+        }
+    }
+
+    func scheduleNextFlap() {
+        guard faults.flapInterval > 0 else { return }
+        schedule(at: now + randomIn(1...(2 * faults.flapInterval))) { [unowned self] in
+            guard self.faults.flapInterval > 0 else { return }
+            self.count(.flap)
+            self.linkUp = false
+            self.refreshReachability()
+            self.schedule(at: self.now + self.randomIn(self.faults.flapDowntime)) { [unowned self] in
+                self.linkUp = true
+                self.refreshReachability()
+                self.scheduleNextFlap()
+            }
+        }
+    }
+
+    /// Ends every fault process and brings the link and both devices up, so the system can quiesce.
+    public func quiesce() {
+        faults = .none
+        linkUp = true
+        schedule(at: now) { [unowned self] in self.refreshReachability() }
+    }
+
+    // MARK: Session plumbing
+
+    func isReachable(from origin: DeviceOrigin) -> Bool {
+        guard linkUp, let mine = endpoints[origin], let theirs = endpoints[origin.counterpart] else { return false }
+        return mine.isUp && theirs.isUp && mine.session?.state == .activated && theirs.session?.state == .activated
+    }
+
+    func refreshReachability() {
+        for origin in [DeviceOrigin.phone, .watch] {
+            guard let endpoint = endpoints[origin], endpoint.isUp, let session = endpoint.session, session.state == .activated else { continue }
+            let reachable = isReachable(from: origin)
+            if reachable != endpoint.lastReachable {
+                endpoint.lastReachable = reachable
+                session.delegate?.sessionReachabilityDidChange(reachable)
+            }
+        }
+    }
+
+    func scheduleActivation(of session: SimulatedSession) {
+        schedule(at: now + randomIn(1...50)) { [unowned self] in
+            guard let endpoint = self.endpoints[session.side], endpoint.isUp, endpoint.incarnation == session.incarnation else { return }
+            session.state = .activated
+            session.delegate?.sessionDidActivate(.activated)
+        }
+    }
+
+    func latency() -> Int64 {
+        if random.chance(faults.delayRate) {
+            count(.delay)
+            return randomIn(faults.longDelay)
+        }
+        return randomIn(faults.latency)
+    }
+
+    func transmitMessage(from origin: DeviceOrigin, _ data: Data) {
+        if random.chance(faults.dropRate) {
+            count(.drop)
+            return
+        }
+        let copies = random.chance(faults.duplicateRate) ? 2 : 1
+        if copies == 2 { count(.duplicate) }
+        for _ in 0..<copies {
+            schedule(at: now + latency()) { [unowned self] in
+                let target = self.endpoints[origin.counterpart]!
+                guard self.isReachable(from: origin), let session = target.session else { return }
+                self.mix(data)
+                session.delegate?.sessionDidReceive(data, on: .message)
+            }
+        }
+    }
+
+    func enqueueUserInfo(from origin: DeviceOrigin, _ data: Data) {
+        userInfoQueues[origin.counterpart]!.append(data)
+        pumpUserInfo(to: origin.counterpart)
+    }
+
+    func pumpUserInfo(to target: DeviceOrigin) {
+        guard !userInfoPumpScheduled.contains(target), !(userInfoQueues[target]!.isEmpty) else { return }
+        userInfoPumpScheduled.insert(target)
+        schedule(at: now + latency()) { [unowned self] in
+            self.userInfoPumpScheduled.remove(target)
+            let endpoint = self.endpoints[target]!
+            guard endpoint.isUp, let session = endpoint.session, session.state == .activated else { return }
+            guard !self.userInfoQueues[target]!.isEmpty else { return }
+            if self.userInfoQueues[target]!.count > 1 && self.random.chance(self.faults.reorderRate) {
+                self.count(.reorder)
+                self.userInfoQueues[target]!.swapAt(0, 1)
+            }
+            let data = self.userInfoQueues[target]!.removeFirst()
+            if self.random.chance(self.faults.dropRate) {
+                self.count(.drop)
+            } else {
+                let copies = self.random.chance(self.faults.duplicateRate) ? 2 : 1
+                if copies == 2 { self.count(.duplicate) }
+                for _ in 0..<copies {
+                    guard endpoint.isUp, let live = endpoint.session else { break }
+                    self.mix(data)
+                    live.delegate?.sessionDidReceive(data, on: .userInfo)
+                }
+            }
+            self.pumpUserInfo(to: target)
+        }
+    }
+
+    func updateContext(from origin: DeviceOrigin, _ data: Data) {
+        sentContext[origin] = data
+        contextGeneration[origin]! += 1
+        let generation = contextGeneration[origin]!
+        if random.chance(faults.dropRate) {
+            count(.drop)
+            return
+        }
+        let copies = random.chance(faults.duplicateRate) ? 2 : 1
+        if copies == 2 { count(.duplicate) }
+        let target = origin.counterpart
+        for _ in 0..<copies {
+            schedule(at: now + latency()) { [unowned self] in
+                // NB: latest wins; an older context never overwrites a newer one.
+                guard generation >= self.deliveredContextGeneration[target]! else { return }
+                self.deliveredContextGeneration[target] = generation
+                self.receivedContext[target] = data
+                let endpoint = self.endpoints[target]!
+                guard endpoint.isUp, let session = endpoint.session, session.state == .activated else { return }
+                self.mix(data)
+                session.delegate?.sessionDidReceive(data, on: .applicationContext)
+            }
+        }
+    }
+}

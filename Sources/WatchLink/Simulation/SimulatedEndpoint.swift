@@ -1,0 +1,148 @@
+public import Foundation
+
+/// One simulated device: a ``LinkEngine`` over a ``SimulatedSession`` and a ``SimulatedDisk``,
+/// with synchronous handlers. It performs the engine's effects one at a time, and the
+/// simulation may crash it between any two of them.
+public final class SimulatedEndpoint: SimulationDelegate {
+    /// Which device this is.
+    public let origin: DeviceOrigin
+    unowned let world: PairedSimulation
+    /// The engine of the running process; `nil` while crashed.
+    public internal(set) var engine: LinkEngine?
+    var session: SimulatedSession?
+    /// The device's durable log.
+    public internal(set) var disk = SimulatedDisk()
+    /// Whether the process is running.
+    public internal(set) var isUp = true
+    var incarnation = 0
+    var lastReachable = false
+    var scheduledWake: Int64?
+    /// The time of the last restart.
+    public internal(set) var lastRestart: Int64 = 0
+    let handler: (InboundCall) -> Result<Data, WatchLinkError>
+    let resolutions: [String: StateResolution]
+    let configuration: LinkEngine.Configuration
+
+    init(origin: DeviceOrigin, world: PairedSimulation, configuration: LinkEngine.Configuration, resolutions: [String: StateResolution], handler: @escaping (InboundCall) -> Result<Data, WatchLinkError>) {
+        self.origin = origin
+        self.world = world
+        self.configuration = configuration
+        self.resolutions = resolutions
+        self.handler = handler
+    }
+
+    var now: WatchTimestamp { WatchTimestamp(milliseconds: world.now) }
+
+    /// Starts a new process: recovers from disk and begins activation.
+    func boot() {
+        incarnation += 1
+        isUp = true
+        lastRestart = world.now
+        scheduledWake = nil
+        var engine = LinkEngine(origin: origin, configuration: configuration, random: SeededRandom(seed: world.random.next()))
+        for key in resolutions.keys.sorted() { engine.registerState(key, resolution: resolutions[key]!) }
+        let session = SimulatedSession(world: world, side: origin, incarnation: incarnation)
+        self.session = session
+        let actions = engine.recover(from: disk.synced, receivedContext: session.receivedApplicationContext, now: now)
+        self.engine = engine
+        perform(actions)
+        session.attach(self)
+    }
+
+    /// Kills the process: the engine and every unsynced write are lost.
+    func crash() {
+        isUp = false
+        engine = nil
+        session = nil
+        lastReachable = false
+        scheduledWake = nil
+        disk.crash()
+    }
+
+    /// Submits a request from this device (no-op while crashed).
+    public func submit(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy) {
+        apply { $0.submit(request, strategy: strategy, retry: retry, now: now) }
+    }
+
+    /// Updates a shared-state value on this device (no-op while crashed).
+    public func updateState(_ key: String, value: Data) {
+        apply { $0.updateState(key, value: value, now: now) }
+    }
+
+    func apply(_ input: (inout LinkEngine) -> [LinkAction]) {
+        guard isUp, var engine else { return }
+        self.engine = nil  // NB: keeps the engine's storage uniquely referenced, avoiding copy-on-write.
+        let actions = input(&engine)
+        self.engine = engine
+        perform(actions)
+    }
+
+    /// Performs effects in order, stopping if the process crashes part-way.
+    func perform(_ actions: [LinkAction]) {
+        let life = incarnation
+        for action in actions {
+            guard isUp, incarnation == life else { return }
+            // NB: a handler starts right after its start mark is synced; a crash between the two is
+            // a crash inside the handler, which the outcome_unknown window already covers.
+            if case .run = action {} else if world.maybeCrashBetweenEffects(self) { return }
+            switch action {
+            case .persist(let record): disk.append(record)
+            case .sync: disk.sync()
+            case .compact(let records): disk.replace(with: records)
+            case .send(let channel, let data, let purpose): send(channel, data, purpose)
+            case .run(let call):
+                world.observer.handlerRan(origin, call)
+                let result = handler(call)
+                apply { $0.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now) }
+            case .accepted(let id): world.observer.accepted(origin, id)
+            case .complete(let id, let outcome): world.observer.completed(origin, id, outcome)
+            case .stateChanged, .event: break
+            }
+        }
+        guard isUp, incarnation == life else { return }
+        scheduleWake()
+    }
+
+    private func send(_ channel: SessionChannel, _ data: Data, _ purpose: SendPurpose) {
+        guard let session else { return }
+        do {
+            switch channel {
+            case .message: try session.sendMessage(data)
+            case .userInfo: try session.transferUserInfo(data)
+            case .applicationContext: try session.updateApplicationContext(data)
+            }
+        } catch {
+            apply { $0.transmitFailed(purpose, channel: channel, data: data, error: error, now: now) }
+        }
+    }
+
+    func scheduleWake() {
+        guard let wake = engine?.nextWakeup?.milliseconds else { return }
+        let at = max(wake, world.now)
+        if let scheduled = scheduledWake, scheduled <= at { return }
+        scheduledWake = at
+        let life = incarnation
+        world.schedule(at: at) { [unowned self] in
+            guard self.isUp, self.incarnation == life, self.scheduledWake == at else { return }
+            self.scheduledWake = nil
+            self.apply { $0.tick(now: self.now) }
+        }
+    }
+
+    /// Activation completed.
+    func sessionDidActivate(_ state: SessionActivationState) {
+        apply { $0.activate(now: now) }
+        world.refreshReachability()
+        world.pumpUserInfo(to: origin)
+    }
+
+    /// Reachability changed.
+    func sessionReachabilityDidChange(_ isReachable: Bool) {
+        apply { $0.setReachable(isReachable, now: now) }
+    }
+
+    /// Data arrived.
+    func sessionDidReceive(_ data: Data, on channel: SessionChannel) {
+        apply { $0.receive(data, on: channel, now: now) }
+    }
+}

@@ -1,0 +1,84 @@
+public import Foundation
+
+/// A ``WatchSession`` inside a ``PairedSimulation``: WatchConnectivity's semantics, with faults.
+///
+/// One instance exists per process lifetime of a simulated device; the queues and contexts it
+/// hands data to belong to the simulated system and survive the app's crashes.
+public final class SimulatedSession: WatchSession {
+    unowned let world: PairedSimulation
+    let side: DeviceOrigin
+    let incarnation: Int
+    weak var delegate: (any SimulationDelegate)?
+    var forwarding: ForwardingDelegate?
+    var state: SessionActivationState = .notActivated
+
+    init(world: PairedSimulation, side: DeviceOrigin, incarnation: Int) {
+        self.world = world
+        self.side = side
+        self.incarnation = incarnation
+    }
+
+    /// The activation state.
+    public var activationState: SessionActivationState { state }
+    /// Whether both devices are up, activated and the link is up.
+    public var isReachable: Bool { state == .activated && world.isReachable(from: side) }
+    /// The last context this device sent.
+    public var applicationContext: Data? { world.sentContext[side] }
+    /// The last context this device received.
+    public var receivedApplicationContext: Data? { world.receivedContext[side] }
+
+    /// Activation completes after a short simulated delay.
+    public func activate(delegate: any WatchSessionDelegate) {
+        let forwarding = ForwardingDelegate(target: delegate)
+        self.forwarding = forwarding
+        attach(forwarding)
+    }
+
+    func attach(_ delegate: any SimulationDelegate) {
+        self.delegate = delegate
+        world.scheduleActivation(of: self)
+    }
+
+    /// Sends a live message; fails unless reachable.
+    public func sendMessage(_ data: Data) throws(WatchLinkError) {
+        try precheck(data, .message)
+        guard isReachable else { throw WatchLinkError(.notReachable, "counterpart not reachable") }
+        world.transmitMessage(from: side, data)
+    }
+
+    /// Queues a user-info transfer.
+    public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
+        try precheck(data, .userInfo)
+        world.enqueueUserInfo(from: side, data)
+    }
+
+    /// Replaces the application context.
+    public func updateApplicationContext(_ data: Data) throws(WatchLinkError) {
+        try precheck(data, .applicationContext)
+        world.updateContext(from: side, data)
+    }
+
+    private func precheck(_ data: Data, _ channel: SessionChannel) throws(WatchLinkError) {
+        guard state == .activated else { throw WatchLinkError(.notActivated, "session not activated") }
+        try SessionLimits.check(data.count, on: channel)
+    }
+}
+
+/// The callbacks a simulated device receives (the same as ``WatchSessionDelegate``, without `Sendable`,
+/// because the simulation runs on one thread).
+protocol SimulationDelegate: AnyObject {
+    func sessionDidActivate(_ state: SessionActivationState)
+    func sessionReachabilityDidChange(_ isReachable: Bool)
+    func sessionDidReceive(_ data: Data, on channel: SessionChannel)
+}
+
+/// Adapts a public delegate to the simulation.
+final class ForwardingDelegate: SimulationDelegate {
+    let target: any WatchSessionDelegate
+
+    init(target: any WatchSessionDelegate) { self.target = target }
+
+    func sessionDidActivate(_ state: SessionActivationState) { target.sessionDidActivate(state) }
+    func sessionReachabilityDidChange(_ isReachable: Bool) { target.sessionReachabilityDidChange(isReachable) }
+    func sessionDidReceive(_ data: Data, on channel: SessionChannel) { target.sessionDidReceive(data, on: channel) }
+}

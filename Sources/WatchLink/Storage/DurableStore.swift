@@ -1,0 +1,35 @@
+import Synchronization
+
+/// Where a device keeps its durable log.
+///
+/// `append` may buffer; only `sync` promises durability. `replace` is atomic: after a crash
+/// the log is either entirely the old one or entirely the new one.
+public protocol DurableStore: Sendable {
+    /// Every record that survived, in order.
+    func load() throws(WatchLinkError) -> [DurableRecord]
+    /// Appends records (not yet durable).
+    func append(_ records: [DurableRecord]) throws(WatchLinkError)
+    /// Makes every appended record durable.
+    func sync() throws(WatchLinkError)
+    /// Atomically replaces the whole log.
+    func replace(with records: [DurableRecord]) throws(WatchLinkError)
+}
+
+/// A store in memory, for tests and for devices that accept losing state on termination.
+public final class InMemoryStore: DurableStore {
+    private let disk = Mutex(SimulatedDisk())
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// Synced records.
+    public func load() -> [DurableRecord] { disk.withLock { $0.synced } }
+    /// Appends records.
+    public func append(_ records: [DurableRecord]) { disk.withLock { for r in records { $0.append(r) } } }
+    /// Makes appended records durable.
+    public func sync() { disk.withLock { $0.sync() } }
+    /// Replaces the log.
+    public func replace(with records: [DurableRecord]) { disk.withLock { $0.replace(with: records) } }
+    /// Simulates a crash: unsynced records are lost.
+    public func crash() { disk.withLock { $0.crash() } }
+}

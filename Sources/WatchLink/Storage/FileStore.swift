@@ -1,0 +1,138 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A durable log in a file: length-prefixed JSON records, `fsync` to sync, and
+/// write-temporary + `fsync` + `rename` + directory `fsync` to compact.
+///
+/// A torn record at the end (a crash mid-append) is ignored on load.
+public final class FileStore: DurableStore {
+    private struct State {
+        var fd: Int32
+        var buffer: [UInt8] = []
+    }
+
+    /// The log file.
+    public let path: String
+    private let state: Mutex<State>
+
+    /// Opens (creating if needed) the log at `path`.
+    public init(path: String) throws(WatchLinkError) {
+        self.path = path
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { throw FileStore.failure("open", path) }
+        state = Mutex(State(fd: fd))
+    }
+
+    deinit {
+        state.withLock { _ = close($0.fd) }
+    }
+
+    /// Reads every complete record.
+    public func load() throws(WatchLinkError) -> [DurableRecord] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return try FileStore.decodeLog([UInt8](data))
+    }
+
+    /// Decodes a log image, stopping at a torn tail; a corrupt complete record is an error.
+    static func decodeLog(_ bytes: [UInt8]) throws(WatchLinkError) -> [DurableRecord] {
+        var records: [DurableRecord] = []
+        var offset = 0
+        let decoder = JSONDecoder()
+        while offset + 4 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length <= 4 << 20 else {
+                throw WatchLinkError(.storageFailed, "record length \(length) at offset \(offset) is implausible", details: ["field": "log[\(records.count)]"])
+            }
+            guard offset + 4 + length <= bytes.count else { break }
+            let slice = Data(bytes[(offset + 4)..<(offset + 4 + length)])
+            do {
+                records.append(try decoder.decode(DurableRecord.self, from: slice))
+            } catch {
+                throw WatchLinkError(.storageFailed, "corrupt record at offset \(offset)", details: ["field": "log[\(records.count)]"])
+            }
+            offset += 4 + length
+        }
+        return records
+    }
+
+    static func frame(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] {
+        var out: [UInt8] = []
+        let encoder = WireCodec.makeEncoder()
+        for record in records {
+            let body: Data
+            do { body = try encoder.encode(record) } catch { throw WatchLinkError(.storageFailed, "cannot encode record: \(error)") }
+            let n = UInt32(body.count)
+            out += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+            out += body
+        }
+        return out
+    }
+
+    /// Buffers records for the next sync.
+    public func append(_ records: [DurableRecord]) throws(WatchLinkError) {
+        let bytes = try FileStore.frame(records)
+        state.withLock { $0.buffer += bytes }
+    }
+
+    /// Writes buffered records and `fsync`s the file.
+    public func sync() throws(WatchLinkError) {
+        let result: Int32 = state.withLock { state in
+            if state.buffer.isEmpty { return 0 }
+            let ok = FileStore.writeAll(state.fd, state.buffer)
+            state.buffer.removeAll(keepingCapacity: true)
+            guard ok else { return -1 }
+            return fsync(state.fd)
+        }
+        if result != 0 { throw FileStore.failure("fsync", path) }
+    }
+
+    /// Writes a new log beside the old one, syncs it and renames it into place.
+    public func replace(with records: [DurableRecord]) throws(WatchLinkError) {
+        let bytes = try FileStore.frame(records)
+        let temporary = path + ".tmp"
+        let ok: Bool = state.withLock { state in
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { return false }
+            let written = FileStore.writeAll(fd, bytes) && fsync(fd) == 0
+            close(fd)
+            guard written, rename(temporary, path) == 0 else { return false }
+            FileStore.syncDirectory(of: path)
+            close(state.fd)
+            state.fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            state.buffer.removeAll()
+            return state.fd >= 0
+        }
+        if !ok { throw FileStore.failure("compact", path) }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    static func failure(_ operation: String, _ path: String) -> WatchLinkError {
+        WatchLinkError(.storageFailed, "\(operation) failed: \(String(cString: strerror(errno)))", details: ["path": path])
+    }
+}

@@ -1,0 +1,137 @@
+public import Foundation
+import Synchronization
+
+/// A live in-process pair of sessions with WatchConnectivity's semantics and no faults.
+///
+/// For tests of ``WatchConnection`` and for previews. Data is delivered immediately; user
+/// info queued while the counterpart is not activated is delivered, in order, when it activates.
+/// Delegate callbacks are made while the pair's lock is held, one at a time, so a delegate
+/// must not call back into the session synchronously (``WatchConnection`` never does).
+public final class InMemorySession: WatchSession, Sendable {
+    struct PairState {
+        var delegates: [DeviceOrigin: any WatchSessionDelegate] = [:]
+        var activated: Set<DeviceOrigin> = []
+        var linkUp = true
+        var queuedUserInfo: [DeviceOrigin: [Data]] = [:]
+        var sent: [DeviceOrigin: Data] = [:]
+        var received: [DeviceOrigin: Data] = [:]
+        var lastReachable: [DeviceOrigin: Bool] = [:]
+
+        func reachable(_ side: DeviceOrigin) -> Bool {
+            linkUp && activated.contains(side) && activated.contains(side.counterpart)
+        }
+
+        mutating func notifyReachability() {
+            for side in [DeviceOrigin.phone, .watch] where activated.contains(side) {
+                let now = reachable(side)
+                if lastReachable[side] != now {
+                    lastReachable[side] = now
+                    delegates[side]?.sessionReachabilityDidChange(now)
+                }
+            }
+        }
+    }
+
+    final class Pair: Sendable {
+        let state = Mutex(PairState())
+    }
+
+    /// Which side this session is.
+    public let side: DeviceOrigin
+    let pair: Pair
+
+    init(side: DeviceOrigin, pair: Pair) {
+        self.side = side
+        self.pair = pair
+    }
+
+    /// Creates a connected phone and watch session.
+    public static func makePair() -> (phone: InMemorySession, watch: InMemorySession) {
+        let pair = Pair()
+        return (InMemorySession(side: .phone, pair: pair), InMemorySession(side: .watch, pair: pair))
+    }
+
+    /// Whether this side has activated.
+    public var activationState: SessionActivationState {
+        pair.state.withLock { $0.activated.contains(side) ? .activated : .notActivated }
+    }
+
+    /// Whether both sides are activated and the link is up.
+    public var isReachable: Bool { pair.state.withLock { $0.reachable(side) } }
+
+    /// The last context this side sent.
+    public var applicationContext: Data? { pair.state.withLock { $0.sent[side] } }
+
+    /// The last context this side received.
+    public var receivedApplicationContext: Data? { pair.state.withLock { $0.received[side] } }
+
+    /// Activates immediately and delivers user info queued for this side.
+    public func activate(delegate: any WatchSessionDelegate) {
+        let side = self.side
+        pair.state.withLock { state in
+            state.delegates[side] = delegate
+            state.activated.insert(side)
+            state.delegates[side]?.sessionDidActivate(.activated)
+            for data in state.queuedUserInfo[side] ?? [] { state.delegates[side]?.sessionDidReceive(data, on: .userInfo) }
+            state.queuedUserInfo[side] = []
+            state.notifyReachability()
+        }
+    }
+
+    /// Deactivates this side, as when its app terminates; queued transfers wait for it.
+    public func deactivate() {
+        pair.state.withLock { state in
+            state.activated.remove(side)
+            state.delegates[side] = nil
+            state.lastReachable[side] = nil
+            state.notifyReachability()
+        }
+    }
+
+    /// Takes the link down or up.
+    public func setLinkUp(_ up: Bool) {
+        pair.state.withLock { state in
+            state.linkUp = up
+            state.notifyReachability()
+        }
+    }
+
+    /// Delivers a live message; throws `not_reachable` unless reachable.
+    public func sendMessage(_ data: Data) throws(WatchLinkError) {
+        try pair.state.withLock { (state) throws(WatchLinkError) in
+            try precheck(state, data, .message)
+            guard state.reachable(side) else { throw WatchLinkError(.notReachable, "counterpart not reachable") }
+            state.delegates[side.counterpart]?.sessionDidReceive(data, on: .message)
+        }
+    }
+
+    /// Delivers user info now, or queues it until the counterpart activates.
+    public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
+        try pair.state.withLock { (state) throws(WatchLinkError) in
+            try precheck(state, data, .userInfo)
+            let target = side.counterpart
+            if state.linkUp, state.activated.contains(target), let delegate = state.delegates[target] {
+                delegate.sessionDidReceive(data, on: .userInfo)
+            } else {
+                state.queuedUserInfo[target, default: []].append(data)
+            }
+        }
+    }
+
+    /// Replaces the context and delivers it if the counterpart is activated.
+    public func updateApplicationContext(_ data: Data) throws(WatchLinkError) {
+        try pair.state.withLock { (state) throws(WatchLinkError) in
+            try precheck(state, data, .applicationContext)
+            state.sent[side] = data
+            state.received[side.counterpart] = data
+            if state.activated.contains(side.counterpart) {
+                state.delegates[side.counterpart]?.sessionDidReceive(data, on: .applicationContext)
+            }
+        }
+    }
+
+    private func precheck(_ state: PairState, _ data: Data, _ channel: SessionChannel) throws(WatchLinkError) {
+        guard state.activated.contains(side) else { throw WatchLinkError(.notActivated, "session not activated") }
+        try SessionLimits.check(data.count, on: channel)
+    }
+}

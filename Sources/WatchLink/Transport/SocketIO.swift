@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Small POSIX helpers for Unix-domain stream sockets and crash-safe files.
+enum SocketIO {
+    /// Opens a listening socket at `path`, replacing a stale socket file.
+    static func listen(path: String) throws(WatchLinkError) -> Int32 {
+        unlink(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw failure("socket", path) }
+        var address = try makeAddress(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, Glibc.listen(fd, 8) == 0 else {
+            close(fd)
+            throw failure("bind", path)
+        }
+        return fd
+    }
+
+    /// Connects to the socket at `path`; `nil` if nobody listens yet.
+    static func connect(path: String) -> Int32? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0, var address = try? makeAddress(path) else { return nil }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if connected != 0 {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    static func makeAddress(_ path: String) throws(WatchLinkError) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else {
+            throw WatchLinkError(.invalidArgument, "socket path longer than \(capacity - 1) bytes", details: ["field": "socketPath"])
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in bytes.enumerated() { raw[i] = byte }
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    /// Writes every byte (no SIGPIPE); `false` on failure.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    /// Reads exactly `count` bytes; `nil` on end of stream or error.
+    static func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let n = buffer[offset...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            offset += n
+        }
+        return buffer
+    }
+
+    /// Writes `data` to `path` crash-safely: temporary file, `fsync`, `rename`, directory `fsync`.
+    static func writeAtomically(_ data: Data, to path: String) throws(WatchLinkError) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw failure("open", temporary) }
+        let ok = FileStore.writeAll(fd, [UInt8](data)) && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(temporary, path) == 0 else { throw failure("write", path) }
+        FileStore.syncDirectory(of: path)
+    }
+
+    static func failure(_ operation: String, _ path: String) -> WatchLinkError {
+        WatchLinkError(.transportFailed, "\(operation) failed: \(String(cString: strerror(errno)))", details: ["path": path])
+    }
+}

@@ -1,0 +1,137 @@
+public import Foundation
+
+/// Encodes and decodes wire frames deterministically (sorted-key JSON).
+public enum WireCodec {
+    /// Frames larger than this are rejected before parsing (the largest session limit).
+    public static let maximumFrameSize = SessionLimits.applicationContext
+
+    private struct Envelope: Codable {
+        var v: Int
+        var kind: String
+        var request: WireRequest?
+        var response: WireResponse?
+        var context: WireContext?
+    }
+
+    /// Salvageable fields of a frame that failed to decode.
+    private struct LooseEnvelope: Decodable {
+        var requestID: UUID?
+        var idempotencyKey: String?
+
+        enum Keys: String, CodingKey { case request }
+        enum RequestKeys: String, CodingKey { case id, idem }
+
+        init(from decoder: any Decoder) throws {
+            let top = try decoder.container(keyedBy: Keys.self)
+            let request = try top.nestedContainer(keyedBy: RequestKeys.self, forKey: .request)
+            requestID = try? request.decode(UUID.self, forKey: .id)
+            idempotencyKey = try? request.decode(String.self, forKey: .idem)
+        }
+    }
+
+    static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    /// Encodes a frame.
+    public static func encode(_ frame: WireFrame) -> Data {
+        var envelope = Envelope(v: WireFrame.protocolVersion, kind: "")
+        switch frame {
+        case .request(let request): envelope.kind = "request"; envelope.request = request
+        case .response(let response): envelope.kind = "response"; envelope.response = response
+        case .context(let context): envelope.kind = "context"; envelope.context = context
+        }
+        // NB: every field is a plain value type that always encodes; failure here is a programming error.
+        return (try? makeEncoder().encode(envelope)) ?? Data()
+    }
+
+    /// Decodes and validates a frame.
+    ///
+    /// - Throws: `payload_too_large`, `unsupported_version` or `invalid_envelope`, with the field at fault in `details["field"]`.
+    public static func decode(_ data: Data) throws(WatchLinkError) -> WireFrame {
+        if data.count > maximumFrameSize {
+            throw WatchLinkError(.payloadTooLarge, "frame of \(data.count) bytes exceeds \(maximumFrameSize)", details: ["field": "frame"])
+        }
+        let envelope: Envelope
+        do {
+            envelope = try JSONDecoder().decode(Envelope.self, from: data)
+        } catch {
+            throw WatchLinkError(.invalidEnvelope, "unreadable frame: \(describe(error))", details: ["field": fieldPath(of: error)])
+        }
+        if envelope.v != WireFrame.protocolVersion {
+            throw WatchLinkError(
+                .unsupportedVersion, "protocol version \(envelope.v) is not supported; this build speaks \(WireFrame.protocolVersion)",
+                details: ["field": "v"])
+        }
+        switch envelope.kind {
+        case "request":
+            guard let request = envelope.request else { throw missing("request") }
+            try request.validate()
+            return .request(request)
+        case "response":
+            guard let response = envelope.response else { throw missing("response") }
+            try response.validate()
+            return .response(response)
+        case "context":
+            guard let context = envelope.context else { throw missing("context") }
+            for request in context.requests { try request.validate() }
+            return .context(context)
+        default:
+            throw WatchLinkError(.invalidEnvelope, "unknown frame kind '\(envelope.kind.prefix(32))'", details: ["field": "kind"])
+        }
+    }
+
+    /// The request id and idempotency key of a request frame too broken to decode, if they can be read.
+    public static func salvageRequestID(_ data: Data) -> (UUID, String)? {
+        guard data.count <= maximumFrameSize, let loose = try? JSONDecoder().decode(LooseEnvelope.self, from: data),
+            let id = loose.requestID
+        else { return nil }
+        return (id, loose.idempotencyKey ?? id.uuidString)
+    }
+
+    /// Encodes a user value as JSON.
+    public static func encodeValue<T: Encodable>(_ value: T) throws(WatchLinkError) -> Data {
+        do { return try makeEncoder().encode(value) } catch {
+            throw WatchLinkError(.encodingFailed, "cannot encode \(T.self): \(describe(error))")
+        }
+    }
+
+    /// Decodes a user value from JSON, naming `field` and the failing path on error.
+    public static func decodeValue<T: Decodable>(_ type: T.Type, from data: Data, field: String) throws(WatchLinkError) -> T {
+        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+            let path = fieldPath(of: error)
+            throw WatchLinkError(
+                .decodingFailed, "cannot decode \(T.self): \(describe(error))",
+                details: ["field": path.isEmpty ? field : "\(field).\(path)"])
+        }
+    }
+
+    private static func missing(_ field: String) -> WatchLinkError {
+        WatchLinkError(.invalidEnvelope, "frame kind '\(field)' without its '\(field)' object", details: ["field": field])
+    }
+
+    static func fieldPath(of error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "" }
+        let path: [any CodingKey]
+        switch error {
+        case .keyNotFound(let key, let context): path = context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): path = context.codingPath
+        @unknown default: path = []
+        }
+        return path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            .replacingOccurrences(of: ".[", with: "[")
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error) }
+        switch error {
+        case .keyNotFound(let key, _): return "missing key '\(key.stringValue)'"
+        case .typeMismatch(let type, let context): return "expected \(type): \(context.debugDescription)"
+        case .valueNotFound(let type, _): return "missing \(type) value"
+        case .dataCorrupted(let context): return context.debugDescription
+        @unknown default: return "malformed"
+        }
+    }
+}

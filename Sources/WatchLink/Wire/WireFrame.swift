@@ -1,0 +1,28 @@
+import Foundation
+
+/// One unit on a session channel: a request, a response, or an application-context snapshot.
+public enum WireFrame: Hashable, Sendable {
+    /// A request envelope.
+    case request(WireRequest)
+    /// A response envelope.
+    case response(WireResponse)
+    /// The sender's application context: shared-state entries and context-routed requests.
+    case context(WireContext)
+
+    /// The wire protocol version this build writes and understands.
+    public static let protocolVersion = 1
+}
+
+/// The application-context payload: latest wins, so it always carries the whole picture.
+public struct WireContext: Hashable, Sendable, Codable {
+    /// Shared-state entries by state key.
+    public var states: [String: StateEntry]
+    /// Requests routed through the context, pending at the sender.
+    public var requests: [WireRequest]
+
+    /// Creates a context payload.
+    public init(states: [String: StateEntry] = [:], requests: [WireRequest] = []) {
+        self.states = states
+        self.requests = requests
+    }
+}

@@ -1,0 +1,71 @@
+public import Foundation
+
+/// The envelope a request travels in.
+public struct WireRequest: Hashable, Sendable, Codable {
+    /// The stable key of the request's type.
+    public var typeKey: WatchTypeKey
+    /// The JSON-encoded request value.
+    public var payload: Data
+    /// Correlates the response with this request.
+    public var requestID: UUID
+    /// The key the receiver deduplicates on; the request id unless the caller chose one.
+    public var idempotencyKey: String
+    /// Whether the caller awaits only delivery, not a value.
+    public var isFireAndForget: Bool
+    /// Whether the request is kept on disk by both sides until answered.
+    public var isDurable: Bool
+    /// When the caller created the request.
+    public var createdAt: WatchTimestamp
+    /// After this instant the sender stops waiting and the receiver refuses to start the handler.
+    public var deadline: WatchTimestamp
+    /// The position in the sender's ordered channel, for requests whose handlers must run in order.
+    public var sequence: UInt64?
+    /// Every ordered request below this sequence is settled at the sender and may be skipped.
+    public var floor: UInt64?
+    /// How many times the sender has transmitted this request before.
+    public var attempt: Int
+
+    /// Creates a request envelope.
+    public init(
+        typeKey: WatchTypeKey, payload: Data, requestID: UUID, idempotencyKey: String? = nil,
+        isFireAndForget: Bool = false, isDurable: Bool = true, createdAt: WatchTimestamp, deadline: WatchTimestamp,
+        sequence: UInt64? = nil, floor: UInt64? = nil, attempt: Int = 0
+    ) {
+        self.typeKey = typeKey
+        self.payload = payload
+        self.requestID = requestID
+        self.idempotencyKey = idempotencyKey ?? requestID.uuidString
+        self.isFireAndForget = isFireAndForget
+        self.isDurable = isDurable
+        self.createdAt = createdAt
+        self.deadline = deadline
+        self.sequence = sequence
+        self.floor = floor
+        self.attempt = attempt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case typeKey = "type", payload, requestID = "id", idempotencyKey = "idem", isFireAndForget = "ff"
+        case isDurable = "durable", createdAt = "at", deadline, sequence = "seq", floor, attempt
+    }
+
+    /// Checks the fields a decoder cannot check, naming the first field at fault.
+    func validate() throws(WatchLinkError) {
+        do { try typeKey.validate() } catch { throw WatchLinkError(error.code, error.message, details: ["field": "request.type"]) }
+        if idempotencyKey.isEmpty || idempotencyKey.utf8.count > 128 {
+            throw WatchLinkError(.invalidEnvelope, "idempotency key must be 1-128 bytes", details: ["field": "request.idem"])
+        }
+        if deadline < createdAt {
+            throw WatchLinkError(.invalidEnvelope, "deadline precedes creation", details: ["field": "request.deadline"])
+        }
+        if attempt < 0 {
+            throw WatchLinkError(.invalidEnvelope, "attempt must not be negative", details: ["field": "request.attempt"])
+        }
+        if floor != nil && sequence == nil {
+            throw WatchLinkError(.invalidEnvelope, "floor without sequence", details: ["field": "request.floor"])
+        }
+        if let floor, let sequence, floor > sequence {
+            throw WatchLinkError(.invalidEnvelope, "floor above the request's own sequence", details: ["field": "request.floor"])
+        }
+    }
+}

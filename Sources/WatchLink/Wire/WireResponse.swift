@@ -1,0 +1,43 @@
+public import Foundation
+
+/// The envelope a response travels in.
+public struct WireResponse: Hashable, Sendable, Codable {
+    /// The request this answers.
+    public var requestID: UUID
+    /// The idempotency key of the request this answers.
+    public var idempotencyKey: String
+    /// The encoded response value on success.
+    public var value: Data?
+    /// The structured error on failure.
+    public var error: WatchLinkError?
+    /// When the response was produced.
+    public var createdAt: WatchTimestamp
+
+    /// Creates a response envelope from an outcome.
+    public init(requestID: UUID, idempotencyKey: String, outcome: Result<Data, WatchLinkError>, createdAt: WatchTimestamp) {
+        self.requestID = requestID
+        self.idempotencyKey = idempotencyKey
+        self.createdAt = createdAt
+        switch outcome {
+        case .success(let data): value = data; error = nil
+        case .failure(let failure): value = nil; error = failure
+        }
+    }
+
+    /// The outcome the envelope carries.
+    public var outcome: Result<Data, WatchLinkError> {
+        if let error { return .failure(error) }
+        return .success(value ?? Data())
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case requestID = "id", idempotencyKey = "idem", value, error, createdAt = "at"
+    }
+
+    /// Checks that exactly one of value and error is present.
+    func validate() throws(WatchLinkError) {
+        if (value == nil) == (error == nil) {
+            throw WatchLinkError(.invalidEnvelope, "a response carries exactly one of value and error", details: ["field": "response.value"])
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import WatchLink
+
+/// Command-line options, parsed by hand: `--name value` pairs after the command.
+struct DemoOptions {
+    var command: String
+    var values: [String: String] = [:]
+
+    static let usage = """
+        usage: watchlink-demo watch --socket PATH --data DIR [--runs FILE]
+               watchlink-demo phone --socket PATH --data DIR [--count N] [--strategy NAME] [--timeout SECONDS]
+               watchlink-demo chaos [--seed N] [--requests N]
+        """
+
+    init(_ arguments: [String]) throws(WatchLinkError) {
+        guard let command = arguments.first, ["watch", "phone", "chaos"].contains(command) else {
+            throw WatchLinkError(.invalidArgument, "expected a command: watch, phone or chaos", details: ["field": "command"])
+        }
+        self.command = command
+        var rest = arguments.dropFirst()
+        while let name = rest.popFirst() {
+            guard name.hasPrefix("--"), let value = rest.popFirst() else {
+                throw WatchLinkError(.invalidArgument, "expected --option value, got '\(name)'", details: ["field": name])
+            }
+            values[String(name.dropFirst(2))] = value
+        }
+    }
+
+    func string(_ name: String) throws(WatchLinkError) -> String {
+        guard let value = values[name], !value.isEmpty else {
+            throw WatchLinkError(.invalidArgument, "missing --\(name)", details: ["field": name])
+        }
+        return value
+    }
+
+    func int(_ name: String, default fallback: Int) throws(WatchLinkError) -> Int {
+        guard let text = values[name] else { return fallback }
+        guard let value = Int(text), value >= 0 else {
+            throw WatchLinkError(.invalidArgument, "--\(name) must be a non-negative integer, got '\(text)'", details: ["field": name])
+        }
+        return value
+    }
+
+    func strategy() throws(WatchLinkError) -> DeliveryStrategy {
+        guard let text = values["strategy"] else { return .userInfoOnly }
+        guard let strategy = DeliveryStrategy(rawValue: text) else {
+            let names = DeliveryStrategy.allCases.map(\.rawValue).joined(separator: ", ")
+            throw WatchLinkError(.invalidArgument, "unknown strategy '\(text)'; one of \(names)", details: ["field": "strategy"])
+        }
+        return strategy
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Synchronization
+import Testing
+import WatchLink
+
+/// Per-seed reports, summed into one quotable line when the last seed finishes.
+let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 0)))
+
+/// The seeded chaos suite: 20 seeds × 5,000 requests (100,000 each with WATCHLINK_CHAOS_LONG=1).
+@Suite struct ChaosTests {
+    /// `WATCHLINK_CHAOS_SEED=N` replays one seed.
+    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["WATCHLINK_CHAOS_SEED"].flatMap(UInt64.init).map { [$0] } ?? Array(1...20)
+    static let isLong = ProcessInfo.processInfo.environment["WATCHLINK_CHAOS_LONG"] == "1"
+    static let requestsPerSeed = isLong ? 100_000 : 5_000
+
+    @Test(arguments: seeds)
+    func seedHoldsEveryInvariant(seed: UInt64) {
+        let report = ChaosRun.run(seed: seed, requests: Self.requestsPerSeed)
+        print("chaos seed=\(seed) digest=\(String(report.traceDigest, radix: 16)) \(report)")
+        let summary = chaosTotals.withLock { totals -> String? in
+            totals.seeds += 1
+            totals.total.absorb(report)
+            return totals.seeds == Self.seeds.count ? "chaos totals: seeds=\(totals.seeds) \(totals.total)" : nil
+        }
+        if let summary { print(summary) }
+        #expect(report.lost == 0)
+        #expect(report.duplicated == 0)
+        #expect(report.fifoViolations == 0)
+        #expect(report.divergedStates == 0)
+        #expect(report.late == 0)
+        #expect(report.violations.isEmpty, "\(report.violations)")
+        #expect(report.accepted > Self.requestsPerSeed * 8 / 10)
+        #expect(report.faults[.drop, default: 0] > 0 && report.faults[.crashBetweenEffects, default: 0] > 0)
+    }
+
+    @Test func aFailingSeedReplaysIdentically() {
+        let first = ChaosRun.run(seed: 424_242, requests: 800)
+        let second = ChaosRun.run(seed: 424_242, requests: 800)
+        let other = ChaosRun.run(seed: 424_243, requests: 800)
+        #expect(first == second)
+        #expect(first.traceDigest != other.traceDigest)
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+@testable import WatchLink
+
+@Suite struct LinkEngineTests {
+    typealias H = EngineHarness
+
+    @Test func durableSubmitPersistsAndSyncsBeforeAcceptingAndSending() {
+        var phone = H.engine(.phone)
+        let actions = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
+        guard actions.count >= 4 else { Issue.record("too few actions: \(actions)"); return }
+        #expect({ if case .persist(.outboxAdded) = actions[0] { true } else { false } }())
+        #expect(actions[1] == .sync)
+        #expect(actions[2] == .accepted(H.request(1).requestID))
+        #expect(H.sends(actions).map(\.0) == [.message])
+        #expect(phone.pendingCount == 1)
+    }
+
+    @Test func requestsWaitForActivation() {
+        var phone = H.engine(.phone, activated: false, reachable: false)
+        let before = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
+        #expect(H.sends(before).isEmpty)
+        #expect(before.contains(.accepted(H.request(1).requestID)))
+        let after = phone.activate(now: H.t0.advanced(by: .milliseconds(5)))
+        #expect(H.sends(after).map(\.0) == [.userInfo])
+    }
+
+    @Test func receiverRunsOnceAndAnswersDuplicatesFromTheInbox() throws {
+        var watch = H.engine(.watch)
+        let data = WireCodec.encode(.request(H.request(7)))
+        let first = watch.receive(data, on: .message, now: H.t0)
+        #expect({ if case .persist(.inboxStarted) = first[0] { true } else { false } }())
+        #expect(first[1] == .sync)
+        #expect(H.runs(first).count == 1)
+        #expect(H.runs(watch.receive(data, on: .userInfo, now: H.t0)).isEmpty)
+        let call = try #require(H.runs(first).first)
+        let finished = watch.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("42".utf8)), now: H.t0)
+        #expect({ if case .persist(.inboxFinished) = finished[0] { true } else { false } }())
+        #expect(finished[1] == .sync)
+        let again = watch.receive(data, on: .message, now: H.t0)
+        #expect(H.runs(again).isEmpty)
+        guard case .response(let response)? = H.frames(again).first else { Issue.record("no response"); return }
+        #expect(response.value == Data("42".utf8))
+    }
+
+    @Test func crashAfterHandlerBeforeResultSaveAnswersOutcomeUnknown() {
+        var before = H.engine(.watch)
+        let data = WireCodec.encode(.request(H.request(3)))
+        let started = before.receive(data, on: .message, now: H.t0)
+        #expect(H.runs(started).count == 1)
+        // The process dies after the handler ran but before the result record was synced.
+        var after = LinkEngine(origin: .watch, random: SeededRandom(seed: 5))
+        _ = after.recover(from: H.records(started), receivedContext: nil, now: H.t0)
+        _ = after.activate(now: H.t0)
+        _ = after.setReachable(true, now: H.t0)
+        let answer = after.receive(data, on: .message, now: H.t0)
+        #expect(H.runs(answer).isEmpty)
+        guard case .response(let response)? = H.frames(answer).first else { Issue.record("no response"); return }
+        #expect(response.error?.code == .outcomeUnknown)
+        #expect(answer.contains(.event(.outcomeUnknown(idempotencyKey: H.request(3).idempotencyKey))))
+    }
+
+    @Test func crashBeforeStartMarkSyncLetsTheRequestRunAfterRestart() {
+        var after = LinkEngine(origin: .watch, random: SeededRandom(seed: 5))
+        _ = after.recover(from: [], receivedContext: nil, now: H.t0)
+        _ = after.activate(now: H.t0)
+        let actions = after.receive(WireCodec.encode(.request(H.request(3))), on: .userInfo, now: H.t0)
+        #expect(H.runs(actions).count == 1)
+    }
+
+    @Test func responseSettlesOnceAfterSync() {
+        var pair = EnginePair()
+        pair.deliver(pair.phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: pair.now), from: .phone)
+        #expect(pair.runs == 1)
+        #expect(pair.completed[H.request(1).requestID].flatMap { try? $0.get() } == Data("{\"n\":1}".utf8))
+        #expect(pair.phone.pendingCount == 0)
+    }
+
+    @Test func lostReplyIsRetriedWithBackoffAndAnsweredFromTheInbox() {
+        var phone = H.engine(.phone)
+        var watch = H.engine(.watch)
+        let first = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
+        let delivered = watch.receive(H.sends(first)[0].1, on: .message, now: H.t0)
+        let call = H.runs(delivered)[0]
+        _ = watch.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("1".utf8)), now: H.t0)
+        // The response is lost; the retry fires after the reply timeout plus jitter.
+        #expect(H.sends(phone.tick(now: H.t0.advanced(by: .milliseconds(1999)))).isEmpty)
+        let wake = phone.nextWakeup!
+        #expect(wake >= H.t0.advanced(by: .seconds(2)) && wake <= H.t0.advanced(by: .milliseconds(2200)))
+        let retry = phone.tick(now: wake)
+        guard case .request(let resent)? = H.frames(retry).first else { Issue.record("no retry"); return }
+        #expect(resent.attempt == 1)
+        let answer = watch.receive(H.sends(retry)[0].1, on: .message, now: wake)
+        #expect(H.runs(answer).isEmpty)
+        let settled = phone.receive(H.sends(answer)[0].1, on: .message, now: wake)
+        #expect(H.completions(settled).count == 1)
+    }
+
+    @Test func messageFailureFallsBackToUserInfo() {
+        var phone = H.engine(.phone)
+        let first = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
+        let (channel, data) = H.sends(first)[0]
+        let fallback = phone.transmitFailed(.request(H.request(1).requestID), channel: channel, data: data, error: WatchLinkError(.notReachable, "gone"), now: H.t0)
+        #expect(H.sends(fallback).map(\.0) == [.userInfo])
+        #expect(!phone.isReachable)
+    }
+
+    @Test func messageOnlyGivesUpWithNotReachable() {
+        var phone = H.engine(.phone, reachable: false)
+        let retry = RetryPolicy(initialDelay: .milliseconds(100), maximumAttempts: 2)
+        let first = phone.submit(H.request(1), strategy: .messageOnly, retry: retry, now: H.t0)
+        #expect(H.sends(first).isEmpty)
+        var now = H.t0
+        var outcome: Result<Data, WatchLinkError>?
+        for _ in 0..<10 where outcome == nil {
+            guard let wake = phone.nextWakeup else { break }
+            now = wake
+            outcome = H.completions(phone.tick(now: now)).first?.1
+        }
+        #expect(outcome.flatMap(H.errorCode) == .notReachable)
+    }
+
+    @Test func deadlineSettlesWithTimeout() {
+        var phone = H.engine(.phone)
+        _ = phone.submit(H.request(1, deadline: 5000), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
+        var outcome: Result<Data, WatchLinkError>?
+        while outcome == nil, let wake = phone.nextWakeup {
+            outcome = H.completions(phone.tick(now: wake)).first?.1
+            #expect(wake <= H.t0.advanced(by: .seconds(5)))
+        }
+        #expect(outcome.flatMap(H.errorCode) == .timeout)
+    }
+
+    @Test func outboxOverflowDropsTheOldestAndReportsIt() {
+        var configuration = LinkEngine.Configuration()
+        configuration.outboxLimit = 3
+        var phone = H.engine(.phone, configuration: configuration, reachable: false)
+        for n in 1...3 { _ = phone.submit(H.request(n), strategy: .userInfoOnly, retry: .standard, now: H.t0) }
+        let fourth = phone.submit(H.request(4), strategy: .userInfoOnly, retry: .standard, now: H.t0)
+        let dropped = H.completions(fourth)
+        #expect(dropped.count == 1 && dropped[0].0 == H.request(1).requestID)
+        #expect(H.errorCode(dropped[0].1) == .outboxOverflow)
+        #expect(fourth.contains(.event(.outboxOverflow(H.request(1).requestID))))
+        #expect(phone.pendingRequestIDs == [2, 3, 4].map { H.request($0).requestID })
+    }
+
+    @Test func outboxExpiryDropsOldRequests() {
+        var configuration = LinkEngine.Configuration()
+        configuration.outboxExpiry = .seconds(10)
+        var phone = H.engine(.phone, configuration: configuration)
+        _ = phone.submit(H.request(1, deadline: 60_000), strategy: .contextOnly, retry: .standard, now: H.t0)
+        let settled = H.completions(phone.tick(now: H.t0.advanced(by: .seconds(10))))
+        #expect(settled.first.flatMap { H.errorCode($0.1) } == .expired)
+    }
+
+    @Test func oversizedRequestFailsImmediately() {
+        var phone = H.engine(.phone)
+        let big = H.request(1)
+        var request = big
+        request.payload = Data(repeating: 0x41, count: 70_000)
+        let actions = phone.submit(request, strategy: .messageOnly, retry: .standard, now: H.t0)
+        #expect(H.completions(actions).first.flatMap { H.errorCode($0.1) } == .payloadTooLarge)
+        #expect(phone.pendingCount == 0)
+    }
+
+    @Test func orderedRequestsRunInSequence() throws {
+        var phone = H.engine(.phone)
+        var watch = H.engine(.watch)
+        let sent = (1...3).map { phone.submit(H.request($0), strategy: .userInfoOnly, retry: .standard, now: H.t0) }
+        let data = sent.map { H.sends($0)[0].1 }
+        #expect(H.runs(watch.receive(data[2], on: .userInfo, now: H.t0)).isEmpty)
+        #expect(H.runs(watch.receive(data[1], on: .userInfo, now: H.t0)).isEmpty)
+        let first = watch.receive(data[0], on: .userInfo, now: H.t0)
+        let firstRuns = H.runs(first)
+        #expect(firstRuns.map(\.requestID) == [H.request(1).requestID])
+        let next = watch.handlerFinished(idempotencyKey: firstRuns[0].idempotencyKey, requestID: firstRuns[0].requestID, result: .success(Data()), now: H.t0)
+        #expect(H.runs(next).map(\.requestID) == [H.request(2).requestID])
+    }
+
+    @Test func floorLetsTheReceiverSkipRequestsSettledAtTheSender() {
+        var watch = H.engine(.watch)
+        var third = H.request(3)
+        third.sequence = 3
+        third.floor = 3
+        let actions = watch.receive(WireCodec.encode(.request(third)), on: .userInfo, now: H.t0)
+        #expect(H.runs(actions).map(\.requestID) == [third.requestID])
+        var late = H.request(1)
+        late.sequence = 1
+        late.floor = 1
+        let refused = watch.receive(WireCodec.encode(.request(late)), on: .userInfo, now: H.t0)
+        #expect(H.runs(refused).isEmpty)
+        guard case .response(let response)? = H.frames(refused).first else { Issue.record("no answer"); return }
+        #expect(response.error?.code == .expired)
+    }
+
+    @Test func lateRequestIsRefusedNotRun() {
+        var watch = H.engine(.watch)
+        let actions = watch.receive(WireCodec.encode(.request(H.request(1, deadline: 10))), on: .message, now: H.t0.advanced(by: .seconds(1)))
+        #expect(H.runs(actions).isEmpty)
+        guard case .response(let response)? = H.frames(actions).first else { Issue.record("no answer"); return }
+        #expect(response.error?.code == .expired)
+    }
+
+    @Test func undecodableRequestIsAnsweredForItsID() {
+        var watch = H.engine(.watch)
+        let id = H.request(9).requestID
+        let text = "{\"v\":1,\"kind\":\"request\",\"request\":{\"id\":\"\(id.uuidString)\",\"idem\":\"k9\",\"payload\":7}}"
+        let actions = watch.receive(Data(text.utf8), on: .message, now: H.t0)
+        guard case .response(let response)? = H.frames(actions).first else { Issue.record("no answer"); return }
+        #expect(response.requestID == id)
+        #expect(response.error?.code == .invalidEnvelope)
+        #expect(H.runs(actions).isEmpty)
+    }
+
+    @Test func recoveredOutboxIsRetransmittedAfterActivation() {
+        var phone = H.engine(.phone)
+        let first = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
+        var restarted = LinkEngine(origin: .phone, random: SeededRandom(seed: 3))
+        let recovered = restarted.recover(from: H.records(first), receivedContext: nil, now: H.t0)
+        #expect(H.sends(recovered).isEmpty)
+        #expect(restarted.pendingCount == 1)
+        let activated = restarted.activate(now: H.t0)
+        #expect(H.sends(activated).map(\.0) == [.userInfo])
+    }
+
+    @Test func contextRoutedRequestsRoundTrip() {
+        var pair = EnginePair()
+        _ = pair.phone.setReachable(false, now: pair.now)
+        pair.deliver(pair.phone.submit(H.request(5), strategy: .messageWithContextFallback, retry: .standard, now: pair.now), from: .phone)
+        pair.advance(1)
+        #expect(pair.runs == 1)
+        #expect(pair.completed[H.request(5).requestID] != nil)
+    }
+
+    @Test func compactionKeepsWhatRecoveryNeeds() {
+        var configuration = LinkEngine.Configuration()
+        configuration.compactionThreshold = 4
+        var phone = H.engine(.phone, configuration: configuration, reachable: false)
+        var actions: [LinkAction] = []
+        for n in 1...5 { actions += phone.submit(H.request(n), strategy: .userInfoOnly, retry: .standard, now: H.t0) }
+        let snapshot = actions.compactMap { if case .compact(let records) = $0 { records } else { nil } }.last
+        #expect(snapshot != nil)
+        var restarted = LinkEngine(origin: .phone, random: SeededRandom(seed: 3))
+        _ = restarted.recover(from: (snapshot ?? []) + H.records(Array(actions.drop { if case .compact = $0 { false } else { true } })), receivedContext: nil, now: H.t0)
+        #expect(restarted.pendingCount == 5)
+    }
+}

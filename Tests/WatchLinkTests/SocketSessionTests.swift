@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import WatchLink
+
+@Suite struct SocketSessionTests {
+    final class Recorder: WatchSessionDelegate {
+        let received = Mutex<[(SessionChannel, Data)]>([])
+        let reachable = Mutex(false)
+
+        func sessionDidActivate(_ state: SessionActivationState) {}
+        func sessionReachabilityDidChange(_ isReachable: Bool) { reachable.withLock { $0 = isReachable } }
+        func sessionDidReceive(_ data: Data, on channel: SessionChannel) { received.withLock { $0.append((channel, data)) } }
+        var items: [(SessionChannel, Data)] { received.withLock { $0 } }
+    }
+
+    func directory() -> String {
+        let path = "/tmp/wl-sock-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: path + "/a", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: path + "/b", withIntermediateDirectories: true)
+        return path
+    }
+
+    func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test func queuedUserInfoSurvivesARestartAndArrivesInOrder() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let socket = root + "/s"
+        do {
+            let phone = try SocketSession(socketPath: socket, role: .connect, directory: root + "/a")
+            phone.activate(delegate: Recorder())
+            #expect(throws: WatchLinkError.self) { try phone.sendMessage(Data("x".utf8)) }
+            try phone.transferUserInfo(Data("one".utf8))
+            try phone.transferUserInfo(Data("two".utf8))
+            try phone.updateApplicationContext(Data("ctx".utf8))
+            phone.invalidate()
+        }
+        let restarted = try SocketSession(socketPath: socket, role: .connect, directory: root + "/a")
+        #expect(restarted.outstandingUserInfoCount == 2)
+        #expect(restarted.applicationContext == Data("ctx".utf8))
+        let watch = try SocketSession(socketPath: socket, role: .listen, directory: root + "/b")
+        let recorder = Recorder()
+        watch.activate(delegate: recorder)
+        restarted.activate(delegate: Recorder())
+        try await waitUntil { recorder.items.count >= 3 }
+        let userInfo = recorder.items.filter { $0.0 == .userInfo }.map { String(decoding: $0.1, as: UTF8.self) }
+        #expect(userInfo == ["one", "two"])
+        #expect(watch.receivedApplicationContext == Data("ctx".utf8))
+        try await waitUntil { restarted.outstandingUserInfoCount == 0 }
+        #expect(restarted.outstandingUserInfoCount == 0)
+        try restarted.sendMessage(Data("live".utf8))
+        try await waitUntil { recorder.items.contains { $0.0 == .message } }
+        #expect(recorder.items.contains { $0.0 == .message && $0.1 == Data("live".utf8) })
+        restarted.invalidate()
+        watch.invalidate()
+    }
+
+    @Test func limitsAndActivationAreEnforced() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let session = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        #expect(throws: WatchLinkError.self) { try session.transferUserInfo(Data("early".utf8)) }
+        session.activate(delegate: Recorder())
+        do {
+            try session.transferUserInfo(Data(count: SessionLimits.userInfo + 1))
+            Issue.record("expected payload_too_large")
+        } catch {
+            #expect(error.code == .payloadTooLarge)
+        }
+        #expect(throws: WatchLinkError.self) { try session.updateApplicationContext(Data(count: SessionLimits.applicationContext + 1)) }
+        do {
+            _ = try SocketSession(socketPath: root + "/" + String(repeating: "p", count: 200), role: .listen, directory: root + "/a")
+            Issue.record("expected invalid_argument")
+        } catch {
+            #expect(error.details["field"] == "socketPath")
+        }
+        session.invalidate()
+    }
+
+    @Test func corruptQueueFileIsReported() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: root + "/a/userinfo-queue.json"))
+        #expect(throws: WatchLinkError.self) { try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a") }
+    }
+}

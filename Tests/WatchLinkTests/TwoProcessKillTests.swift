@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the real demo binary as phone and watch over a Unix socket, `kill -9`s each mid-stream,
+/// restarts it, and checks: every step settled, none ran twice, steps ran in order.
+@Suite(.serialized) struct TwoProcessKillTests {
+    final class LineBuffer: Sendable {
+        let lines = Mutex<[String]>([])
+        let partial = Mutex(Data())
+
+        func append(_ chunk: Data) {
+            partial.withLock { data in
+                data.append(chunk)
+                while let newline = data.firstIndex(of: 0x0A) {
+                    let line = String(decoding: data[data.startIndex..<newline], as: UTF8.self)
+                    data.removeSubrange(data.startIndex...newline)
+                    lines.withLock { $0.append(line) }
+                }
+            }
+        }
+    }
+
+    final class Child: Sendable {
+        let process: Process
+        let buffer = LineBuffer()
+
+        init(_ binary: URL, _ arguments: [String]) throws {
+            process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            let buffer = self.buffer
+            pipe.fileHandleForReading.readabilityHandler = { handle in buffer.append(handle.availableData) }
+            try process.run()
+        }
+
+        var output: [String] { buffer.lines.withLock { $0 } }
+
+        func kill9() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    static func demoBinary() -> URL? {
+        let candidates = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        for directory in candidates {
+            for base in [directory, directory.deletingLastPathComponent()] {
+                let url = base.appendingPathComponent("watchlink-demo")
+                if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+            }
+        }
+        return nil
+    }
+
+    func waitFor(_ what: String, limit: Duration = .seconds(120), _ condition: () -> Bool) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while !condition() {
+            if clock.now > deadline { throw WaitError(what: what) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    struct WaitError: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "gave up waiting for \(what)" }
+    }
+
+    @Test func killingEitherProcessLosesNothingAndRunsNothingTwice() async throws {
+        let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
+        let root = URL(fileURLWithPath: "/tmp/wl-kill-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let socket = root.appendingPathComponent("s").path
+        let runs = root.appendingPathComponent("runs").path
+        let watchArgs = ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path, "--runs", runs]
+        let count = 300
+        let phoneArgs = ["phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", String(count), "--timeout", "90"]
+
+        var watch = try Child(binary, watchArgs)
+        var phone = try Child(binary, phoneArgs)
+        let firstPhone = phone
+        try await waitFor("40 steps") { firstPhone.output.filter { $0.hasPrefix("ok") }.count >= 40 }
+        watch.kill9()
+        try await Task.sleep(for: .milliseconds(300))
+        watch = try Child(binary, watchArgs)
+        try await waitFor("80 steps") { firstPhone.output.filter { $0.hasPrefix("ok") }.count >= 80 }
+        phone.kill9()
+        let beforeKill = phone.output
+        try await Task.sleep(for: .milliseconds(200))
+        phone = try Child(binary, phoneArgs)
+        let secondPhone = phone
+        try await waitFor("the restarted phone to finish") { secondPhone.output.contains { $0.hasPrefix("done") } }
+        watch.kill9()
+        phone.process.waitUntilExit()
+
+        let ran = try String(contentsOfFile: runs, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        var seen = Set<Int>()
+        let doubled = ran.filter { !seen.insert($0).inserted }
+        #expect(doubled.isEmpty, "steps that ran twice: \(doubled)")
+        #expect(zip(ran, ran.dropFirst()).allSatisfy { $0 < $1 }, "steps ran out of order: \(ran)")
+
+        var settled: [Int: String] = [:]
+        for line in beforeKill + phone.output {
+            let parts = line.split(separator: " ")
+            guard parts.count >= 2, let n = Int(parts[1]), parts[0] == "ok" || parts[0] == "err" else { continue }
+            settled[n] = parts.count > 2 ? String(parts[2]) : "ok"
+        }
+        let missing = (0..<count).filter { settled[$0] == nil }
+        #expect(missing.isEmpty, "steps with no outcome: \(missing)")
+        for (n, outcome) in settled {
+            if outcome == "ok" || outcome == "outcome_unknown" {
+                #expect(seen.contains(n), "step \(n) reported \(outcome) but never ran")
+            }
+        }
+        print("two-process kill: steps=\(count) ran=\(ran.count) ok=\(settled.values.filter { $0 == "ok" }.count) outcome_unknown=\(settled.values.filter { $0 == "outcome_unknown" }.count) doubled=\(doubled.count) missing=\(missing.count)")
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Observation
+import Synchronization
+import Testing
+@testable import WatchLink
+
+@Suite struct WatchConnectionTests {
+    struct Device {
+        let connection: WatchConnection
+        let session: InMemorySession
+        let store: InMemoryStore
+    }
+
+    func makePair(clock: ManualClock = ManualClock()) -> (Device, Device) {
+        let (phoneSession, watchSession) = InMemorySession.makePair()
+        let phoneStore = InMemoryStore()
+        let watchStore = InMemoryStore()
+        let t0 = WatchTimestamp(milliseconds: 1_000_000)
+        let phone = WatchConnection(origin: .phone, session: phoneSession, store: phoneStore, clock: clock, wallClockAtStart: t0, random: SeededRandom(seed: 1))
+        let watch = WatchConnection(origin: .watch, session: watchSession, store: watchStore, clock: clock, wallClockAtStart: t0, random: SeededRandom(seed: 2))
+        return (Device(connection: phone, session: phoneSession, store: phoneStore), Device(connection: watch, session: watchSession, store: watchStore))
+    }
+
+    func eventually(_ condition: @Sendable () async -> Bool) async {
+        for _ in 0..<10_000 {
+            if await condition() { return }
+            await Task.yield()
+        }
+        Issue.record("condition never became true")
+    }
+
+    @Test func typedRequestRoundTrips() async throws {
+        let (phone, watch) = makePair()
+        try watch.connection.register(Ping.self) { Pong(text: "pong:" + $0.text) }
+        try await watch.connection.start()
+        try await phone.connection.start()
+        let reply = try await phone.connection.send(Ping(text: "hi"))
+        #expect(reply == Pong(text: "pong:hi"))
+        #expect(phone.connection.status.pendingCount == 0)
+        #expect(phone.connection.status.isReachable)
+        #expect(phone.store.load().contains { if case .outboxSettled = $0 { true } else { false } })
+    }
+
+    @Test func handlerErrorsArriveAsStructuredCodes() async throws {
+        let (phone, watch) = makePair()
+        try watch.connection.register(Ping.self) { _ in throw WatchLinkError("ping.refused", "not today", details: ["why": "test"]) }
+        try await watch.connection.start()
+        try await phone.connection.start()
+        do {
+            _ = try await phone.connection.send(Ping(text: "x"))
+            Issue.record("expected failure")
+        } catch {
+            #expect(error.code.rawValue == "ping.refused")
+            #expect(error.details["why"] == "test")
+        }
+        await #expect(throws: WatchLinkError.self) { try await phone.connection.send(Note(body: "unregistered"), strategy: .messageOnly) }
+    }
+
+    @Test func timeoutFollowsTheInjectedClock() async throws {
+        let clock = ManualClock()
+        let (phone, _) = makePair(clock: clock)
+        try await phone.connection.start()
+        let task = Task { try await phone.connection.send(Ping(text: "x"), strategy: .userInfoOnly, timeout: .seconds(5)) }
+        await eventually { phone.connection.status.pendingCount == 1 }
+        clock.advance(by: .seconds(5))
+        do {
+            _ = try await task.value
+            Issue.record("expected timeout")
+        } catch let error as WatchLinkError {
+            #expect(error.code == .timeout)
+        }
+    }
+
+    @Test func durableOutboxSurvivesACrashAndRunsOnce() async throws {
+        let clock = ManualClock()
+        let (phone, watch) = makePair(clock: clock)
+        let runs = Mutex(0)
+        try watch.connection.register(Note.self) { _ in
+            runs.withLock { $0 += 1 }
+            return WatchAck()
+        }
+        try await phone.connection.start()
+        try await phone.connection.post(Note(body: "queued"), strategy: .messageOnly)
+        #expect(phone.connection.status.pendingCount == 1)
+        await phone.connection.stop()
+        phone.session.deactivate()
+        phone.store.crash()
+
+        let restarted = WatchConnection(origin: .phone, session: phone.session, store: phone.store, clock: clock, wallClockAtStart: WatchTimestamp(milliseconds: 1_000_000), random: SeededRandom(seed: 9))
+        let events = await restarted.events()
+        try await restarted.start()
+        #expect(restarted.status.pendingCount == 1)
+        try await watch.connection.start()
+        clock.advance(by: .seconds(1))
+        var settled = false
+        for await event in events {
+            if case .requestSettled(_, nil) = event { settled = true; break }
+            clock.advance(by: .seconds(1))
+        }
+        #expect(settled)
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    @Test func statusIsObservable() async throws {
+        let (phone, watch) = makePair()
+        try await phone.connection.start()
+        let changed = Mutex(false)
+        withObservationTracking {
+            _ = phone.connection.status.isReachable
+        } onChange: {
+            changed.withLock { $0 = true }
+        }
+        try await watch.connection.start()
+        await eventually { changed.withLock { $0 } }
+        #expect(phone.connection.status.isReachable)
+    }
+
+    @Test func sharedStateConvergesAcrossConnections() async throws {
+        let clock = ManualClock()
+        let (phone, watch) = makePair(clock: clock)
+        try await phone.connection.start()
+        try await watch.connection.start()
+        let phoneCount = try await phone.connection.sharedState("count", initial: 0, strategy: .custom { max($0, $1) })
+        let watchCount = try await watch.connection.sharedState("count", initial: 0, strategy: .custom { max($0, $1) })
+        let watchName = try await watch.connection.sharedState("name", initial: "")
+        try await phoneCount.update(5)
+        try await watchName.update("w")
+        #expect(phoneCount.value == 5)
+        for _ in 0..<20 { clock.advance(by: .milliseconds(100)); await Task.yield() }
+        await eventually { watchCount.value == 5 && !phoneCount.hasUnconfirmedChanges }
+        #expect(watchName.value == "w")
+        await #expect(throws: WatchLinkError.self) { try await phone.connection.sharedState("count", initial: "wrong type") }
+        await #expect(throws: WatchLinkError.self) { try await phone.connection.sharedState("", initial: 1) }
+    }
+
+    @Test func sendingBeforeStartIsAnError() async {
+        let (phone, _) = makePair()
+        await #expect(throws: WatchLinkError.self) { try await phone.connection.send(Ping(text: "x")) }
+        await #expect(throws: WatchLinkError.self) {
+            try await phone.connection.start()
+            _ = try await phone.connection.send(Ping(text: "x"), timeout: .zero)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import WatchLink
+
+@Suite struct WireCodecTests {
+    static let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
+
+    func request(payload: Data = Data("{}".utf8)) -> WireRequest {
+        WireRequest(
+            typeKey: WatchTypeKey("app.ping"), payload: payload, requestID: Self.id,
+            createdAt: WatchTimestamp(milliseconds: 1000), deadline: WatchTimestamp(milliseconds: 5000))
+    }
+
+    @Test func requestRoundTrips() throws {
+        let frame = WireFrame.request(request())
+        #expect(try WireCodec.decode(WireCodec.encode(frame)) == frame)
+    }
+
+    @Test func responseAndContextRoundTrip() throws {
+        let ok = WireFrame.response(WireResponse(requestID: Self.id, idempotencyKey: "k", outcome: .success(Data("1".utf8)), createdAt: WatchTimestamp(milliseconds: 9)))
+        let failed = WireFrame.response(WireResponse(requestID: Self.id, idempotencyKey: "k", outcome: .failure(WatchLinkError(.timeout, "late", details: ["a": "b"])), createdAt: WatchTimestamp(milliseconds: 9)))
+        let context = WireFrame.context(WireContext(states: [:], requests: [request()]))
+        for frame in [ok, failed, context] { #expect(try WireCodec.decode(WireCodec.encode(frame)) == frame) }
+    }
+
+    @Test func encodingIsDeterministic() {
+        #expect(WireCodec.encode(.request(request())) == WireCodec.encode(.request(request())))
+    }
+
+    @Test(arguments: [
+        ("", "invalid_envelope"),
+        ("not json", "invalid_envelope"),
+        ("[]", "invalid_envelope"),
+        ("{\"v\":1}", "invalid_envelope"),
+        ("{\"v\":2,\"kind\":\"request\"}", "unsupported_version"),
+        ("{\"v\":1,\"kind\":\"bogus\"}", "invalid_envelope"),
+        ("{\"v\":1,\"kind\":\"request\"}", "invalid_envelope"),
+        ("{\"v\":1,\"kind\":\"response\",\"response\":{\"id\":\"6F9619FF-8B86-D011-B42D-00C04FC964FF\",\"idem\":\"k\",\"at\":1}}", "invalid_envelope"),
+    ])
+    func malformedFramesAreRejectedWithACode(text: String, code: String) {
+        #expect(throws: WatchLinkError.self) { try WireCodec.decode(Data(text.utf8)) }
+        do {
+            _ = try WireCodec.decode(Data(text.utf8))
+        } catch {
+            #expect(error.code.rawValue == code)
+        }
+    }
+
+    @Test func badFieldIsNamed() throws {
+        var json = String(decoding: WireCodec.encode(.request(request())), as: UTF8.self)
+        json = json.replacingOccurrences(of: "\"deadline\":5000", with: "\"deadline\":\"soon\"")
+        do {
+            _ = try WireCodec.decode(Data(json.utf8))
+            Issue.record("expected failure")
+        } catch {
+            #expect(error.code == .invalidEnvelope)
+            #expect(error.details["field"] == "request.deadline")
+        }
+    }
+
+    @Test func semanticChecksNameTheField() {
+        var bad = request()
+        bad.deadline = WatchTimestamp(milliseconds: 1)
+        #expect(throws: WatchLinkError(.invalidEnvelope, "deadline precedes creation", details: ["field": "request.deadline"])) {
+            try WireCodec.decode(WireCodec.encode(.request(bad)))
+        }
+        var badKey = request()
+        badKey.typeKey = WatchTypeKey("has space")
+        do {
+            _ = try WireCodec.decode(WireCodec.encode(.request(badKey)))
+            Issue.record("expected failure")
+        } catch {
+            #expect(error.details["field"] == "request.type")
+        }
+        var badFloor = request()
+        badFloor.floor = 3
+        #expect(throws: WatchLinkError.self) { try WireCodec.decode(WireCodec.encode(.request(badFloor))) }
+    }
+
+    @Test func oversizedFrameIsRejectedBeforeParsing() {
+        let huge = Data(repeating: 0x20, count: WireCodec.maximumFrameSize + 1)
+        do {
+            _ = try WireCodec.decode(huge)
+            Issue.record("expected failure")
+        } catch {
+            #expect(error.code == .payloadTooLarge)
+        }
+    }
+
+    @Test func brokenRequestStillYieldsItsID() {
+        let text = "{\"v\":1,\"kind\":\"request\",\"request\":{\"id\":\"\(Self.id.uuidString)\",\"idem\":\"key-1\",\"type\":42}}"
+        let salvaged = WireCodec.salvageRequestID(Data(text.utf8))
+        #expect(salvaged?.0 == Self.id)
+        #expect(salvaged?.1 == "key-1")
+        #expect(WireCodec.salvageRequestID(Data("{\"request\":{\"id\":7}}".utf8)) == nil)
+        #expect(WireCodec.salvageRequestID(Data("\u{0}\u{1}".utf8)) == nil)
+    }
+
+    @Test func hostileNestingDoesNotCrash() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: WatchLinkError.self) { try WireCodec.decode(Data(deep.utf8)) }
+        #expect(WireCodec.salvageRequestID(Data(deep.utf8)) == nil)
+    }
+}
