@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import WatchLink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `watchlink-benchmark [--dir DIR] [--count N]`: the floors and WatchLink, measured in one run.
 ///
@@ -34,15 +35,22 @@ struct WatchLinkBenchmark {
 
         print("watchlink-benchmark: data directory \(directory) on \(filesystemType(of: directory))")
         let payload = Echo(text: String(repeating: "x", count: 64))
-        let frame = [UInt8](WireCodec.encode(.request(WireRequest(
-            typeKey: Echo.typeKey, payload: try WireCodec.encodeValue(payload), requestID: UUID(),
-            createdAt: WatchTimestamp(milliseconds: 0), deadline: WatchTimestamp(milliseconds: 1)))))
+        let frame = [UInt8](
+            WireCodec.encode(
+                .request(
+                    WireRequest(
+                        typeKey: Echo.typeKey, payload: try WireCodec.encodeValue(payload), requestID: UUID(),
+                        createdAt: WatchTimestamp(milliseconds: 0), deadline: WatchTimestamp(milliseconds: 1)))))
 
         let (echo, echoElapsed) = Floors.echo(path: directory + "/echo.sock", frame: frame, count: count)
-        print("floor  socket echo (\(frame.count) B frame): p50 \(format(echo.p50)) µs  p99 \(format(echo.p99)) µs  \(format(rate(count, echoElapsed))) round trips/s")
+        print(
+            "floor  socket echo (\(frame.count) B frame): p50 \(format(echo.p50)) µs  p99 \(format(echo.p99)) µs  \(format(rate(count, echoElapsed))) round trips/s"
+        )
         let unbatched = Floors.appendSync(directory: directory, size: 256, count: 500, batch: 1)
         let batched = Floors.appendSync(directory: directory, size: 256, count: count, batch: concurrency)
-        print("floor  append+fdatasync 256 B: unbatched \(format(unbatched)) records/s; batch \(concurrency): \(format(batched)) records/s")
+        print(
+            "floor  append+fdatasync 256 B: unbatched \(format(unbatched)) records/s; batch \(concurrency): \(format(batched)) records/s"
+        )
 
         let (connection, _) = try makeConnection(.phone, directory)
         try await connection.start()
@@ -56,7 +64,9 @@ struct WatchLinkBenchmark {
             ours.add(t.duration(to: clock.now))
         }
         let oursElapsed = start.duration(to: clock.now)
-        print("ours   non-durable round trip: p50 \(format(ours.p50)) µs  p99 \(format(ours.p99)) µs  \(format(rate(count, oursElapsed))) round trips/s")
+        print(
+            "ours   non-durable round trip: p50 \(format(ours.p50)) µs  p99 \(format(ours.p99)) µs  \(format(rate(count, oursElapsed))) round trips/s"
+        )
         print("ratio  round-trip p50 ours/echo = \(format(ours.p50 / max(echo.p50, 0.001)))x (target ≤ 3x)")
 
         let record = Record(text: String(repeating: "r", count: 128))
@@ -73,7 +83,9 @@ struct WatchLinkBenchmark {
         }
         let durableRate = rate(count, durableStart.duration(to: clock.now))
         print("ours   durable sends (accepted = recorded + fsynced), \(concurrency) concurrent: \(format(durableRate)) sends/s")
-        print("ratio  durable sends / batched fsync floor = \(String(format: "%.4f", durableRate / max(batched, 0.001)))x (target ≥ 0.8x; batch size \(concurrency))")
+        print(
+            "ratio  durable sends / batched fsync floor = \(String(format: "%.4f", durableRate / max(batched, 0.001)))x (target ≥ 0.8x; batch size \(concurrency))"
+        )
 
         let roundStart = clock.now
         let roundTrips = count / 4
@@ -87,17 +99,21 @@ struct WatchLinkBenchmark {
             }
             try await group.waitForAll()
         }
-        print("ours   durable request/response (both sides fsync), \(concurrency) concurrent: \(format(rate(roundTrips, roundStart.duration(to: clock.now)))) round trips/s")
+        print(
+            "ours   durable request/response (both sides fsync), \(concurrency) concurrent: \(format(rate(roundTrips, roundStart.duration(to: clock.now)))) round trips/s"
+        )
     }
 
     static func makeConnection(_ origin: DeviceOrigin, _ directory: String) throws -> (WatchConnection, SocketSession) {
         let dir = directory + "/" + (origin == .phone ? "phone" : "watch")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let session = try SocketSession(socketPath: directory + "/link.sock", role: origin == .watch ? .listen : .connect, directory: dir)
+        let session = try SocketSession(
+            socketPath: directory + "/link.sock", role: origin == .watch ? .listen : .connect, directory: dir)
         var configuration = LinkEngine.Configuration()
         configuration.outboxLimit = 1_000_000
         let connection = WatchConnection(
-            origin: origin, session: session, store: try FileStore(path: dir + "/watchlink.log"), clock: ContinuousClock(), configuration: configuration)
+            origin: origin, session: session, store: try FileStore(path: dir + "/watchlink.log"), clock: ContinuousClock(),
+            configuration: configuration)
         return (connection, session)
     }
 

@@ -1,16 +1,20 @@
 import Foundation
 import Synchronization
 import WatchLink
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The two demo processes: the watch serves steps, the phone sends them.
 enum DemoDevices {
-    static func makeConnection(_ origin: DeviceOrigin, _ options: DemoOptions) throws(WatchLinkError) -> (WatchConnection, SocketSession) {
+    static func makeConnection(_ origin: DeviceOrigin, _ options: DemoOptions) throws(WatchLinkError) -> (
+        WatchConnection, SocketSession
+    ) {
         let directory = try options.string("data")
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let session = try SocketSession(socketPath: try options.string("socket"), role: origin == .watch ? .listen : .connect, directory: directory)
+        let session = try SocketSession(
+            socketPath: try options.string("socket"), role: origin == .watch ? .listen : .connect, directory: directory)
         let store = try FileStore(path: directory + "/watchlink.log")
         return (WatchConnection(origin: origin, session: session, store: store, clock: ContinuousClock()), session)
     }
@@ -59,7 +63,8 @@ enum DemoDevices {
                 next += 1
                 group.addTask {
                     do throws(WatchLinkError) {
-                        let done = try await connection.send(Step(n: n), strategy: strategy, timeout: timeout, idempotencyKey: "step-\(n)")
+                        let done = try await connection.send(
+                            Step(n: n), strategy: strategy, timeout: timeout, idempotencyKey: "step-\(n)")
                         return "ok \(done.n)"
                     } catch {
                         return "err \(n) \(error.code)"

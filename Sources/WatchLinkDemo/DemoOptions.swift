@@ -35,7 +35,8 @@ struct DemoOptions {
     func int(_ name: String, default fallback: Int) throws(WatchLinkError) -> Int {
         guard let text = values[name] else { return fallback }
         guard let value = Int(text), value >= 0 else {
-            throw WatchLinkError(.invalidArgument, "--\(name) must be a non-negative integer, got '\(text)'", details: ["field": name])
+            throw WatchLinkError(
+                .invalidArgument, "--\(name) must be a non-negative integer, got '\(text)'", details: ["field": name])
         }
         return value
     }

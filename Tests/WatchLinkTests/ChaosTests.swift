@@ -9,7 +9,8 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
 /// The seeded chaos suite: 20 seeds × 5,000 requests (100,000 each with WATCHLINK_CHAOS_LONG=1).
 @Suite struct ChaosTests {
     /// `WATCHLINK_CHAOS_SEED=N` replays one seed.
-    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["WATCHLINK_CHAOS_SEED"].flatMap(UInt64.init).map { [$0] } ?? Array(1...20)
+    static let seeds: [UInt64] =
+        ProcessInfo.processInfo.environment["WATCHLINK_CHAOS_SEED"].flatMap(UInt64.init).map { [$0] } ?? Array(1...20)
     static let isLong = ProcessInfo.processInfo.environment["WATCHLINK_CHAOS_LONG"] == "1"
     static let requestsPerSeed = isLong ? 100_000 : 5_000
 

@@ -1,12 +1,17 @@
 import Foundation
+
 @testable import WatchLink
 
 /// Helpers for driving ``LinkEngine`` by hand in synchronous tests.
 enum EngineHarness {
     static let t0 = WatchTimestamp(milliseconds: 1_000_000)
 
-    static func engine(_ origin: DeviceOrigin, configuration: LinkEngine.Configuration = LinkEngine.Configuration(), activated: Bool = true, reachable: Bool = true) -> LinkEngine {
-        var engine = LinkEngine(origin: origin, configuration: configuration, random: SeededRandom(seed: origin == .phone ? 1 : 2))
+    static func engine(
+        _ origin: DeviceOrigin, configuration: LinkEngine.Configuration = LinkEngine.Configuration(), activated: Bool = true,
+        reachable: Bool = true
+    ) -> LinkEngine {
+        var engine = LinkEngine(
+            origin: origin, configuration: configuration, random: SeededRandom(seed: origin == .phone ? 1 : 2))
         if activated { _ = engine.activate(now: t0) }
         if reachable { _ = engine.setReachable(true, now: t0) }
         return engine
@@ -14,7 +19,8 @@ enum EngineHarness {
 
     static func request(_ n: Int, deadline: Int64 = 30_000, durable: Bool = true, key: String? = nil) -> WireRequest {
         WireRequest(
-            typeKey: WatchTypeKey("test.echo"), payload: Data("{\"n\":\(n)}".utf8), requestID: UUID.fromBytes([UInt8](repeating: UInt8(n), count: 16)),
+            typeKey: WatchTypeKey("test.echo"), payload: Data("{\"n\":\(n)}".utf8),
+            requestID: UUID.fromBytes([UInt8](repeating: UInt8(n), count: 16)),
             idempotencyKey: key, isDurable: durable, createdAt: t0, deadline: t0.advanced(by: .milliseconds(deadline)))
     }
 
@@ -63,9 +69,12 @@ struct EnginePair {
             case .run(let call):
                 runs += 1
                 let result: Result<Data, WatchLinkError> = .success(call.payload)
-                follow = side == .phone
-                    ? phone.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
-                    : watch.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
+                follow =
+                    side == .phone
+                    ? phone.handlerFinished(
+                        idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
+                    : watch.handlerFinished(
+                        idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
                 queue += follow.map { (side, $0) }
             case .complete(let id, let outcome):
                 completed[id] = outcome

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WatchLink
 
 @Suite struct LinkEngineTests {
@@ -34,7 +35,8 @@ import Testing
         #expect(H.runs(first).count == 1)
         #expect(H.runs(watch.receive(data, on: .userInfo, now: H.t0)).isEmpty)
         let call = try #require(H.runs(first).first)
-        let finished = watch.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("42".utf8)), now: H.t0)
+        let finished = watch.handlerFinished(
+            idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("42".utf8)), now: H.t0)
         #expect({ if case .persist(.inboxFinished) = finished[0] { true } else { false } }())
         #expect(finished[1] == .sync)
         let again = watch.receive(data, on: .message, now: H.t0)
@@ -70,7 +72,9 @@ import Testing
 
     @Test func responseSettlesOnceAfterSync() {
         var pair = EnginePair()
-        pair.deliver(pair.phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: pair.now), from: .phone)
+        pair.deliver(
+            pair.phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: pair.now), from: .phone
+        )
         #expect(pair.runs == 1)
         #expect(pair.completed[H.request(1).requestID].flatMap { try? $0.get() } == Data("{\"n\":1}".utf8))
         #expect(pair.phone.pendingCount == 0)
@@ -82,7 +86,8 @@ import Testing
         let first = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
         let delivered = watch.receive(H.sends(first)[0].1, on: .message, now: H.t0)
         let call = H.runs(delivered)[0]
-        _ = watch.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("1".utf8)), now: H.t0)
+        _ = watch.handlerFinished(
+            idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("1".utf8)), now: H.t0)
         // The response is lost; the retry fires after the reply timeout plus jitter.
         #expect(H.sends(phone.tick(now: H.t0.advanced(by: .milliseconds(1999)))).isEmpty)
         let wake = phone.nextWakeup!
@@ -100,7 +105,9 @@ import Testing
         var phone = H.engine(.phone)
         let first = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
         let (channel, data) = H.sends(first)[0]
-        let fallback = phone.transmitFailed(.request(H.request(1).requestID), channel: channel, data: data, error: WatchLinkError(.notReachable, "gone"), now: H.t0)
+        let fallback = phone.transmitFailed(
+            .request(H.request(1).requestID), channel: channel, data: data, error: WatchLinkError(.notReachable, "gone"),
+            now: H.t0)
         #expect(H.sends(fallback).map(\.0) == [.userInfo])
         #expect(!phone.isReachable)
     }
@@ -173,7 +180,8 @@ import Testing
         let first = watch.receive(data[0], on: .userInfo, now: H.t0)
         let firstRuns = H.runs(first)
         #expect(firstRuns.map(\.requestID) == [H.request(1).requestID])
-        let next = watch.handlerFinished(idempotencyKey: firstRuns[0].idempotencyKey, requestID: firstRuns[0].requestID, result: .success(Data()), now: H.t0)
+        let next = watch.handlerFinished(
+            idempotencyKey: firstRuns[0].idempotencyKey, requestID: firstRuns[0].requestID, result: .success(Data()), now: H.t0)
         #expect(H.runs(next).map(\.requestID) == [H.request(2).requestID])
     }
 
@@ -195,7 +203,8 @@ import Testing
 
     @Test func lateRequestIsRefusedNotRun() {
         var watch = H.engine(.watch)
-        let actions = watch.receive(WireCodec.encode(.request(H.request(1, deadline: 10))), on: .message, now: H.t0.advanced(by: .seconds(1)))
+        let actions = watch.receive(
+            WireCodec.encode(.request(H.request(1, deadline: 10))), on: .message, now: H.t0.advanced(by: .seconds(1)))
         #expect(H.runs(actions).isEmpty)
         guard case .response(let response)? = H.frames(actions).first else { Issue.record("no answer"); return }
         #expect(response.error?.code == .expired)
@@ -226,7 +235,8 @@ import Testing
     @Test func contextRoutedRequestsRoundTrip() {
         var pair = EnginePair()
         _ = pair.phone.setReachable(false, now: pair.now)
-        pair.deliver(pair.phone.submit(H.request(5), strategy: .messageWithContextFallback, retry: .standard, now: pair.now), from: .phone)
+        pair.deliver(
+            pair.phone.submit(H.request(5), strategy: .messageWithContextFallback, retry: .standard, now: pair.now), from: .phone)
         pair.advance(1)
         #expect(pair.runs == 1)
         #expect(pair.completed[H.request(5).requestID] != nil)
@@ -241,7 +251,9 @@ import Testing
         let snapshot = actions.compactMap { if case .compact(let records) = $0 { records } else { nil } }.last
         #expect(snapshot != nil)
         var restarted = LinkEngine(origin: .phone, random: SeededRandom(seed: 3))
-        _ = restarted.recover(from: (snapshot ?? []) + H.records(Array(actions.drop { if case .compact = $0 { false } else { true } })), receivedContext: nil, now: H.t0)
+        _ = restarted.recover(
+            from: (snapshot ?? []) + H.records(Array(actions.drop { if case .compact = $0 { false } else { true } })),
+            receivedContext: nil, now: H.t0)
         #expect(restarted.pendingCount == 5)
     }
 }

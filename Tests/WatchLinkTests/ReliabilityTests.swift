@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WatchLink
 
 @Suite struct ReliabilityTests {

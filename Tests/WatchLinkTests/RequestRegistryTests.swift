@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WatchLink
 
 struct Ping: WatchRequest {
@@ -37,7 +38,9 @@ struct Note: WatchFireAndForget {
     @Test func invalidKeyIsRejected() {
         let registry = HandlerRegistry()
         #expect(throws: WatchLinkError.self) { try registry.registerErased(WatchTypeKey("")) { $0 } }
-        #expect(throws: WatchLinkError.self) { try registry.registerErased(WatchTypeKey(String(repeating: "k", count: 300))) { $0 } }
+        #expect(throws: WatchLinkError.self) {
+            try registry.registerErased(WatchTypeKey(String(repeating: "k", count: 300))) { $0 }
+        }
     }
 
     @Test func runDecodesCallsAndEncodes() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WatchLink
 
 @Suite struct SharedStateEngineTests {
@@ -30,7 +31,9 @@ import Testing
     ])
     func resolutionIsSymmetricAndFollowsTheStrategy(strategyIndex: Int, expected: String) {
         let strategies: [StateResolution] = [.latestWins, .earliestWins, .iOSWins, .watchOSWins, .highestSequenceWins]
-        let phoneSide = entry(strategyIndex == 0 ? "early" : (strategyIndex == 1 ? "early" : "phone"), origin: .phone, phone: 3, watch: 0, at: 100, id: 1)
+        let phoneSide = entry(
+            strategyIndex == 0 ? "early" : (strategyIndex == 1 ? "early" : "phone"), origin: .phone, phone: 3, watch: 0, at: 100,
+            id: 1)
         let watchSide = entry(strategyIndex <= 1 ? "late" : "watch", origin: .watch, phone: 0, watch: 1, at: 200, id: 2)
         let strategy = strategies[strategyIndex]
         let one = strategy.resolve(phoneSide, watchSide)
@@ -41,7 +44,9 @@ import Testing
     }
 
     @Test func customMergeSeesPhoneThenWatch() {
-        let merge = StateResolution.custom { phone, watch in Data((String(decoding: phone, as: UTF8.self) + "+" + String(decoding: watch, as: UTF8.self)).utf8) }
+        let merge = StateResolution.custom { phone, watch in
+            Data((String(decoding: phone, as: UTF8.self) + "+" + String(decoding: watch, as: UTF8.self)).utf8)
+        }
         let p = entry("p", origin: .phone, phone: 1, watch: 0, at: 1, id: 1)
         let w = entry("w", origin: .watch, phone: 0, watch: 1, at: 1, id: 2)
         #expect(merge.resolve(p, w) == merge.resolve(w, p))
@@ -75,7 +80,8 @@ import Testing
         let newer = entry("new", origin: .phone, phone: 2, watch: 0, at: 2, id: 2)
         let older = entry("old", origin: .phone, phone: 1, watch: 0, at: 9, id: 1)
         _ = watch.receive(WireCodec.encode(.context(WireContext(states: ["k": newer]))), on: .applicationContext, now: H.t0)
-        let stale = watch.receive(WireCodec.encode(.context(WireContext(states: ["k": older]))), on: .applicationContext, now: H.t0)
+        let stale = watch.receive(
+            WireCodec.encode(.context(WireContext(states: ["k": older]))), on: .applicationContext, now: H.t0)
         #expect(watch.stateEntry("k") == newer)
         #expect(!stale.contains { if case .stateChanged = $0 { true } else { false } })
     }

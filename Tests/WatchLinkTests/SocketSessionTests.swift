@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import WatchLink
 
 @Suite struct SocketSessionTests {
@@ -70,9 +71,12 @@ import Testing
         } catch {
             #expect(error.code == .payloadTooLarge)
         }
-        #expect(throws: WatchLinkError.self) { try session.updateApplicationContext(Data(count: SessionLimits.applicationContext + 1)) }
+        #expect(throws: WatchLinkError.self) {
+            try session.updateApplicationContext(Data(count: SessionLimits.applicationContext + 1))
+        }
         do {
-            _ = try SocketSession(socketPath: root + "/" + String(repeating: "p", count: 200), role: .listen, directory: root + "/a")
+            _ = try SocketSession(
+                socketPath: root + "/" + String(repeating: "p", count: 200), role: .listen, directory: root + "/a")
             Issue.record("expected invalid_argument")
         } catch {
             #expect(error.details["field"] == "socketPath")
@@ -84,6 +88,8 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: root + "/a/userinfo-queue.json"))
-        #expect(throws: WatchLinkError.self) { try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a") }
+        #expect(throws: WatchLinkError.self) {
+            try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the real demo binary as phone and watch over a Unix socket, `kill -9`s each mid-stream,
@@ -82,7 +83,10 @@ import Glibc
         let runs = root.appendingPathComponent("runs").path
         let watchArgs = ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path, "--runs", runs]
         let count = 300
-        let phoneArgs = ["phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", String(count), "--timeout", "90"]
+        let phoneArgs = [
+            "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", String(count),
+            "--timeout", "90",
+        ]
 
         var watch = try Child(binary, watchArgs)
         var phone = try Child(binary, phoneArgs)
@@ -120,6 +124,8 @@ import Glibc
                 #expect(seen.contains(n), "step \(n) reported \(outcome) but never ran")
             }
         }
-        print("two-process kill: steps=\(count) ran=\(ran.count) ok=\(settled.values.filter { $0 == "ok" }.count) outcome_unknown=\(settled.values.filter { $0 == "outcome_unknown" }.count) doubled=\(doubled.count) missing=\(missing.count)")
+        print(
+            "two-process kill: steps=\(count) ran=\(ran.count) ok=\(settled.values.filter { $0 == "ok" }.count) outcome_unknown=\(settled.values.filter { $0 == "outcome_unknown" }.count) doubled=\(doubled.count) missing=\(missing.count)"
+        )
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Observation
 import Synchronization
 import Testing
+
 @testable import WatchLink
 
 @Suite struct WatchConnectionTests {
@@ -16,9 +17,16 @@ import Testing
         let phoneStore = InMemoryStore()
         let watchStore = InMemoryStore()
         let t0 = WatchTimestamp(milliseconds: 1_000_000)
-        let phone = WatchConnection(origin: .phone, session: phoneSession, store: phoneStore, clock: clock, wallClockAtStart: t0, random: SeededRandom(seed: 1))
-        let watch = WatchConnection(origin: .watch, session: watchSession, store: watchStore, clock: clock, wallClockAtStart: t0, random: SeededRandom(seed: 2))
-        return (Device(connection: phone, session: phoneSession, store: phoneStore), Device(connection: watch, session: watchSession, store: watchStore))
+        let phone = WatchConnection(
+            origin: .phone, session: phoneSession, store: phoneStore, clock: clock, wallClockAtStart: t0,
+            random: SeededRandom(seed: 1))
+        let watch = WatchConnection(
+            origin: .watch, session: watchSession, store: watchStore, clock: clock, wallClockAtStart: t0,
+            random: SeededRandom(seed: 2))
+        return (
+            Device(connection: phone, session: phoneSession, store: phoneStore),
+            Device(connection: watch, session: watchSession, store: watchStore)
+        )
     }
 
     func eventually(_ condition: @Sendable () async -> Bool) async {
@@ -43,7 +51,9 @@ import Testing
 
     @Test func handlerErrorsArriveAsStructuredCodes() async throws {
         let (phone, watch) = makePair()
-        try watch.connection.register(Ping.self) { _ in throw WatchLinkError("ping.refused", "not today", details: ["why": "test"]) }
+        try watch.connection.register(Ping.self) { _ in
+            throw WatchLinkError("ping.refused", "not today", details: ["why": "test"])
+        }
         try await watch.connection.start()
         try await phone.connection.start()
         do {
@@ -53,7 +63,9 @@ import Testing
             #expect(error.code.rawValue == "ping.refused")
             #expect(error.details["why"] == "test")
         }
-        await #expect(throws: WatchLinkError.self) { try await phone.connection.send(Note(body: "unregistered"), strategy: .messageOnly) }
+        await #expect(throws: WatchLinkError.self) {
+            try await phone.connection.send(Note(body: "unregistered"), strategy: .messageOnly)
+        }
     }
 
     @Test func timeoutFollowsTheInjectedClock() async throws {
@@ -86,7 +98,9 @@ import Testing
         phone.session.deactivate()
         phone.store.crash()
 
-        let restarted = WatchConnection(origin: .phone, session: phone.session, store: phone.store, clock: clock, wallClockAtStart: WatchTimestamp(milliseconds: 1_000_000), random: SeededRandom(seed: 9))
+        let restarted = WatchConnection(
+            origin: .phone, session: phone.session, store: phone.store, clock: clock,
+            wallClockAtStart: WatchTimestamp(milliseconds: 1_000_000), random: SeededRandom(seed: 9))
         let events = await restarted.events()
         try await restarted.start()
         #expect(restarted.status.pendingCount == 1)

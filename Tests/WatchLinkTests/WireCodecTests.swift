@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WatchLink
 
 @Suite struct WireCodecTests {
@@ -17,8 +18,14 @@ import Testing
     }
 
     @Test func responseAndContextRoundTrip() throws {
-        let ok = WireFrame.response(WireResponse(requestID: Self.id, idempotencyKey: "k", outcome: .success(Data("1".utf8)), createdAt: WatchTimestamp(milliseconds: 9)))
-        let failed = WireFrame.response(WireResponse(requestID: Self.id, idempotencyKey: "k", outcome: .failure(WatchLinkError(.timeout, "late", details: ["a": "b"])), createdAt: WatchTimestamp(milliseconds: 9)))
+        let ok = WireFrame.response(
+            WireResponse(
+                requestID: Self.id, idempotencyKey: "k", outcome: .success(Data("1".utf8)),
+                createdAt: WatchTimestamp(milliseconds: 9)))
+        let failed = WireFrame.response(
+            WireResponse(
+                requestID: Self.id, idempotencyKey: "k", outcome: .failure(WatchLinkError(.timeout, "late", details: ["a": "b"])),
+                createdAt: WatchTimestamp(milliseconds: 9)))
         let context = WireFrame.context(WireContext(states: [:], requests: [request()]))
         for frame in [ok, failed, context] { #expect(try WireCodec.decode(WireCodec.encode(frame)) == frame) }
     }
@@ -35,7 +42,10 @@ import Testing
         ("{\"v\":2,\"kind\":\"request\"}", "unsupported_version"),
         ("{\"v\":1,\"kind\":\"bogus\"}", "invalid_envelope"),
         ("{\"v\":1,\"kind\":\"request\"}", "invalid_envelope"),
-        ("{\"v\":1,\"kind\":\"response\",\"response\":{\"id\":\"6F9619FF-8B86-D011-B42D-00C04FC964FF\",\"idem\":\"k\",\"at\":1}}", "invalid_envelope"),
+        (
+            "{\"v\":1,\"kind\":\"response\",\"response\":{\"id\":\"6F9619FF-8B86-D011-B42D-00C04FC964FF\",\"idem\":\"k\",\"at\":1}}",
+            "invalid_envelope"
+        ),
     ])
     func malformedFramesAreRejectedWithACode(text: String, code: String) {
         #expect(throws: WatchLinkError.self) { try WireCodec.decode(Data(text.utf8)) }

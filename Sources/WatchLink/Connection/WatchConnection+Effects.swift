@@ -49,7 +49,9 @@ extension WatchConnection {
 
     func handlerFinished(_ call: InboundCall, _ result: Result<Data, WatchLinkError>) {
         guard lifecycle == .running else { return }
-        perform(engine.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: currentTime()))
+        perform(
+            engine.handlerFinished(
+                idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: currentTime()))
     }
 
     func tick() {
@@ -76,7 +78,9 @@ extension WatchConnection {
                 let handlers = self.handlers
                 Task {
                     let result: Result<Data, WatchLinkError>
-                    do throws(WatchLinkError) { result = .success(try await handlers.run(call.typeKey, payload: call.payload)) } catch { result = .failure(error) }
+                    do throws(WatchLinkError) {
+                        result = .success(try await handlers.run(call.typeKey, payload: call.payload))
+                    } catch { result = .failure(error) }
                     self.handlerFinished(call, result)
                 }
             case .accepted(let id):

@@ -45,7 +45,9 @@ public actor WatchConnection {
         self.session = session
         self.store = store
         self.currentTime = { wallClockAtStart.advanced(by: start.duration(to: clock.now)) }
-        self.sleeper = { target in try await clock.sleep(until: start.advanced(by: wallClockAtStart.duration(to: target)), tolerance: nil) }
+        self.sleeper = { target in
+            try await clock.sleep(until: start.advanced(by: wallClockAtStart.duration(to: target)), tolerance: nil)
+        }
         self.engine = LinkEngine(origin: origin, configuration: configuration, random: random)
     }
 
@@ -80,7 +82,9 @@ public actor WatchConnection {
     }
 
     /// Registers the handler for requests of type `R`; a second registration for the same key throws.
-    public nonisolated func register<R: WatchRequest>(_ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response) throws(WatchLinkError) {
+    public nonisolated func register<R: WatchRequest>(_ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response)
+        throws(WatchLinkError)
+    {
         try handlers.register(type, handler: handler)
     }
 
@@ -131,13 +135,16 @@ public actor WatchConnection {
     /// The shared state `key`, created with `initial` until a stored or remote value exists.
     ///
     /// - Throws: `invalid_argument` if `key` is empty or already used with another value type.
-    public func sharedState<Value: Codable & Sendable>(_ key: String, initial: Value, strategy: ConflictStrategy<Value> = .latestWins) throws(WatchLinkError) -> SharedState<Value> {
+    public func sharedState<Value: Codable & Sendable>(
+        _ key: String, initial: Value, strategy: ConflictStrategy<Value> = .latestWins
+    ) throws(WatchLinkError) -> SharedState<Value> {
         guard !key.isEmpty, key.utf8.count <= 128 else {
             throw WatchLinkError(.invalidArgument, "state key must be 1-128 bytes", details: ["field": "key"])
         }
         if let existing = sharedStates[key] {
             guard let typed = existing as? SharedState<Value> else {
-                throw WatchLinkError(.invalidArgument, "state key '\(key)' is already used with another type", details: ["field": "key"])
+                throw WatchLinkError(
+                    .invalidArgument, "state key '\(key)' is already used with another type", details: ["field": "key"])
             }
             return typed
         }
@@ -155,10 +162,14 @@ public actor WatchConnection {
 
     func removeEventContinuation(_ id: UUID) { eventContinuations[id] = nil }
 
-    private func makeWire<R: WatchRequest>(_ request: R, timeout: Duration, durable: Bool, fireAndForget: Bool, idempotencyKey: String?) throws(WatchLinkError) -> WireRequest {
+    private func makeWire<R: WatchRequest>(
+        _ request: R, timeout: Duration, durable: Bool, fireAndForget: Bool, idempotencyKey: String?
+    ) throws(WatchLinkError) -> WireRequest {
         guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
         if let storageError { throw storageError }
-        guard timeout > .zero else { throw WatchLinkError(.invalidArgument, "timeout must be positive", details: ["field": "timeout"]) }
+        guard timeout > .zero else {
+            throw WatchLinkError(.invalidArgument, "timeout must be positive", details: ["field": "timeout"])
+        }
         let payload = try WireCodec.encodeValue(request)
         let now = currentTime()
         return WireRequest(

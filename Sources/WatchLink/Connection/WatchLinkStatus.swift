@@ -57,7 +57,9 @@ public final class WatchLinkStatus: Observable, Sendable {
     func update(_ new: Snapshot) {
         let old = snapshot
         if old.activationState != new.activationState {
-            registrar.withMutation(of: self, keyPath: \.activationState) { storage.withLock { $0.activationState = new.activationState } }
+            registrar.withMutation(of: self, keyPath: \.activationState) {
+                storage.withLock { $0.activationState = new.activationState }
+            }
         }
         if old.isReachable != new.isReachable {
             registrar.withMutation(of: self, keyPath: \.isReachable) { storage.withLock { $0.isReachable = new.isReachable } }

@@ -21,11 +21,16 @@ extension LinkEngine {
     }
 
     /// The handler for an inbound call returned (or threw).
-    public mutating func handlerFinished(idempotencyKey key: String, requestID: UUID, result: Result<Data, WatchLinkError>, now: WatchTimestamp) -> [LinkAction] {
+    public mutating func handlerFinished(
+        idempotencyKey key: String, requestID: UUID, result: Result<Data, WatchLinkError>, now: WatchTimestamp
+    ) -> [LinkAction] {
         guard case .started(let start, true, let durable)? = inbox[key] else { return [] }
         var outcome = result
         if case .success(let value) = result, value.count > SessionLimits.userInfo - 1024 {
-            outcome = .failure(WatchLinkError(.payloadTooLarge, "response of \(value.count) bytes exceeds the transfer limit", details: ["field": "response"]))
+            outcome = .failure(
+                WatchLinkError(
+                    .payloadTooLarge, "response of \(value.count) bytes exceeds the transfer limit",
+                    details: ["field": "response"]))
         }
         let response = WireResponse(requestID: requestID, idempotencyKey: key, outcome: outcome, createdAt: now)
         inbox[key] = .finished(response, deadline: start.deadline, durable: durable)
@@ -56,10 +61,15 @@ extension LinkEngine {
                 actions += [.persist(.orderedWatermark(watermark)), .sync]
             }
             if sequence <= watermark {
-                return actions + respond(WireResponse(
-                    requestID: request.requestID, idempotencyKey: key,
-                    outcome: .failure(WatchLinkError(.expired, "ordered request was settled at the sender before it arrived", details: ["sequence": String(sequence)])),
-                    createdAt: now))
+                return actions
+                    + respond(
+                        WireResponse(
+                            requestID: request.requestID, idempotencyKey: key,
+                            outcome: .failure(
+                                WatchLinkError(
+                                    .expired, "ordered request was settled at the sender before it arrived",
+                                    details: ["sequence": String(sequence)])),
+                            createdAt: now))
             }
             if orderedBuffer[sequence] == nil && orderedBuffer.count < configuration.orderedBufferLimit {
                 orderedBuffer[sequence] = request
@@ -82,8 +92,10 @@ extension LinkEngine {
             return [.event(.duplicateSuppressed(idempotencyKey: key))]
         case .started(let start, false, let durable)?:
             // NB: the handler was started before a crash and its result never saved; it must not run again.
-            let error = WatchLinkError(.outcomeUnknown, "the handler ran but its result was lost in a crash", details: ["idempotencyKey": key])
-            let response = WireResponse(requestID: request.requestID, idempotencyKey: key, outcome: .failure(error), createdAt: now)
+            let error = WatchLinkError(
+                .outcomeUnknown, "the handler ran but its result was lost in a crash", details: ["idempotencyKey": key])
+            let response = WireResponse(
+                requestID: request.requestID, idempotencyKey: key, outcome: .failure(error), createdAt: now)
             inbox[key] = .finished(response, deadline: start.deadline, durable: durable)
             var actions: [LinkAction] = [.event(.outcomeUnknown(idempotencyKey: key))]
             if durable { actions += [.persist(.inboxFinished(response, deadline: start.deadline)), .sync] }
@@ -113,16 +125,25 @@ extension LinkEngine {
         if now > request.deadline {
             var actions: [LinkAction] = []
             if let sequence = request.sequence { actions += [.persist(.orderedWatermark(sequence))] }
-            return actions + respond(WireResponse(
-                requestID: request.requestID, idempotencyKey: key,
-                outcome: .failure(WatchLinkError(.expired, "arrived after its deadline; not run", details: ["requestID": request.requestID.uuidString])),
-                createdAt: now))
+            return actions
+                + respond(
+                    WireResponse(
+                        requestID: request.requestID, idempotencyKey: key,
+                        outcome: .failure(
+                            WatchLinkError(
+                                .expired, "arrived after its deadline; not run",
+                                details: ["requestID": request.requestID.uuidString])),
+                        createdAt: now))
         }
-        let mark = InboxStart(idempotencyKey: key, requestID: request.requestID, deadline: request.deadline, sequence: request.sequence)
+        let mark = InboxStart(
+            idempotencyKey: key, requestID: request.requestID, deadline: request.deadline, sequence: request.sequence)
         inbox[key] = .started(mark, running: true, durable: request.isDurable)
         var actions: [LinkAction] = []
         if request.isDurable { actions += [.persist(.inboxStarted(mark)), .sync] }
-        actions.append(.run(InboundCall(typeKey: request.typeKey, payload: request.payload, requestID: request.requestID, idempotencyKey: key)))
+        actions.append(
+            .run(
+                InboundCall(typeKey: request.typeKey, payload: request.payload, requestID: request.requestID, idempotencyKey: key)
+            ))
         return actions
     }
 }

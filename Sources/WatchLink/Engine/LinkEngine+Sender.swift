@@ -6,7 +6,9 @@ extension LinkEngine {
     /// A durable request is persisted and synced before `.accepted`; from then on it is
     /// settled exactly once per process (`.complete`) — with its response, or with a definite
     /// error (`timeout`, `expired`, `outbox_overflow`, `payload_too_large`, `not_reachable`).
-    public mutating func submit(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy, now: WatchTimestamp) -> [LinkAction] {
+    public mutating func submit(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy, now: WatchTimestamp)
+        -> [LinkAction]
+    {
         var request = request
         let id = request.requestID
         do {
@@ -15,7 +17,11 @@ extension LinkEngine {
             return [.complete(id, .failure(error))]
         }
         if outbox[id] != nil {
-            return [.complete(id, .failure(WatchLinkError(.invalidArgument, "request id is already pending", details: ["field": "requestID"])))]
+            return [
+                .complete(
+                    id,
+                    .failure(WatchLinkError(.invalidArgument, "request id is already pending", details: ["field": "requestID"])))
+            ]
         }
         if request.deadline <= now {
             return [.complete(id, .failure(WatchLinkError(.timeout, "deadline already passed", details: ["field": "deadline"])))]
@@ -24,12 +30,24 @@ extension LinkEngine {
         let size = request.payload.count * 4 / 3 + request.typeKey.rawValue.utf8.count + 400
         let firstChannel = strategy.channel(reachable: true) ?? .message
         if size > SessionLimits.limit(for: firstChannel) {
-            return [.complete(id, .failure(WatchLinkError(.payloadTooLarge, "request of about \(size) bytes exceeds the \(firstChannel) limit", details: ["field": "payload", "limit": String(SessionLimits.limit(for: firstChannel))])))]
+            return [
+                .complete(
+                    id,
+                    .failure(
+                        WatchLinkError(
+                            .payloadTooLarge, "request of about \(size) bytes exceeds the \(firstChannel) limit",
+                            details: ["field": "payload", "limit": String(SessionLimits.limit(for: firstChannel))])))
+            ]
         }
         var batch = SettleBatch()
         while outbox.count >= configuration.outboxLimit, let oldest = outboxOrder.first {
             batch.after.append(.event(.outboxOverflow(oldest)))
-            settle(oldest, .failure(WatchLinkError(.outboxOverflow, "outbox full (\(configuration.outboxLimit)); oldest request dropped", details: ["requestID": oldest.uuidString])), now: now, into: &batch)
+            settle(
+                oldest,
+                .failure(
+                    WatchLinkError(
+                        .outboxOverflow, "outbox full (\(configuration.outboxLimit)); oldest request dropped",
+                        details: ["requestID": oldest.uuidString])), now: now, into: &batch)
         }
         if strategy.isOrdered {
             request.sequence = nextSequence
@@ -45,7 +63,9 @@ extension LinkEngine {
     }
 
     /// The session refused data handed to it.
-    public mutating func transmitFailed(_ purpose: SendPurpose, channel: SessionChannel, data: Data, error: WatchLinkError, now: WatchTimestamp) -> [LinkAction] {
+    public mutating func transmitFailed(
+        _ purpose: SendPurpose, channel: SessionChannel, data: Data, error: WatchLinkError, now: WatchTimestamp
+    ) -> [LinkAction] {
         if error.code == .notReachable { isReachable = false }
         switch purpose {
         case .request(let id):
@@ -102,7 +122,12 @@ extension LinkEngine {
         }
         let data = WireCodec.encode(.request(request))
         if data.count > SessionLimits.limit(for: channel) {
-            settle(id, .failure(WatchLinkError(.payloadTooLarge, "\(data.count) bytes exceed the \(channel) limit", details: ["field": "payload", "channel": channel.rawValue])), now: now, into: &batch)
+            settle(
+                id,
+                .failure(
+                    WatchLinkError(
+                        .payloadTooLarge, "\(data.count) bytes exceed the \(channel) limit",
+                        details: ["field": "payload", "channel": channel.rawValue])), now: now, into: &batch)
             return []
         }
         return [.send(channel, data, purpose: .request(id))]
@@ -120,7 +145,12 @@ extension LinkEngine {
     mutating func scheduleRetry(_ id: UUID, now: WatchTimestamp, batch: inout SettleBatch) {
         guard let pending = outbox[id] else { return }
         guard pending.entry.retry.allowsAttempt(after: pending.attempts) else {
-            settle(id, .failure(WatchLinkError(.notReachable, "counterpart not reachable; retries exhausted", details: ["requestID": id.uuidString])), now: now, into: &batch)
+            settle(
+                id,
+                .failure(
+                    WatchLinkError(
+                        .notReachable, "counterpart not reachable; retries exhausted", details: ["requestID": id.uuidString])),
+                now: now, into: &batch)
             return
         }
         let delay = max(pending.entry.retry.delay(forAttempt: pending.attempts, using: &random), .milliseconds(1))
@@ -129,7 +159,8 @@ extension LinkEngine {
     }
 
     /// Removes `id` from the outbox with `outcome`: its record joins the batch, its completion follows the sync.
-    mutating func settle(_ id: UUID, _ outcome: Result<Data, WatchLinkError>, now: WatchTimestamp, into batch: inout SettleBatch) {
+    mutating func settle(_ id: UUID, _ outcome: Result<Data, WatchLinkError>, now: WatchTimestamp, into batch: inout SettleBatch)
+    {
         guard let pending = outbox.removeValue(forKey: id) else { return }
         outboxOrder.removeAll { $0 == id }
         if let index = contextRequests.firstIndex(of: id) {

@@ -10,8 +10,11 @@ extension LinkEngine {
     ///
     /// Updates made before activation are kept and published once the session activates.
     public mutating func updateState(_ key: String, value: Data, now: WatchTimestamp) -> [LinkAction] {
-        var version = states[key]?.version
-            ?? StateVersion(sequenceNumber: 0, timestamp: now, origin: origin, updateID: UUID.fromBytes(Array(repeating: 0, count: 16)), phoneCounter: 0, watchCounter: 0)
+        var version =
+            states[key]?.version
+            ?? StateVersion(
+                sequenceNumber: 0, timestamp: now, origin: origin, updateID: UUID.fromBytes(Array(repeating: 0, count: 16)),
+                phoneCounter: 0, watchCounter: 0)
         if origin == .phone { version.phoneCounter += 1 } else { version.watchCounter += 1 }
         version.sequenceNumber = version.counter(of: origin)
         version.timestamp = now
@@ -93,7 +96,12 @@ extension LinkEngine {
         if data.count > SessionLimits.applicationContext && !requests.isEmpty {
             var batch = SettleBatch()
             for id in contextRequests {
-                settle(id, .failure(WatchLinkError(.payloadTooLarge, "application context would exceed \(SessionLimits.applicationContext) bytes", details: ["field": "payload", "channel": "applicationContext"])), now: now, into: &batch)
+                settle(
+                    id,
+                    .failure(
+                        WatchLinkError(
+                            .payloadTooLarge, "application context would exceed \(SessionLimits.applicationContext) bytes",
+                            details: ["field": "payload", "channel": "applicationContext"])), now: now, into: &batch)
             }
             contextPublishAt = nil
             actions += batch.actions

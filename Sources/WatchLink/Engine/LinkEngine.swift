@@ -73,7 +73,10 @@ public struct LinkEngine: Sendable {
     var contextAnswered: [String: Int] = [:]
 
     /// Creates an engine with empty durable state.
-    public init(origin: DeviceOrigin, configuration: Configuration = Configuration(), random: SeededRandom, health: HealthTracker = HealthTracker()) {
+    public init(
+        origin: DeviceOrigin, configuration: Configuration = Configuration(), random: SeededRandom,
+        health: HealthTracker = HealthTracker()
+    ) {
         self.origin = origin
         self.configuration = configuration
         self.random = random
@@ -159,16 +162,28 @@ public struct LinkEngine: Sendable {
             guard let pending = outbox[id] else { continue }
             let request = pending.entry.request
             if now >= request.deadline {
-                settle(id, .failure(WatchLinkError(.timeout, "no response before the deadline", details: ["requestID": id.uuidString])), now: now, into: &batch)
+                settle(
+                    id,
+                    .failure(WatchLinkError(.timeout, "no response before the deadline", details: ["requestID": id.uuidString])),
+                    now: now, into: &batch)
             } else if now >= request.createdAt.advanced(by: configuration.outboxExpiry) {
-                settle(id, .failure(WatchLinkError(.expired, "request outlived the outbox expiry", details: ["requestID": id.uuidString])), now: now, into: &batch)
+                settle(
+                    id,
+                    .failure(
+                        WatchLinkError(.expired, "request outlived the outbox expiry", details: ["requestID": id.uuidString])),
+                    now: now, into: &batch)
             } else if let due = pending.nextAttemptAt, now >= due {
                 if pending.lastChannel != nil { noteFailure(into: &batch) }
                 if pending.entry.retry.allowsAttempt(after: pending.attempts) {
                     sends += transmit(id, now: now, batch: &batch)
                 } else {
                     let code: WatchLinkError.Code = pending.lastChannel == nil ? .notReachable : .timeout
-                    settle(id, .failure(WatchLinkError(code, "retries exhausted after \(pending.attempts) attempts", details: ["requestID": id.uuidString])), now: now, into: &batch)
+                    settle(
+                        id,
+                        .failure(
+                            WatchLinkError(
+                                code, "retries exhausted after \(pending.attempts) attempts",
+                                details: ["requestID": id.uuidString])), now: now, into: &batch)
                 }
             }
         }

@@ -13,7 +13,10 @@ public struct RetryPolicy: Hashable, Sendable {
     public var maximumAttempts: Int?
 
     /// Creates a policy.
-    public init(initialDelay: Duration = .milliseconds(200), multiplier: Double = 2, maximumDelay: Duration = .seconds(10), maximumAttempts: Int? = nil) {
+    public init(
+        initialDelay: Duration = .milliseconds(200), multiplier: Double = 2, maximumDelay: Duration = .seconds(10),
+        maximumAttempts: Int? = nil
+    ) {
         self.initialDelay = initialDelay
         self.multiplier = multiplier
         self.maximumDelay = maximumDelay

@@ -1,5 +1,5 @@
-public import Observation
 import Foundation
+public import Observation
 import Synchronization
 
 /// A value kept in sync between phone and watch, with versions and conflict resolution.

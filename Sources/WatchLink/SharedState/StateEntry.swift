@@ -20,7 +20,10 @@ public struct StateVersion: Hashable, Sendable, Codable {
     public var watchCounter: UInt64
 
     /// Creates a version.
-    public init(sequenceNumber: UInt64, timestamp: WatchTimestamp, origin: DeviceOrigin, updateID: UUID, phoneCounter: UInt64, watchCounter: UInt64) {
+    public init(
+        sequenceNumber: UInt64, timestamp: WatchTimestamp, origin: DeviceOrigin, updateID: UUID, phoneCounter: UInt64,
+        watchCounter: UInt64
+    ) {
         self.sequenceNumber = sequenceNumber
         self.timestamp = timestamp
         self.origin = origin

@@ -63,7 +63,8 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let failureText = failures.keys.sorted().map { "\($0)=\(failures[$0]!)" }.joined(separator: " ")
         let faultText = faults.keys.sorted().map { "\($0.rawValue)=\(faults[$0]!)" }.joined(separator: " ")
-        return "requests=\(requests) submitted_while_down=\(submittedWhileDown) accepted=\(accepted) succeeded=\(succeeded) errors{\(failureText)} "
+        return
+            "requests=\(requests) submitted_while_down=\(submittedWhileDown) accepted=\(accepted) succeeded=\(succeeded) errors{\(failureText)} "
             + "lost=\(lost) duplicated=\(duplicated) late=\(late) fifo_violations=\(fifoViolations) "
             + "diverged_states=\(divergedStates) state_updates=\(stateUpdates) faults=\(totalFaults){\(faultText)}"
     }

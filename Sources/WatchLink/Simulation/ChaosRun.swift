@@ -12,11 +12,14 @@ public enum ChaosRun {
     static let stateKeys: [(String, StateResolution)] = [
         ("latest", .latestWins),
         ("watch", .watchOSWins),
-        ("merged", .custom { phone, watch in
-            let a = (try? JSONDecoder().decode(Int.self, from: phone)) ?? 0
-            let b = (try? JSONDecoder().decode(Int.self, from: watch)) ?? 0
-            return try? JSONEncoder().encode(max(a, b))
-        }),
+        (
+            "merged",
+            .custom { phone, watch in
+                let a = (try? JSONDecoder().decode(Int.self, from: phone)) ?? 0
+                let b = (try? JSONDecoder().decode(Int.self, from: watch)) ?? 0
+                return try? JSONEncoder().encode(max(a, b))
+            }
+        ),
     ]
 
     struct Payload: Codable { var n: Int; var pad: String }
@@ -145,11 +148,15 @@ public enum ChaosRun {
             case .success(let data):
                 report.succeeded += 1
                 let expected = "{\"n\":\(info.n),"
-                if !String(decoding: data, as: UTF8.self).hasPrefix(expected) { violation("request \(info.n) got a wrong answer") }
+                if !String(decoding: data, as: UTF8.self).hasPrefix(expected) {
+                    violation("request \(info.n) got a wrong answer")
+                }
                 if ran != 1 { violation("request \(info.n) succeeded but ran \(ran) times") }
             case .failure(let error):
                 report.failures[error.code.rawValue, default: 0] += 1
-                if error.code == .outcomeUnknown && ran != 1 { violation("request \(info.n) outcome_unknown but ran \(ran) times") }
+                if error.code == .outcomeUnknown && ran != 1 {
+                    violation("request \(info.n) outcome_unknown but ran \(ran) times")
+                }
             }
         }
         for side in [DeviceOrigin.phone, .watch] {

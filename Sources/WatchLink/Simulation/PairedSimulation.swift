@@ -59,7 +59,8 @@ public final class PairedSimulation {
     ) {
         for origin in [DeviceOrigin.phone, .watch] {
             endpoints[origin] = SimulatedEndpoint(
-                origin: origin, world: self, configuration: configuration, resolutions: resolutions, handler: { handler(origin, $0) })
+                origin: origin, world: self, configuration: configuration, resolutions: resolutions,
+                handler: { handler(origin, $0) })
         }
         for origin in [DeviceOrigin.phone, .watch] {
             endpoints[origin]!.boot()
@@ -168,7 +169,8 @@ public final class PairedSimulation {
 
     func refreshReachability() {
         for origin in [DeviceOrigin.phone, .watch] {
-            guard let endpoint = endpoints[origin], endpoint.isUp, let session = endpoint.session, session.state == .activated else { continue }
+            guard let endpoint = endpoints[origin], endpoint.isUp, let session = endpoint.session, session.state == .activated
+            else { continue }
             let reachable = isReachable(from: origin)
             if reachable != endpoint.lastReachable {
                 endpoint.lastReachable = reachable
@@ -179,7 +181,9 @@ public final class PairedSimulation {
 
     func scheduleActivation(of session: SimulatedSession) {
         schedule(at: now + randomIn(1...50)) { [unowned self] in
-            guard let endpoint = self.endpoints[session.side], endpoint.isUp, endpoint.incarnation == session.incarnation else { return }
+            guard let endpoint = self.endpoints[session.side], endpoint.isUp, endpoint.incarnation == session.incarnation else {
+                return
+            }
             session.state = .activated
             session.delegate?.sessionDidActivate(.activated)
         }

@@ -23,7 +23,10 @@ public final class SimulatedEndpoint: SimulationDelegate {
     let resolutions: [String: StateResolution]
     let configuration: LinkEngine.Configuration
 
-    init(origin: DeviceOrigin, world: PairedSimulation, configuration: LinkEngine.Configuration, resolutions: [String: StateResolution], handler: @escaping (InboundCall) -> Result<Data, WatchLinkError>) {
+    init(
+        origin: DeviceOrigin, world: PairedSimulation, configuration: LinkEngine.Configuration,
+        resolutions: [String: StateResolution], handler: @escaping (InboundCall) -> Result<Data, WatchLinkError>
+    ) {
         self.origin = origin
         self.world = world
         self.configuration = configuration
@@ -93,7 +96,9 @@ public final class SimulatedEndpoint: SimulationDelegate {
             case .run(let call):
                 world.observer.handlerRan(origin, call)
                 let result = handler(call)
-                apply { $0.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now) }
+                apply {
+                    $0.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
+                }
             case .accepted(let id): world.observer.accepted(origin, id)
             case .complete(let id, let outcome): world.observer.completed(origin, id, outcome)
             case .stateChanged, .event: break

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A durable log in a file: length-prefixed JSON records, `fsync` to sync, and
@@ -44,16 +45,20 @@ public final class FileStore: DurableStore {
         var offset = 0
         let decoder = JSONDecoder()
         while offset + 4 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length <= 4 << 20 else {
-                throw WatchLinkError(.storageFailed, "record length \(length) at offset \(offset) is implausible", details: ["field": "log[\(records.count)]"])
+                throw WatchLinkError(
+                    .storageFailed, "record length \(length) at offset \(offset) is implausible",
+                    details: ["field": "log[\(records.count)]"])
             }
             guard offset + 4 + length <= bytes.count else { break }
             let slice = Data(bytes[(offset + 4)..<(offset + 4 + length)])
             do {
                 records.append(try decoder.decode(DurableRecord.self, from: slice))
             } catch {
-                throw WatchLinkError(.storageFailed, "corrupt record at offset \(offset)", details: ["field": "log[\(records.count)]"])
+                throw WatchLinkError(
+                    .storageFailed, "corrupt record at offset \(offset)", details: ["field": "log[\(records.count)]"])
             }
             offset += 4 + length
         }
@@ -65,7 +70,9 @@ public final class FileStore: DurableStore {
         let encoder = WireCodec.makeEncoder()
         for record in records {
             let body: Data
-            do { body = try encoder.encode(record) } catch { throw WatchLinkError(.storageFailed, "cannot encode record: \(error)") }
+            do { body = try encoder.encode(record) } catch {
+                throw WatchLinkError(.storageFailed, "cannot encode record: \(error)")
+            }
             let n = UInt32(body.count)
             out += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
             out += body

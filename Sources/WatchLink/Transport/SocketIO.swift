@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Small POSIX helpers for Unix-domain stream sockets and crash-safe files.
@@ -28,7 +29,9 @@ enum SocketIO {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0, var address = try? makeAddress(path) else { return nil }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         if connected != 0 {
             close(fd)
@@ -43,7 +46,8 @@ enum SocketIO {
         let bytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard bytes.count < capacity else {
-            throw WatchLinkError(.invalidArgument, "socket path longer than \(capacity - 1) bytes", details: ["field": "socketPath"])
+            throw WatchLinkError(
+                .invalidArgument, "socket path longer than \(capacity - 1) bytes", details: ["field": "socketPath"])
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, byte) in bytes.enumerated() { raw[i] = byte }

@@ -1,9 +1,10 @@
 public import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A ``WatchSession`` between two processes over a Unix-domain socket.
@@ -53,7 +54,8 @@ public final class SocketSession: WatchSession, Sendable {
         var initial = State()
         if let data = FileManager.default.contents(atPath: directory + "/userinfo-queue.json") {
             do { initial.queue = try JSONDecoder().decode(QueueFile.self, from: data) } catch {
-                throw WatchLinkError(.storageFailed, "unreadable user-info queue", details: ["path": directory + "/userinfo-queue.json"])
+                throw WatchLinkError(
+                    .storageFailed, "unreadable user-info queue", details: ["path": directory + "/userinfo-queue.json"])
             }
         }
         initial.sentContext = FileManager.default.contents(atPath: directory + "/context-sent")
@@ -194,7 +196,9 @@ public final class SocketSession: WatchSession, Sendable {
         callback { $0.sessionReachabilityDidChange(true) }
         while let header = SocketIO.readExactly(fd, 5) {
             let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            guard length >= 1, length <= SessionLimits.applicationContext + 16, let kind = Kind(rawValue: header[4]) else { break }
+            guard length >= 1, length <= SessionLimits.applicationContext + 16, let kind = Kind(rawValue: header[4]) else {
+                break
+            }
             guard let body = length > 1 ? SocketIO.readExactly(fd, length - 1) : [] else { break }
             handle(kind, body)
         }

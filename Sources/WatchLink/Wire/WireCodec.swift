@@ -52,17 +52,20 @@ public enum WireCodec {
     /// - Throws: `payload_too_large`, `unsupported_version` or `invalid_envelope`, with the field at fault in `details["field"]`.
     public static func decode(_ data: Data) throws(WatchLinkError) -> WireFrame {
         if data.count > maximumFrameSize {
-            throw WatchLinkError(.payloadTooLarge, "frame of \(data.count) bytes exceeds \(maximumFrameSize)", details: ["field": "frame"])
+            throw WatchLinkError(
+                .payloadTooLarge, "frame of \(data.count) bytes exceeds \(maximumFrameSize)", details: ["field": "frame"])
         }
         let envelope: Envelope
         do {
             envelope = try JSONDecoder().decode(Envelope.self, from: data)
         } catch {
-            throw WatchLinkError(.invalidEnvelope, "unreadable frame: \(describe(error))", details: ["field": fieldPath(of: error)])
+            throw WatchLinkError(
+                .invalidEnvelope, "unreadable frame: \(describe(error))", details: ["field": fieldPath(of: error)])
         }
         if envelope.v != WireFrame.protocolVersion {
             throw WatchLinkError(
-                .unsupportedVersion, "protocol version \(envelope.v) is not supported; this build speaks \(WireFrame.protocolVersion)",
+                .unsupportedVersion,
+                "protocol version \(envelope.v) is not supported; this build speaks \(WireFrame.protocolVersion)",
                 details: ["field": "v"])
         }
         switch envelope.kind {

@@ -51,7 +51,9 @@ public struct WireRequest: Hashable, Sendable, Codable {
 
     /// Checks the fields a decoder cannot check, naming the first field at fault.
     func validate() throws(WatchLinkError) {
-        do { try typeKey.validate() } catch { throw WatchLinkError(error.code, error.message, details: ["field": "request.type"]) }
+        do { try typeKey.validate() } catch {
+            throw WatchLinkError(error.code, error.message, details: ["field": "request.type"])
+        }
         if idempotencyKey.isEmpty || idempotencyKey.utf8.count > 128 {
             throw WatchLinkError(.invalidEnvelope, "idempotency key must be 1-128 bytes", details: ["field": "request.idem"])
         }

@@ -37,7 +37,8 @@ public struct WireResponse: Hashable, Sendable, Codable {
     /// Checks that exactly one of value and error is present.
     func validate() throws(WatchLinkError) {
         if (value == nil) == (error == nil) {
-            throw WatchLinkError(.invalidEnvelope, "a response carries exactly one of value and error", details: ["field": "response.value"])
+            throw WatchLinkError(
+                .invalidEnvelope, "a response carries exactly one of value and error", details: ["field": "response.value"])
         }
     }
 }
