@@ -28,6 +28,8 @@ public actor WatchConnection {
     var inputTask: Task<Void, Never>?
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
     var flushScheduled = false
+    var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
+    var finishFlushScheduled = false
     var storageError: WatchLinkError?
 
     /// Creates a connection for `origin` over `session`, keeping its log in `store`.
@@ -54,15 +56,16 @@ public actor WatchConnection {
         guard lifecycle == .idle else { return }
         let records = try store.load()
         lifecycle = .running
-        let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
+        let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let bridge = SessionBridge(signal: continuation)
         inputTask = Task { [weak self] in
-            for await input in stream {
-                await self?.handle(input)
+            for await _ in signals {
+                await self?.drainInputs(bridge)
             }
         }
         let actions = engine.recover(from: records, receivedContext: session.receivedApplicationContext, now: currentTime())
         perform(actions)
-        session.activate(delegate: SessionBridge(continuation: continuation))
+        session.activate(delegate: bridge)
     }
 
     /// Stops timers and input processing; pending callers receive `cancelled`.
