@@ -120,6 +120,30 @@ public actor WatchConnection {
         return wire.requestID
     }
 
+    /// Hands several fire-and-forget requests to the outbox at once, with a single durable sync.
+    ///
+    /// Returns, per request and in order, its id once accepted or the error that refused it.
+    /// - Throws: only when the connection is not running or a request cannot be encoded.
+    public func post<R: WatchFireAndForget>(
+        contentsOf requests: [R], strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
+        timeout: Duration = .seconds(3600), durable: Bool = true
+    ) throws(WatchLinkError) -> [Result<UUID, WatchLinkError>] {
+        var wires: [WireRequest] = []
+        for request in requests {
+            wires.append(try makeWire(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: nil))
+        }
+        let now = currentTime()
+        let lists = wires.map { engine.submit($0, strategy: strategy, retry: retry, now: now) }
+        let results = zip(wires, lists).map { wire, actions -> Result<UUID, WatchLinkError> in
+            for action in actions {
+                if case .complete(wire.requestID, .failure(let error)) = action { return .failure(error) }
+            }
+            return .success(wire.requestID)
+        }
+        performGrouped(lists)
+        return results
+    }
+
     /// A stream of diagnostic events from now on.
     public func events() -> AsyncStream<LinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
