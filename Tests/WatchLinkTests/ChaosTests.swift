@@ -15,8 +15,8 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
     static let requestsPerSeed = isLong ? 100_000 : 5_000
 
     @Test(arguments: seeds)
-    func seedHoldsEveryInvariant(seed: UInt64) {
-        let report = ChaosRun.run(seed: seed, requests: Self.requestsPerSeed)
+    func seedHoldsEveryInvariant(seed: UInt64) async {
+        let report = await Self.runOffThePool(seed: seed, requests: Self.requestsPerSeed)
         print("chaos seed=\(seed) digest=\(String(report.traceDigest, radix: 16)) \(report)")
         let summary = chaosTotals.withLock { totals -> String? in
             totals.seeds += 1
@@ -34,10 +34,18 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
         #expect(report.faults[.drop, default: 0] > 0 && report.faults[.crashBetweenEffects, default: 0] > 0)
     }
 
-    @Test func aFailingSeedReplaysIdentically() {
-        let first = ChaosRun.run(seed: 424_242, requests: 800)
-        let second = ChaosRun.run(seed: 424_242, requests: 800)
-        let other = ChaosRun.run(seed: 424_243, requests: 800)
+    /// Runs a simulation on its own thread, so the CPU-bound runs never starve the
+    /// cooperative pool that the socket and two-process tests rely on.
+    static func runOffThePool(seed: UInt64, requests: Int) async -> ChaosReport {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: ChaosRun.run(seed: seed, requests: requests)) }
+        }
+    }
+
+    @Test func aFailingSeedReplaysIdentically() async {
+        let first = await Self.runOffThePool(seed: 424_242, requests: 800)
+        let second = await Self.runOffThePool(seed: 424_242, requests: 800)
+        let other = await Self.runOffThePool(seed: 424_243, requests: 800)
         #expect(first == second)
         #expect(first.traceDigest != other.traceDigest)
     }

@@ -93,11 +93,13 @@ import Testing
         let firstPhone = phone
         try await waitFor("40 steps") { firstPhone.output.filter { $0.hasPrefix("ok") }.count >= 40 }
         watch.kill9()
+        #expect(!firstPhone.output.contains { $0.hasPrefix("done") }, "the watch must die mid-stream")
         try await Task.sleep(for: .milliseconds(300))
         watch = try Child(binary, watchArgs)
         try await waitFor("80 steps") { firstPhone.output.filter { $0.hasPrefix("ok") }.count >= 80 }
         phone.kill9()
         let beforeKill = phone.output
+        #expect(!beforeKill.contains { $0.hasPrefix("done") }, "the phone must die mid-stream")
         try await Task.sleep(for: .milliseconds(200))
         phone = try Child(binary, phoneArgs)
         let secondPhone = phone

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Session callbacks, queued in arrival order for the connection's actor.
 enum SessionInput: Sendable {
@@ -7,13 +8,28 @@ enum SessionInput: Sendable {
     case data(Data, SessionChannel)
 }
 
-/// Turns delegate callbacks into an ordered stream, so FIFO delivery survives the hop to the actor.
+/// Turns delegate callbacks into an ordered buffer plus a wake-up signal, so FIFO delivery
+/// survives the hop to the actor and inputs that arrive together are handled as one batch.
 final class SessionBridge: WatchSessionDelegate, Sendable {
-    let continuation: AsyncStream<SessionInput>.Continuation
+    let signal: AsyncStream<Void>.Continuation
+    let buffer = Mutex<[SessionInput]>([])
 
-    init(continuation: AsyncStream<SessionInput>.Continuation) { self.continuation = continuation }
+    init(signal: AsyncStream<Void>.Continuation) { self.signal = signal }
 
-    func sessionDidActivate(_ state: SessionActivationState) { continuation.yield(.activated(state)) }
-    func sessionReachabilityDidChange(_ isReachable: Bool) { continuation.yield(.reachability(isReachable)) }
-    func sessionDidReceive(_ data: Data, on channel: SessionChannel) { continuation.yield(.data(data, channel)) }
+    func sessionDidActivate(_ state: SessionActivationState) { push(.activated(state)) }
+    func sessionReachabilityDidChange(_ isReachable: Bool) { push(.reachability(isReachable)) }
+    func sessionDidReceive(_ data: Data, on channel: SessionChannel) { push(.data(data, channel)) }
+
+    func push(_ input: SessionInput) {
+        buffer.withLock { $0.append(input) }
+        signal.yield()
+    }
+
+    /// Every input received so far, oldest first.
+    func drain() -> [SessionInput] {
+        buffer.withLock { inputs in
+            defer { inputs.removeAll() }
+            return inputs
+        }
+    }
 }

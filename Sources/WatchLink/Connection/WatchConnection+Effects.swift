@@ -19,39 +19,71 @@ extension WatchConnection {
         let batch = queuedSubmissions
         queuedSubmissions.removeAll()
         let now = currentTime()
-        var durable: [LinkAction] = []
+        performGrouped(batch.map { engine.submit($0.0, strategy: $0.1, retry: $0.2, now: now) })
+    }
+
+    /// Performs the effects of several inputs with one durable sync (group commit).
+    ///
+    /// Every record moves ahead of a single sync and every other effect follows it, so each
+    /// input still sees "record, sync, then effects". A compaction is replaced by a fresh
+    /// snapshot taken after the batch, so records moved ahead of it are not lost.
+    func performGrouped(_ lists: [[LinkAction]]) {
+        var records: [LinkAction] = []
         var rest: [LinkAction] = []
-        for (request, strategy, retry) in batch {
-            for action in engine.submit(request, strategy: strategy, retry: retry, now: now) {
+        var needsSync = false
+        var compacted = false
+        for list in lists {
+            for action in list {
                 switch action {
-                case .persist: durable.append(action)
-                case .sync: break
+                case .persist: records.append(action)
+                case .sync: needsSync = true
+                case .compact: compacted = true
                 default: rest.append(action)
                 }
             }
         }
-        // NB: moving every record ahead of one sync keeps each request's order (record, sync, effects).
-        perform(durable.isEmpty ? rest : durable + [.sync] + rest)
+        var actions = records
+        if needsSync || !records.isEmpty { actions.append(.sync) }
+        if compacted { actions.append(.compact(engine.snapshot(now: currentTime()))) }
+        perform(actions + rest)
     }
 
-    func handle(_ input: SessionInput) {
+    /// Processes every session input that has arrived, in order, as one batch.
+    func drainInputs(_ bridge: SessionBridge) {
         guard lifecycle == .running else { return }
         let now = currentTime()
-        switch input {
-        case .activated(let state):
-            if state == .activated { perform(engine.activate(now: now)) }
-        case .reachability(let reachable):
-            perform(engine.setReachable(reachable, now: now))
-        case .data(let data, let channel):
-            perform(engine.receive(data, on: channel, now: now))
+        var lists: [[LinkAction]] = []
+        for input in bridge.drain() {
+            switch input {
+            case .activated(let state):
+                if state == .activated { lists.append(engine.activate(now: now)) }
+            case .reachability(let reachable):
+                lists.append(engine.setReachable(reachable, now: now))
+            case .data(let data, let channel):
+                lists.append(engine.receive(data, on: channel, now: now))
+            }
         }
+        performGrouped(lists)
     }
 
+    /// Queues a handler's result; results that finish together share one durable sync.
     func handlerFinished(_ call: InboundCall, _ result: Result<Data, WatchLinkError>) {
         guard lifecycle == .running else { return }
-        perform(
-            engine.handlerFinished(
-                idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: currentTime()))
+        finishedCalls.append((call, result))
+        guard !finishFlushScheduled else { return }
+        finishFlushScheduled = true
+        Task { self.flushFinishedCalls() }
+    }
+
+    func flushFinishedCalls() {
+        finishFlushScheduled = false
+        guard lifecycle == .running else { return }
+        let batch = finishedCalls
+        finishedCalls.removeAll()
+        let now = currentTime()
+        performGrouped(batch.map { call, result in
+            engine.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
+        })
     }
 
     func tick() {

@@ -28,6 +28,8 @@ public actor WatchConnection {
     var inputTask: Task<Void, Never>?
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
     var flushScheduled = false
+    var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
+    var finishFlushScheduled = false
     var storageError: WatchLinkError?
 
     /// Creates a connection for `origin` over `session`, keeping its log in `store`.
@@ -56,15 +58,16 @@ public actor WatchConnection {
         guard lifecycle == .idle else { return }
         let records = try store.load()
         lifecycle = .running
-        let (stream, continuation) = AsyncStream.makeStream(of: SessionInput.self)
+        let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let bridge = SessionBridge(signal: continuation)
         inputTask = Task { [weak self] in
-            for await input in stream {
-                await self?.handle(input)
+            for await _ in signals {
+                await self?.drainInputs(bridge)
             }
         }
         let actions = engine.recover(from: records, receivedContext: session.receivedApplicationContext, now: currentTime())
         perform(actions)
-        session.activate(delegate: SessionBridge(continuation: continuation))
+        session.activate(delegate: bridge)
     }
 
     /// Stops timers and input processing; pending callers receive `cancelled`.
@@ -119,6 +122,30 @@ public actor WatchConnection {
         }
         _ = try result.get()
         return wire.requestID
+    }
+
+    /// Hands several fire-and-forget requests to the outbox at once, with a single durable sync.
+    ///
+    /// Returns, per request and in order, its id once accepted or the error that refused it.
+    /// - Throws: only when the connection is not running or a request cannot be encoded.
+    public func post<R: WatchFireAndForget>(
+        contentsOf requests: [R], strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
+        timeout: Duration = .seconds(3600), durable: Bool = true
+    ) throws(WatchLinkError) -> [Result<UUID, WatchLinkError>] {
+        var wires: [WireRequest] = []
+        for request in requests {
+            wires.append(try makeWire(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: nil))
+        }
+        let now = currentTime()
+        let lists = wires.map { engine.submit($0, strategy: strategy, retry: retry, now: now) }
+        let results = zip(wires, lists).map { wire, actions -> Result<UUID, WatchLinkError> in
+            for action in actions {
+                if case .complete(wire.requestID, .failure(let error)) = action { return .failure(error) }
+            }
+            return .success(wire.requestID)
+        }
+        performGrouped(lists)
+        return results
     }
 
     /// A stream of diagnostic events from now on.
