@@ -121,15 +121,19 @@ import Testing
         let store = InMemoryStore()
         var configuration = LinkEngine.Configuration()
         configuration.compactionThreshold = 5
-        let phone = WatchConnection(origin: .phone, session: phoneSession, store: store, clock: clock, random: SeededRandom(seed: 4), configuration: configuration)
+        let phone = WatchConnection(
+            origin: .phone, session: phoneSession, store: store, clock: clock, random: SeededRandom(seed: 4),
+            configuration: configuration)
         try await phone.start()
         let results = try await phone.post(contentsOf: (0..<12).map { Note(body: "n\($0)") }, strategy: .messageOnly)
         #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
-        let refused = try await phone.post(contentsOf: [Note(body: String(repeating: "x", count: 70_000))], strategy: .messageOnly)
+        let refused = try await phone.post(
+            contentsOf: [Note(body: String(repeating: "x", count: 70_000))], strategy: .messageOnly)
         #expect(refused.count == 1 && { if case .failure(let e) = refused[0] { e.code == .payloadTooLarge } else { false } }())
         await phone.stop()
         store.crash()
-        let restarted = WatchConnection(origin: .phone, session: phoneSession, store: store, clock: clock, random: SeededRandom(seed: 5))
+        let restarted = WatchConnection(
+            origin: .phone, session: phoneSession, store: store, clock: clock, random: SeededRandom(seed: 5))
         try await restarted.start()
         #expect(restarted.status.pendingCount == 12)
     }

@@ -81,9 +81,10 @@ extension WatchConnection {
         let batch = finishedCalls
         finishedCalls.removeAll()
         let now = currentTime()
-        performGrouped(batch.map { call, result in
-            engine.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
-        })
+        performGrouped(
+            batch.map { call, result in
+                engine.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
+            })
     }
 
     func tick() {
