@@ -29,7 +29,11 @@ let serverProducts: [Product] = [
     .library(name: "PWAKitServer", targets: ["PWAKitServer"]),
 ]
 
-let serverCLIDependencies: [Target.Dependency] = ["PWAKitBundles", "PWAKitServer"]
+let serverCLIDependencies: [Target.Dependency] = [
+    "PWAKitBundles", "PWAKitServer",
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "Logging", package: "swift-log"),
+]
 
 let serverTargets: [Target] = [
     .target(
