@@ -77,6 +77,10 @@ let serverTargets: [Target] = [
             "PWAKitServer",
             "PWAKitBundles",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ],
         swiftSettings: strictSettings
     ),
