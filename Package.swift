@@ -68,7 +68,7 @@ let serverTargets: [Target] = [
     ),
     .testTarget(
         name: "PWAKitBundlesTests",
-        dependencies: ["PWAKitBundles"],
+        dependencies: ["PWAKitBundles", .product(name: "Crypto", package: "swift-crypto")],
         swiftSettings: strictSettings
     ),
     .testTarget(
