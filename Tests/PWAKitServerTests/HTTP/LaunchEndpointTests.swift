@@ -92,9 +92,7 @@ struct LaunchEndpointTests {
             #expect(claims.exp.value.timeIntervalSince(harness.clock.now) <= 60)
             #expect(claims.nonce != again.nonce)
 
-            var forged = try #require(first.json["launchToken"]?.string)
-            forged.removeLast()
-            forged.append(forged.hasSuffix("A") ? "B" : "A")
+            let forged = flipSignatureCharacter(try #require(first.json["launchToken"]?.string))
             await #expect(throws: (any Error).self) { try await keys.verify(forged, as: MiniAppLaunchClaims.self) }
         }
     }

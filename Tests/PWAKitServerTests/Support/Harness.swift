@@ -130,3 +130,11 @@ struct HarnessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Changes one character in the middle of a JWT's signature (the last character carries padding bits only).
+func flipSignatureCharacter(_ token: String) -> String {
+    var characters = Array(token)
+    let index = characters.count - 20
+    characters[index] = characters[index] == "A" ? "B" : "A"
+    return String(characters)
+}
