@@ -49,6 +49,16 @@ struct ServerCommand: AsyncParsableCommand {
             } else {
                 try await SQLStorage.sqlite(path: dataURL.appendingPathComponent("pwakit.sqlite").path, logger: logger)
             }
+        do {
+            try await serve(storage: storage, dataURL: dataURL, logger: logger)
+        } catch {
+            try? await storage.close()
+            throw error
+        }
+        try await storage.close()
+    }
+
+    private func serve(storage: SQLStorage, dataURL: URL, logger: Logger) async throws {
         var configuration = ServerConfiguration()
         configuration.trustForwardedFor = trustForwardedFor
         configuration.passwordHashing.n = passwordCost
@@ -61,15 +71,9 @@ struct ServerCommand: AsyncParsableCommand {
         }
         let engine = databaseURL == nil ? "SQLite in \(dataURL.path)" : "PostgreSQL"
         let host = self.host
-        do {
-            try await server.run(host: host, port: port, logger: logger) { boundPort in
-                ServerOutput.standardOutput("PWAKit server listening on http://\(host):\(boundPort) (\(engine))")
-            }
-        } catch {
-            try? await storage.close()
-            throw error
+        try await server.run(host: host, port: port, logger: logger) { boundPort in
+            ServerOutput.standardOutput("PWAKit server listening on http://\(host):\(boundPort) (\(engine))")
         }
-        try await storage.close()
     }
 }
 
