@@ -61,7 +61,12 @@ let serverTargets: [Target] = [
     ),
     .executableTarget(
         name: "ServerBenchmark",
-        dependencies: ["PWAKitServer", "PWAKitBundles"],
+        dependencies: [
+            "PWAKitServer", "PWAKitBundles",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
         path: "Benchmarks/ServerBenchmark",
         exclude: ["nginx.conf", "run.sh"],
         swiftSettings: strictSettings
