@@ -80,6 +80,26 @@ struct BlobEndpointTests {
     }
 }
 
+@Suite("Large blobs")
+struct LargeBlobTests {
+    @Test("blobs above the direct-read limit stream whole and in ranges", arguments: Transport.allCases)
+    func streaming(transport: Transport) async throws {
+        let harness = try await Harness.make()
+        try await harness.test(transport) { client in
+            let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
+            let bytes = (0..<(2 * 1024 * 1024 + 300_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+            let hash = SHA256.hex(of: bytes)
+            let put = try await client.sendBytes(.put, "/v1/blobs/\(hash)", body: bytes, token: admin, headers: [.contentType: "application/octet-stream"])
+            #expect(put.status == .created)
+            let whole = try await client.send(.get, "/v1/blobs/\(hash)")
+            #expect(whole.bytes == bytes)
+            let tail = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=100-"])
+            #expect(tail.status == .partialContent)
+            #expect(tail.bytes == Array(bytes[100...]))
+        }
+    }
+}
+
 @Suite("Byte ranges")
 struct ByteRangeTests {
     @Test("parse single ranges, suffixes and open ranges; ignore the rest")
