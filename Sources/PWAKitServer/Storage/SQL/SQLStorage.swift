@@ -167,7 +167,8 @@ public struct SQLStorage: ServerStorage {
     }
 
     private static func parseList(_ text: String) throws -> [String] {
-        try JSONDecoder().decode([String].self, from: Data(text.utf8))
+        guard let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String] else { throw StorageError.corrupt("list") }
+        return list
     }
 
     /// See ``ServerStorage``.
