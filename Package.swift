@@ -9,6 +9,89 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// MARK: - Platform server (PWAKitBundles, PWAKitServer, server CLI commands, benchmark)
+// Declared before `package` because top-level globals are initialised in order.
+// NB: jwt-kit 5.7 needs swift-crypto 4.x, so the range spans both majors.
+
+let serverDependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+]
+
+let serverProducts: [Product] = [
+    .library(name: "PWAKitBundles", targets: ["PWAKitBundles"]),
+    .library(name: "PWAKitServer", targets: ["PWAKitServer"]),
+]
+
+let serverCLIDependencies: [Target.Dependency] = [
+    "PWAKitBundles", "PWAKitServer",
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "Logging", package: "swift-log"),
+]
+
+let serverTargets: [Target] = [
+    .target(
+        name: "PWAKitBundles",
+        dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+        swiftSettings: strictSettings
+    ),
+    .target(
+        name: "PWAKitServer",
+        dependencies: [
+            "PWAKitBundles",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .executableTarget(
+        name: "ServerBenchmark",
+        dependencies: [
+            "PWAKitServer", "PWAKitBundles",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        path: "Benchmarks/ServerBenchmark",
+        exclude: ["nginx.conf", "run.sh"],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "PWAKitBundlesTests",
+        dependencies: ["PWAKitBundles", .product(name: "Crypto", package: "swift-crypto")],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "PWAKitServerTests",
+        dependencies: [
+            "PWAKitServer",
+            "PWAKitBundles",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ],
+        swiftSettings: strictSettings
+    ),
+]
+// MARK: - End of platform server block
+
 let package = Package(
     name: "PWAKit",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -16,12 +99,12 @@ let package = Package(
         .library(name: "PWAKitCore", targets: ["PWAKitCore"]),
         .library(name: "PWAKitModules", targets: ["PWAKitModules"]),
         .executable(name: "pwakit", targets: ["pwakit"]),
-    ],
+    ] + serverProducts,
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-    ],
+    ] + serverDependencies,
     targets: [
         .target(
             name: "PWAKitCore",
@@ -42,7 +125,7 @@ let package = Package(
                 "PWAKitCore",
                 "PWAKitModules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            ] + serverCLIDependencies,
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -71,7 +154,7 @@ let package = Package(
             dependencies: ["pwakit"],
             swiftSettings: strictSettings
         ),
-    ]
+    ] + serverTargets
 )
 
 // MARK: - WatchLink (phone <-> watch messaging); self-contained, no package dependencies.

@@ -8,5 +8,8 @@ struct PWAKitCommand: AsyncParsableCommand {
         commandName: "pwakit",
         abstract: "Tools for PWAKit apps.",
         version: PWAKit.version,
-        subcommands: [ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self])
+        subcommands: [
+            ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self, ServerCommand.self,
+            BundleCommand.self, KeysCommand.self, PublishCommand.self,
+        ])
 }

@@ -1,0 +1,17 @@
+import Foundation
+
+// `ServerBenchmark run [--duration S] [--connections N]` measures; `serve` is the server process it starts.
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "serve": try await BenchmarkServe.main(Array(arguments.dropFirst()))
+    case "run": try await BenchmarkRun.main(Array(arguments.dropFirst()))
+    default:
+        FileHandle.standardError.write(
+            Data("usage: ServerBenchmark run [--duration SECONDS] [--connections N] [--users N]\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("ServerBenchmark: \(error)\n".utf8))
+    exit(1)
+}

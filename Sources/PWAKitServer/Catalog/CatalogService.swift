@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import PWAKitBundles
+
+/// The mini-app catalog, its publisher keys and its backend credentials.
+struct CatalogService: Sendable {
+    let storage: any ServerStorage
+    let environment: ServerEnvironment
+
+    func list() async throws -> [AppRecord] { try await storage.apps() }
+
+    func app(_ id: String) async throws -> AppRecord {
+        try Validation.appId(id, field: "appId")
+        guard let app = try await storage.app(id: id) else { throw APIError.notFound("app \(id)") }
+        return app
+    }
+
+    func create(_ request: CreateAppRequest) async throws -> AppRecord {
+        try Validation.appId(request.id, field: "id")
+        let permissions = try (request.permissions ?? []).enumerated().map { index, value in
+            try Validation.text(value, field: "permissions[\(index)]", maximum: 64)
+        }
+        let channels = request.channels ?? ["stable"]
+        guard !channels.isEmpty, channels.count <= 16 else { throw APIError.invalid("channels", "must list 1 to 16 channels") }
+        for (index, channel) in channels.enumerated() { try Validation.channel(channel, field: "channels[\(index)]") }
+        guard Set(channels).count == channels.count else { throw APIError.invalid("channels", "must not repeat a channel") }
+        guard permissions.count <= 64 else { throw APIError.invalid("permissions", "must list at most 64 permissions") }
+        let entryPath = try Validation.text(request.entryPath ?? "index.html", field: "entryPath", maximum: 512)
+        do { try ManifestRules.checkPath(entryPath, field: "entryPath") } catch let error as BundleError {
+            throw APIError.invalid("entryPath", error.message)
+        }
+        let app = AppRecord(
+            id: request.id, name: try Validation.text(request.name, field: "name", maximum: 100),
+            description: try Validation.text(request.description ?? "", field: "description", maximum: 2000, allowEmpty: true),
+            icon: try Validation.text(request.icon ?? "", field: "icon", maximum: 2048, allowEmpty: true),
+            entryPath: entryPath, permissions: permissions, channels: channels, createdAt: environment.now()
+        )
+        guard try await storage.insertApp(app) else {
+            throw APIError(.conflict, .conflict, "app \(app.id) already exists", field: "id")
+        }
+        return app
+    }
+
+    func addPublisherKey(appId: String, _ request: AddPublisherKeyRequest) async throws -> PublisherKeyRecord {
+        _ = try await app(appId)
+        let key: VerifyingKey
+        do { key = try VerifyingKey(base64: request.publicKey) } catch let error as BundleError {
+            throw APIError.invalid("publicKey", error.message)
+        }
+        let record = PublisherKeyRecord(appId: appId, keyId: key.keyId, publicKey: key.base64, addedAt: environment.now())
+        guard try await storage.insertPublisherKey(record) else {
+            throw APIError(.conflict, .conflict, "key \(key.keyId) is already trusted for \(appId)", field: "publicKey")
+        }
+        return record
+    }
+
+    func publisherKeys(appId: String) async throws -> [PublisherKeyRecord] {
+        _ = try await app(appId)
+        return try await storage.publisherKeys(appId: appId)
+    }
+
+    /// Creates a backend credential; the secret is returned once and stored only as a hash.
+    func createCredential(appId: String) async throws -> (AppCredentialRecord, secret: String) {
+        _ = try await app(appId)
+        let secret = environment.token()
+        let record = AppCredentialRecord(
+            credentialId: "cred_" + environment.identifier(), appId: appId,
+            secretHash: SHA256.hex(of: Data(secret.utf8)), createdAt: environment.now()
+        )
+        guard try await storage.insertAppCredential(record) else { throw StorageError(message: "credential id collision") }
+        return (record, secret)
+    }
+
+    /// Stores a credential with a known secret (used when seeding).
+    func importCredential(appId: String, credentialId: String, secret: String) async throws -> Bool {
+        _ = try await app(appId)
+        let record = AppCredentialRecord(
+            credentialId: credentialId, appId: appId, secretHash: SHA256.hex(of: Data(secret.utf8)), createdAt: environment.now())
+        return try await storage.insertAppCredential(record)
+    }
+
+    /// The app a `(credentialId, secret)` pair authenticates, or a 401.
+    func authenticateBackend(id: String, secret: String) async throws -> AppCredentialRecord {
+        let failure = APIError(
+            .unauthorized, .unauthorized, "a valid app credential is required", headers: [.wwwAuthenticate: "Basic"])
+        guard id.utf8.count <= 128, secret.utf8.count <= 256, let record = try await storage.appCredential(id: id) else {
+            throw failure
+        }
+        let presented = Array(SHA256.hex(of: Data(secret.utf8)).utf8)
+        guard PasswordHasher.constantTimeEqual(presented, Array(record.secretHash.utf8)) else { throw failure }
+        return record
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+public import HTTPTypes
+public import Hummingbird
+import NIOCore
+
+/// An error answered to a client: an HTTP status and a JSON body
+/// `{"error": {"code": "...", "message": "...", "field": "..."}}`.
+public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConvertible {
+    /// A stable, machine-readable error code; codes are added, never renamed.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable string form.
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The stable string form.
+        public var description: String { rawValue }
+
+        /// The body is not JSON, or a field is missing, of the wrong type or out of range.
+        public static let invalidRequest = Code("invalid_request")
+        /// The body is larger than the endpoint accepts.
+        public static let payloadTooLarge = Code("payload_too_large")
+        /// No valid access token (or app credential) was presented.
+        public static let unauthorized = Code("unauthorized")
+        /// The caller is authenticated but may not do this.
+        public static let forbidden = Code("forbidden")
+        /// The resource does not exist (or is not visible to the caller).
+        public static let notFound = Code("not_found")
+        /// Email or password is wrong — the same answer whether or not the account exists.
+        public static let invalidCredentials = Code("invalid_credentials")
+        /// Too many failed logins for this account or address; see `Retry-After`.
+        public static let tooManyAttempts = Code("too_many_attempts")
+        /// The email address cannot be registered.
+        public static let emailUnavailable = Code("email_unavailable")
+        /// The refresh token is unknown, expired or revoked.
+        public static let invalidRefreshToken = Code("invalid_refresh_token")
+        /// A used refresh token was presented again; its whole family is now revoked.
+        public static let refreshTokenReused = Code("refresh_token_reused")
+        /// The resource already exists.
+        public static let conflict = Code("conflict")
+        /// The manifest's signature does not verify with the app's publisher keys.
+        public static let badSignature = Code("bad_signature")
+        /// The manifest is malformed or inconsistent with the request.
+        public static let invalidManifest = Code("invalid_manifest")
+        /// A blob the manifest lists is not stored, or its size differs.
+        public static let missingBlobs = Code("missing_blobs")
+        /// The uploaded bytes do not hash to the address they were sent to.
+        public static let hashMismatch = Code("hash_mismatch")
+        /// The version is not above the channel's newest release.
+        public static let versionNotNewer = Code("version_not_newer")
+        /// The launch code is unknown, used, expired or for another app.
+        public static let invalidLaunchCode = Code("invalid_launch_code")
+        /// The requested range cannot be satisfied.
+        public static let rangeNotSatisfiable = Code("range_not_satisfiable")
+        /// The method is not allowed on this path.
+        public static let methodNotAllowed = Code("method_not_allowed")
+        /// The server failed; the message says no more.
+        public static let internalError = Code("internal_error")
+    }
+
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// The stable code.
+    public let code: Code
+    /// A human-readable explanation.
+    public let message: String
+    /// The request field at fault (`password`, `files[2].sha256`), when there is one.
+    public let field: String?
+    /// Extra response headers (`Retry-After`, `WWW-Authenticate`, `Content-Range`).
+    public var headers: HTTPFields
+
+    /// Creates an error.
+    public init(_ status: HTTPResponse.Status, _ code: Code, _ message: String, field: String? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.headers = headers
+    }
+
+    /// `status code (field): message`.
+    public var description: String { "\(status.code) \(code)\(field.map { " (\($0))" } ?? ""): \(message)" }
+
+    struct Body: Codable {
+        struct Detail: Codable {
+            var code: String
+            var message: String
+            var field: String?
+        }
+        var error: Detail
+    }
+
+    /// Renders the JSON error body.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(Body(error: .init(code: code.rawValue, message: message, field: field)))
+        var fields = headers
+        fields[.contentType] = "application/json"
+        fields[.cacheControl] = "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension APIError {
+    static func invalid(_ field: String, _ problem: String) -> APIError {
+        APIError(.badRequest, .invalidRequest, "\(field) \(problem)", field: field)
+    }
+
+    static func unauthorized(_ message: String = "a valid access token is required") -> APIError {
+        APIError(.unauthorized, .unauthorized, message, headers: [.wwwAuthenticate: "Bearer"])
+    }
+
+    static func notFound(_ what: String) -> APIError { APIError(.notFound, .notFound, "\(what) not found") }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PWAKitBundles
+
+extension PlatformServer {
+    func addBlobRoutes(to table: RouteTable) {
+        table.add(.post, "/v1/blobs/missing") { request, _ in
+            _ = try await requireAdmin(request)
+            let body = try await RequestReader.json(MissingBlobsRequest.self, from: request, limit: 2 * 1024 * 1024)
+            guard body.sha256.count <= ManifestCoding.maximumFileCount else {
+                throw APIError.invalid("sha256", "must list at most \(ManifestCoding.maximumFileCount) hashes")
+            }
+            var missing: [String] = []
+            for (index, hash) in body.sha256.enumerated() {
+                try Validation.sha256(hash, field: "sha256[\(index)]")
+                if try await blobs.size(of: hash) == nil, !missing.contains(hash) { missing.append(hash) }
+            }
+            return try JSONResponse.make(MissingBlobsResponse(missing: missing))
+        }
+        table.add(.put, "/v1/blobs/{sha256}") { request, context in
+            _ = try await requireAdmin(request)
+            let hash = try context.parameters.require("sha256")
+            try Validation.sha256(hash, field: "sha256")
+            if let declared = request.headers[.contentLength].flatMap(Int.init), declared > configuration.maximumBlobSize {
+                throw APIError(
+                    .contentTooLarge, .payloadTooLarge, "a blob must be at most \(configuration.maximumBlobSize) bytes",
+                    field: "body")
+            }
+            do {
+                let created = try await blobs.put(hash: hash, body: request.body, maximumSize: configuration.maximumBlobSize)
+                let size = try await blobs.size(of: hash) ?? 0
+                return try JSONResponse.make(
+                    BlobPutResponse(sha256: hash, size: size, created: created), status: created ? .created : .ok)
+            } catch let error as BlobStoreError {
+                switch error.reason {
+                case .tooLarge:
+                    throw APIError(
+                        .contentTooLarge, .payloadTooLarge, "a blob must be at most \(configuration.maximumBlobSize) bytes",
+                        field: "body")
+                case .hashMismatch, .notFound:
+                    throw APIError(
+                        .unprocessableContent, .hashMismatch, "the uploaded bytes do not hash to \(hash)", field: "body")
+                }
+            }
+        }
+        table.add(.get, "/v1/blobs/{sha256}") { request, context in
+            try await serveBlob(request, context: context, includeBody: true)
+        }
+        table.add(.head, "/v1/blobs/{sha256}") { request, context in
+            try await serveBlob(request, context: context, includeBody: false)
+        }
+    }
+
+    /// Serves a blob immutable, with a strong ETag, conditional GET and single byte ranges.
+    func serveBlob(_ request: Request, context: ServerRequestContext, includeBody: Bool) async throws -> Response {
+        let hash = try context.parameters.require("sha256")
+        try Validation.sha256(hash, field: "sha256")
+        guard let size = try await blobs.size(of: hash) else { throw APIError.notFound("blob \(hash)") }
+        let etag = "\"\(hash)\""
+        var headers: HTTPFields = [
+            .eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes",
+            .contentType: "application/octet-stream",
+        ]
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: { ["*", etag].contains($0.trimmingCharacters(in: .whitespaces)) })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range = ByteRange.parse(request.headers[.range], size: size)
+        if let ifRange = request.headers[.ifRange], ifRange.trimmingCharacters(in: .whitespaces) != etag { range = .whole }
+        let status: HTTPResponse.Status
+        let selected: ClosedRange<Int>?
+        switch range {
+        case .whole:
+            status = .ok
+            selected = size > 0 ? 0...(size - 1) : nil
+        case .partial(let bytes):
+            status = .partialContent
+            selected = bytes
+            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
+        case .unsatisfiable:
+            throw APIError(
+                .rangeNotSatisfiable, .rangeNotSatisfiable, "the range selects no bytes of a \(size)-byte blob", field: "Range",
+                headers: [.contentRange: "bytes */\(size)"])
+        }
+        let length = selected.map { $0.count } ?? 0
+        headers[.contentLength] = "\(length)"
+        guard includeBody, let selected else { return Response(status: status, headers: headers) }
+        return Response(
+            status: status, headers: headers, body: try await blobs.body(hash: hash, range: selected, context: context))
+    }
+}

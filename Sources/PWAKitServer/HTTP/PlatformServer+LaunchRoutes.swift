@@ -1,0 +1,26 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension PlatformServer {
+    func addLaunchRoutes(to table: RouteTable) {
+        table.add(.post, "/v1/launch/codes") { request, _ in
+            let caller = try await authenticate(request)
+            let body = try await RequestReader.json(LaunchCodeRequest.self, from: request, limit: configuration.maximumJSONBody)
+            return try JSONResponse.make(try await launch.issue(userId: caller.userId, body), status: .created)
+        }
+        table.add(.post, "/v1/launch/exchange") { request, _ in
+            guard let presented = RequestReader.basicCredentials(request) else {
+                throw APIError(
+                    .unauthorized, .unauthorized, "a valid app credential is required", headers: [.wwwAuthenticate: "Basic"])
+            }
+            let credential = try await catalog.authenticateBackend(id: presented.id, secret: presented.secret)
+            let body = try await RequestReader.json(
+                LaunchExchangeRequest.self, from: request, limit: configuration.maximumJSONBody)
+            return try JSONResponse.make(try await launch.exchange(code: body.code, credential: credential))
+        }
+        table.add(.get, "/v1/launch/keys") { _, _ in
+            try JSONResponse.make(tokens.jwks, headers: [.cacheControl: "public, max-age=300"])
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PWAKitBundles
+
+/// Reads request bodies within a size limit and decodes JSON, naming the field at fault on error.
+enum RequestReader {
+    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw tooLarge(limit)
+        }
+        var collected = ByteBuffer()
+        for try await var chunk in request.body {
+            guard collected.readableBytes + chunk.readableBytes <= limit else { throw tooLarge(limit) }
+            collected.writeBuffer(&chunk)
+        }
+        return collected
+    }
+
+    static func json<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        let buffer = try await collect(request, limit: limit)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            let path = error.fieldPath
+            if path.isEmpty {
+                if case .typeMismatch = error { throw APIError.invalid("body", "must be a JSON object") }
+                throw APIError.invalid("body", "is not valid JSON")
+            }
+            throw APIError.invalid(path, error.fieldProblem)
+        }
+    }
+
+    static func bearerToken(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+            return nil
+        }
+        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `(id, secret)` from `Authorization: Basic base64(id:secret)`.
+    static func basicCredentials(_ request: Request) -> (id: String, secret: String)? {
+        guard let header = request.headers[.authorization], header.count > 6, header.prefix(6).lowercased() == "basic ",
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    private static func tooLarge(_ limit: Int) -> APIError {
+        APIError(.contentTooLarge, .payloadTooLarge, "the request body must be at most \(limit) bytes", field: "body")
+    }
+}
+
+/// Builds JSON responses.
+enum JSONResponse {
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        var fields = headers
+        fields[.contentType] = "application/json"
+        if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func noContent() -> Response { Response(status: .noContent, headers: [.cacheControl: "no-store"]) }
+}

@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import PWAKitBundles
+
+/// Registration, login with throttling, refresh-token rotation with reuse detection, logout.
+struct IdentityService: Sendable {
+    let storage: any ServerStorage
+    let tokens: TokenService
+    let environment: ServerEnvironment
+    let configuration: ServerConfiguration
+    let hasher: PasswordHasher
+    /// A hash of a random password, verified against when an account does not exist so both answers take as long.
+    let decoyHash: String
+
+    init(storage: any ServerStorage, tokens: TokenService, environment: ServerEnvironment, configuration: ServerConfiguration)
+        throws
+    {
+        self.storage = storage
+        self.tokens = tokens
+        self.environment = environment
+        self.configuration = configuration
+        self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
+        self.decoyHash = try hasher.hash(environment.token(), salt: environment.randomBytes(16))
+    }
+
+    func register(_ request: RegisterRequest) async throws -> TokenPairResponse {
+        let email = try Validation.email(request.email, field: "email")
+        try Validation.password(request.password, field: "password")
+        let displayName =
+            try request.displayName.map { try Validation.displayName($0, field: "displayName") }
+            ?? String(email.split(separator: "@").first ?? "")
+        let user = try await createUser(email: email, password: request.password, displayName: displayName, role: .user)
+        guard let user else {
+            throw APIError(.conflict, .emailUnavailable, "this email address cannot be registered", field: "email")
+        }
+        return try await issueTokens(for: user, familyId: nil)
+    }
+
+    /// Creates a user; `nil` when the email is taken.
+    func createUser(email: String, password: String, displayName: String, role: UserRole) async throws -> UserRecord? {
+        let user = UserRecord(
+            id: environment.identifier(), email: email, displayName: displayName,
+            passwordHash: try hasher.hash(password, salt: environment.randomBytes(16)), role: role, createdAt: environment.now()
+        )
+        return try await storage.insertUser(user) ? user : nil
+    }
+
+    func login(_ request: LoginRequest, address: String) async throws -> TokenPairResponse {
+        let email = Validation.normalizedEmail(request.email)
+        let now = environment.now()
+        let since = now.addingTimeInterval(-configuration.throttleWindow)
+        let accountKey = "account:" + email
+        let addressKey = "address:" + address
+        let accountFailures = try await storage.loginFailureCount(key: accountKey, since: since)
+        let addressFailures = try await storage.loginFailureCount(key: addressKey, since: since)
+        guard accountFailures < configuration.accountFailureLimit, addressFailures < configuration.addressFailureLimit else {
+            throw APIError(
+                .tooManyRequests, .tooManyAttempts, "too many failed logins; try again later",
+                headers: [.retryAfter: "\(Int(configuration.throttleWindow))"]
+            )
+        }
+        let user = email.utf8.count <= 254 ? try await storage.user(email: email) : nil
+        let passwordMatches =
+            request.password.utf8.count <= Validation.maximumPasswordBytes
+            && hasher.verify(request.password, encoded: user?.passwordHash ?? decoyHash)
+        guard let user, passwordMatches else {
+            try await storage.recordLoginFailure(key: accountKey, at: now)
+            try await storage.recordLoginFailure(key: addressKey, at: now)
+            throw APIError(.unauthorized, .invalidCredentials, "email or password is wrong")
+        }
+        try await storage.clearLoginFailures(key: accountKey)
+        return try await issueTokens(for: user, familyId: nil)
+    }
+
+    func refresh(_ request: RefreshRequest) async throws -> TokenPairResponse {
+        let hash = SHA256.hex(of: Data(request.refreshToken.utf8))
+        switch try await storage.consumeRefreshToken(tokenHash: hash, now: environment.now()) {
+        case .rotated(let familyId, let userId):
+            guard let user = try await storage.user(id: userId) else {
+                throw APIError(.unauthorized, .invalidRefreshToken, "the refresh token is invalid", field: "refreshToken")
+            }
+            return try await issueTokens(for: user, familyId: familyId)
+        case .reused:
+            throw APIError(
+                .unauthorized, .refreshTokenReused,
+                "the refresh token was already used; every session it belonged to is signed out",
+                field: "refreshToken")
+        case .expired, .unknown:
+            throw APIError(.unauthorized, .invalidRefreshToken, "the refresh token is invalid or expired", field: "refreshToken")
+        }
+    }
+
+    /// Revokes the family of a refresh token owned by `userId`; other users' tokens are left alone.
+    func logout(refreshToken: String, userId: String) async throws {
+        let hash = SHA256.hex(of: Data(refreshToken.utf8))
+        guard let owner = try await storage.refreshTokenOwner(tokenHash: hash), owner.userId == userId else { return }
+        try await storage.revokeRefreshFamily(familyId: owner.familyId, now: environment.now())
+    }
+
+    private func issueTokens(for user: UserRecord, familyId: String?) async throws -> TokenPairResponse {
+        let now = environment.now()
+        let refreshToken = environment.token()
+        try await storage.insertRefreshToken(
+            tokenHash: SHA256.hex(of: Data(refreshToken.utf8)), familyId: familyId ?? environment.identifier(), userId: user.id,
+            issuedAt: now, expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime), newFamily: familyId == nil
+        )
+        let accessToken = try await tokens.accessToken(for: user, now: now)
+        return TokenPairResponse(
+            accessToken: accessToken, refreshToken: refreshToken, tokenType: "Bearer",
+            expiresIn: Int(configuration.accessTokenLifetime), user: UserResponse(user)
+        )
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import HTTPTypes
+import JWTKit
+
+/// The claims of a host's access token.
+struct AccessClaims: JWTPayload {
+    var sub: SubjectClaim
+    var iss: IssuerClaim
+    var aud: AudienceClaim
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim
+    var role: String
+
+    /// Signature checks happen in jwt-kit; time and audience are checked by `TokenService`
+    /// against the injected clock, so nothing is left to check here.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The claims of a launch token a mini-app verifies offline.
+struct LaunchClaims: JWTPayload {
+    var sub: SubjectClaim
+    var iss: IssuerClaim
+    /// The mini-app id the token is for.
+    var aud: AudienceClaim
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim
+    /// A random value the mini-app remembers until `exp` to refuse replays.
+    var nonce: String
+    /// The bundle hash of the release being launched.
+    var bundle: String
+    var email: String
+    var name: String
+
+    /// Checked by the mini-app with its own clock; the server only signs these.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

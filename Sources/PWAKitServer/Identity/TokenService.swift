@@ -1,0 +1,84 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import JWTKit
+import PWAKitBundles
+
+/// Signs and verifies the server's EdDSA tokens. The signing key lives in the database so every
+/// replica signs and verifies with the same key.
+struct TokenService: Sendable {
+    static let hostAudience = "pwakit-host"
+
+    let keys: JWTKeyCollection
+    let keyId: String
+    let publicKey: Curve25519.Signing.PublicKey
+    let configuration: ServerConfiguration
+
+    static func load(storage: any ServerStorage, environment: ServerEnvironment, configuration: ServerConfiguration) async throws
+        -> TokenService
+    {
+        let candidate = Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
+        let stored = try await storage.serverKey(purpose: "token-signing", candidate: candidate, now: environment.now())
+        guard let raw = Data(base64Encoded: stored), let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
+        else {
+            throw StorageError(message: "stored token-signing key is malformed")
+        }
+        let keyId = VerifyingKey(publicKey: privateKey.publicKey).keyId
+        let keys = JWTKeyCollection()
+        await keys.add(eddsa: EdDSA.PrivateKey(backing: privateKey), kid: JWKIdentifier(string: keyId))
+        return TokenService(keys: keys, keyId: keyId, publicKey: privateKey.publicKey, configuration: configuration)
+    }
+
+    func accessToken(for user: UserRecord, now: Date) async throws -> String {
+        let claims = AccessClaims(
+            sub: .init(value: user.id), iss: .init(value: configuration.issuer), aud: .init(value: [Self.hostAudience]),
+            iat: .init(value: now), exp: .init(value: now.addingTimeInterval(configuration.accessTokenLifetime)),
+            role: user.role.rawValue
+        )
+        return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
+    }
+
+    /// Verifies signature, issuer, audience and expiry; any failure is the same 401.
+    func verifyAccessToken(_ token: String, now: Date) async throws -> AccessClaims {
+        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessClaims.self) else {
+            throw APIError.unauthorized("the access token is invalid")
+        }
+        guard claims.iss.value == configuration.issuer, claims.aud.value.contains(Self.hostAudience) else {
+            throw APIError.unauthorized("the access token is invalid")
+        }
+        guard now < claims.exp.value else { throw APIError.unauthorized("the access token has expired") }
+        return claims
+    }
+
+    func launchToken(user: UserRecord, appId: String, bundleHash: String, nonce: String, now: Date) async throws -> String {
+        let claims = LaunchClaims(
+            sub: .init(value: user.id), iss: .init(value: configuration.issuer), aud: .init(value: [appId]),
+            iat: .init(value: now),
+            exp: .init(value: now.addingTimeInterval(configuration.launchCodeLifetime)), nonce: nonce, bundle: bundleHash,
+            email: user.email, name: user.displayName
+        )
+        return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
+    }
+
+    /// The public key as a JSON Web Key Set, for mini-app backends that verify launch tokens offline.
+    var jwks: JWKSDocument {
+        JWKSDocument(keys: [
+            .init(
+                kty: "OKP", crv: "Ed25519", alg: "EdDSA", use: "sig", kid: keyId, x: Base64URL.encode(publicKey.rawRepresentation)
+            )
+        ])
+    }
+}
+
+/// A JSON Web Key Set with Ed25519 keys.
+struct JWKSDocument: Codable, Sendable {
+    struct Key: Codable, Sendable {
+        var kty: String
+        var crv: String
+        var alg: String
+        var use: String
+        var kid: String
+        var x: String
+    }
+    var keys: [Key]
+}

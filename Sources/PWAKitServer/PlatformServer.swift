@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import JWTKit
+import Logging
+import NIOCore
+
+/// The platform server: identity, catalog, releases, blob delivery and launch codes over one
+/// ``ServerStorage`` and one ``BlobStore``. Build it with ``make(storage:blobs:configuration:environment:)``,
+/// then serve ``router()`` with Hummingbird.
+public struct PlatformServer: Sendable {
+    /// Where state lives.
+    public let storage: any ServerStorage
+    /// Where bundle files live.
+    public let blobs: any BlobStore
+    /// Behaviour settings.
+    public let configuration: ServerConfiguration
+    /// Clock and randomness.
+    public let environment: ServerEnvironment
+
+    let tokens: TokenService
+    let identity: IdentityService
+    let catalog: CatalogService
+    let releases: ReleaseService
+    let launch: LaunchService
+
+    /// Migrates the schema, loads (or creates) the shared token-signing key and wires the services.
+    public static func make(
+        storage: any ServerStorage, blobs: any BlobStore, configuration: ServerConfiguration = .init(),
+        environment: ServerEnvironment = .live
+    ) async throws -> PlatformServer {
+        try await storage.migrate()
+        let tokens = try await TokenService.load(storage: storage, environment: environment, configuration: configuration)
+        return try PlatformServer(
+            storage: storage, blobs: blobs, configuration: configuration, environment: environment, tokens: tokens)
+    }
+
+    private init(
+        storage: any ServerStorage, blobs: any BlobStore, configuration: ServerConfiguration, environment: ServerEnvironment,
+        tokens: TokenService
+    ) throws {
+        self.storage = storage
+        self.blobs = blobs
+        self.configuration = configuration
+        self.environment = environment
+        self.tokens = tokens
+        self.identity = try IdentityService(
+            storage: storage, tokens: tokens, environment: environment, configuration: configuration)
+        let catalog = CatalogService(storage: storage, environment: environment)
+        self.catalog = catalog
+        let releases = ReleaseService(storage: storage, blobs: blobs, catalog: catalog, environment: environment)
+        self.releases = releases
+        self.launch = LaunchService(
+            storage: storage, tokens: tokens, releases: releases, catalog: catalog, environment: environment,
+            configuration: configuration)
+    }
+
+    /// The router with every endpoint, plus any `extraRoutes` (benchmarks add theirs here).
+    public func router(extraRoutes: (Router<ServerRequestContext>, PlatformServer) -> Void = { _, _ in }) -> Router<
+        ServerRequestContext
+    > {
+        let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        let table = RouteTable(router: router)
+        addRoutes(to: table)
+        extraRoutes(router, self)
+        return router
+    }
+
+    /// Every route ``router()`` registers, in OpenAPI path form.
+    public var routes: [ServerRoute] {
+        let table = RouteTable(router: Router(context: ServerRequestContext.self))
+        addRoutes(to: table)
+        return table.routes
+    }
+
+    private func addRoutes(to table: RouteTable) {
+        table.add(.get, "/v1/health") { _, _ in try JSONResponse.make(["status": "ok"]) }
+        addIdentityRoutes(to: table)
+        addCatalogRoutes(to: table)
+        addBlobRoutes(to: table)
+        addReleaseRoutes(to: table)
+        addLaunchRoutes(to: table)
+    }
+
+    /// Verifies the bearer access token and returns the user id and role; 401 otherwise.
+    public func authenticate(_ request: Request) async throws -> (userId: String, role: UserRole) {
+        guard let token = RequestReader.bearerToken(request) else { throw APIError.unauthorized() }
+        let claims = try await tokens.verifyAccessToken(token, now: environment.now())
+        return (claims.sub.value, UserRole(rawValue: claims.role))
+    }
+
+    func requireAdmin(_ request: Request) async throws -> String {
+        let caller = try await authenticate(request)
+        guard caller.role == .admin else { throw APIError(.forbidden, .forbidden, "this needs an administrator") }
+        return caller.userId
+    }
+
+    func clientAddress(_ request: Request, context: ServerRequestContext) -> String {
+        if configuration.trustForwardedFor, let forwarded = request.headers[.xForwardedFor] {
+            let first = forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if !first.isEmpty, first.utf8.count <= 64 { return first }
+        }
+        return context.peerAddress ?? "unknown"
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = Self("X-Forwarded-For")!
+}

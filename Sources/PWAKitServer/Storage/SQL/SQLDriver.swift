@@ -1,0 +1,17 @@
+/// The minimal database access both engines provide: parameterised statements in, rows out.
+///
+/// Statements are written once with PostgreSQL placeholders (`$1`, `$2`, …); the SQLite driver
+/// rewrites them to SQLite's numbered form (`?1`, `?2`, …). Values are never spliced into SQL.
+protocol SQLDriver: Sendable {
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+    /// Runs the migration statements once per database, serialised against other replicas.
+    func runMigrations(_ migrations: [(version: Int, statements: [String])]) async throws
+    func close() async throws
+}
+
+extension SQLDriver {
+    @discardableResult
+    func execute(_ sql: String, _ binds: [SQLValue] = []) async throws -> [SQLRow] {
+        try await query(sql, binds)
+    }
+}

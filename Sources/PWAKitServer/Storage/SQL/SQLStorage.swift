@@ -1,0 +1,332 @@
+public import Foundation
+import HTTPTypes
+
+/// ``ServerStorage`` in SQL. The statements are shared; the engine is the driver underneath:
+/// SQLite (``sqlite(path:logger:)``, the embedded default) or PostgreSQL (``postgres(url:logger:)``).
+public struct SQLStorage: ServerStorage {
+    let driver: any SQLDriver
+
+    init(driver: any SQLDriver) { self.driver = driver }
+
+    /// See ``ServerStorage``.
+    public func migrate() async throws { try await driver.runMigrations(Schema.migrations) }
+    /// See ``ServerStorage``.
+    public func close() async throws { try await driver.close() }
+
+    // MARK: Users
+
+    /// See ``ServerStorage``.
+    public func insertUser(_ user: UserRecord) async throws -> Bool {
+        let rows = try await driver.query(
+            """
+            INSERT INTO users (id, email, display_name, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT DO NOTHING RETURNING id
+            """,
+            [
+                .text(user.id), .text(user.email), .text(user.displayName), .text(user.passwordHash), .text(user.role.rawValue),
+                .date(user.createdAt),
+            ]
+        )
+        return !rows.isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func user(email: String) async throws -> UserRecord? {
+        try await driver.query("SELECT * FROM users WHERE email = $1", [.text(email)]).first.map(Self.userRecord)
+    }
+
+    /// See ``ServerStorage``.
+    public func user(id: String) async throws -> UserRecord? {
+        try await driver.query("SELECT * FROM users WHERE id = $1", [.text(id)]).first.map(Self.userRecord)
+    }
+
+    private static func userRecord(_ row: SQLRow) throws -> UserRecord {
+        UserRecord(
+            id: try row.text("id"), email: try row.text("email"), displayName: try row.text("display_name"),
+            passwordHash: try row.text("password_hash"), role: UserRole(rawValue: try row.text("role")),
+            createdAt: try row.date("created_at")
+        )
+    }
+
+    // MARK: Refresh tokens
+
+    /// See ``ServerStorage``.
+    public func insertRefreshToken(
+        tokenHash: String, familyId: String, userId: String, issuedAt: Date, expiresAt: Date, newFamily: Bool
+    ) async throws {
+        if newFamily {
+            try await driver.execute(
+                "INSERT INTO refresh_families (id, user_id, created_at, revoked_at) VALUES ($1, $2, $3, NULL)",
+                [.text(familyId), .text(userId), .date(issuedAt)]
+            )
+        }
+        try await driver.execute(
+            """
+            INSERT INTO refresh_tokens (token_hash, family_id, user_id, issued_at, expires_at, used_at)
+            VALUES ($1, $2, $3, $4, $5, NULL)
+            """,
+            [.text(tokenHash), .text(familyId), .text(userId), .date(issuedAt), .date(expiresAt)]
+        )
+    }
+
+    /// See ``ServerStorage``.
+    public func consumeRefreshToken(tokenHash: String, now: Date) async throws -> RefreshConsumption {
+        // NB: one conditional UPDATE decides the race between two presentations of the same token.
+        let rotated = try await driver.query(
+            """
+            UPDATE refresh_tokens SET used_at = $2
+            WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+              AND family_id IN (SELECT id FROM refresh_families WHERE revoked_at IS NULL)
+            RETURNING family_id, user_id
+            """,
+            [.text(tokenHash), .date(now)]
+        )
+        if let row = rotated.first {
+            return .rotated(familyId: try row.text("family_id"), userId: try row.text("user_id"))
+        }
+        guard
+            let existing = try await driver.query("SELECT * FROM refresh_tokens WHERE token_hash = $1", [.text(tokenHash)]).first
+        else {
+            return .unknown
+        }
+        let familyId = try existing.text("family_id")
+        if existing.isNull("used_at"), try existing.date("expires_at") <= now {
+            let revoked = try await driver.query("SELECT revoked_at FROM refresh_families WHERE id = $1", [.text(familyId)])
+            if revoked.first?.isNull("revoked_at") ?? false { return .expired }
+        }
+        try await revokeRefreshFamily(familyId: familyId, now: now)
+        return .reused(familyId: familyId)
+    }
+
+    /// See ``ServerStorage``.
+    public func revokeRefreshFamily(familyId: String, now: Date) async throws {
+        try await driver.execute(
+            "UPDATE refresh_families SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
+            [.text(familyId), .date(now)]
+        )
+    }
+
+    /// See ``ServerStorage``.
+    public func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)? {
+        guard
+            let row = try await driver.query(
+                "SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = $1", [.text(tokenHash)]
+            ).first
+        else {
+            return nil
+        }
+        return (try row.text("family_id"), try row.text("user_id"))
+    }
+
+    // MARK: Login throttling
+
+    /// See ``ServerStorage``.
+    public func recordLoginFailure(key: String, at: Date) async throws {
+        try await driver.execute("INSERT INTO login_failures (throttle_key, failed_at) VALUES ($1, $2)", [.text(key), .date(at)])
+    }
+
+    /// See ``ServerStorage``.
+    public func loginFailureCount(key: String, since: Date) async throws -> Int {
+        let rows = try await driver.query(
+            "SELECT COUNT(*) AS n FROM login_failures WHERE throttle_key = $1 AND failed_at > $2",
+            [.text(key), .date(since)]
+        )
+        return Int(try rows.first?.integer("n") ?? 0)
+    }
+
+    /// See ``ServerStorage``.
+    public func clearLoginFailures(key: String) async throws {
+        try await driver.execute("DELETE FROM login_failures WHERE throttle_key = $1", [.text(key)])
+    }
+
+    // MARK: Catalog
+
+    /// See ``ServerStorage``.
+    public func insertApp(_ app: AppRecord) async throws -> Bool {
+        let rows = try await driver.query(
+            """
+            INSERT INTO apps (id, name, description, icon, entry_path, permissions, channels, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id
+            """,
+            [
+                .text(app.id), .text(app.name), .text(app.description), .text(app.icon), .text(app.entryPath),
+                .text(try Self.jsonList(app.permissions)), .text(try Self.jsonList(app.channels)), .date(app.createdAt),
+            ]
+        )
+        return !rows.isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func app(id: String) async throws -> AppRecord? {
+        try await driver.query("SELECT * FROM apps WHERE id = $1", [.text(id)]).first.map(Self.appRecord)
+    }
+
+    /// See ``ServerStorage``.
+    public func apps() async throws -> [AppRecord] {
+        try await driver.query("SELECT * FROM apps ORDER BY id", []).map(Self.appRecord)
+    }
+
+    private static func appRecord(_ row: SQLRow) throws -> AppRecord {
+        AppRecord(
+            id: try row.text("id"), name: try row.text("name"), description: try row.text("description"),
+            icon: try row.text("icon"),
+            entryPath: try row.text("entry_path"), permissions: try parseList(row.text("permissions")),
+            channels: try parseList(row.text("channels")), createdAt: try row.date("created_at")
+        )
+    }
+
+    private static func jsonList(_ values: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
+    }
+
+    private static func parseList(_ text: String) throws -> [String] {
+        guard let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String] else {
+            throw StorageError.corrupt("list")
+        }
+        return list
+    }
+
+    /// See ``ServerStorage``.
+    public func insertPublisherKey(_ key: PublisherKeyRecord) async throws -> Bool {
+        let rows = try await driver.query(
+            """
+            INSERT INTO publisher_keys (app_id, key_id, public_key, added_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT DO NOTHING RETURNING key_id
+            """,
+            [.text(key.appId), .text(key.keyId), .text(key.publicKey), .date(key.addedAt)]
+        )
+        return !rows.isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func publisherKeys(appId: String) async throws -> [PublisherKeyRecord] {
+        try await driver.query("SELECT * FROM publisher_keys WHERE app_id = $1 ORDER BY key_id", [.text(appId)]).map { row in
+            PublisherKeyRecord(
+                appId: try row.text("app_id"), keyId: try row.text("key_id"), publicKey: try row.text("public_key"),
+                addedAt: try row.date("added_at"))
+        }
+    }
+
+    /// See ``ServerStorage``.
+    public func insertAppCredential(_ credential: AppCredentialRecord) async throws -> Bool {
+        let rows = try await driver.query(
+            """
+            INSERT INTO app_credentials (credential_id, app_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT DO NOTHING RETURNING credential_id
+            """,
+            [.text(credential.credentialId), .text(credential.appId), .text(credential.secretHash), .date(credential.createdAt)]
+        )
+        return !rows.isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func appCredential(id: String) async throws -> AppCredentialRecord? {
+        try await driver.query("SELECT * FROM app_credentials WHERE credential_id = $1", [.text(id)]).first.map { row in
+            AppCredentialRecord(
+                credentialId: try row.text("credential_id"), appId: try row.text("app_id"),
+                secretHash: try row.text("secret_hash"),
+                createdAt: try row.date("created_at")
+            )
+        }
+    }
+
+    // MARK: Releases
+
+    /// See ``ServerStorage``.
+    public func insertReleaseMovingForward(_ release: ReleaseRecord) async throws -> Bool {
+        let rows = try await driver.query(
+            """
+            INSERT INTO releases (app_id, channel, version, version_key, bundle_hash, manifest, key_id, signature, rollout_percent, created_at)
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+            WHERE NOT EXISTS (SELECT 1 FROM releases WHERE app_id = $1 AND channel = $2 AND version_key >= $4)
+            ON CONFLICT DO NOTHING RETURNING version
+            """,
+            [
+                .text(release.appId), .text(release.channel), .text(release.version), .integer(release.versionKey),
+                .text(release.bundleHash),
+                .text(release.manifest.base64EncodedString()), .text(release.keyId), .text(release.signature),
+                .integer(Int64(release.rolloutPercent)), .date(release.createdAt),
+            ]
+        )
+        return !rows.isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func releases(appId: String, channel: String) async throws -> [ReleaseRecord] {
+        try await driver.query(
+            "SELECT * FROM releases WHERE app_id = $1 AND channel = $2 ORDER BY version_key DESC",
+            [.text(appId), .text(channel)]
+        ).map(Self.releaseRecord)
+    }
+
+    /// See ``ServerStorage``.
+    public func release(appId: String, bundleHash: String) async throws -> ReleaseRecord? {
+        try await driver.query(
+            "SELECT * FROM releases WHERE app_id = $1 AND bundle_hash = $2 ORDER BY version_key DESC",
+            [.text(appId), .text(bundleHash)]
+        ).first.map(Self.releaseRecord)
+    }
+
+    /// See ``ServerStorage``.
+    public func setRollout(appId: String, channel: String, versionKey: Int64, percent: Int) async throws -> Bool {
+        let rows = try await driver.query(
+            "UPDATE releases SET rollout_percent = $4 WHERE app_id = $1 AND channel = $2 AND version_key = $3 RETURNING version",
+            [.text(appId), .text(channel), .integer(versionKey), .integer(Int64(percent))]
+        )
+        return !rows.isEmpty
+    }
+
+    private static func releaseRecord(_ row: SQLRow) throws -> ReleaseRecord {
+        guard let manifest = Data(base64Encoded: try row.text("manifest")) else { throw StorageError.corrupt("manifest") }
+        return ReleaseRecord(
+            appId: try row.text("app_id"), channel: try row.text("channel"), version: try row.text("version"),
+            versionKey: try row.integer("version_key"), bundleHash: try row.text("bundle_hash"), manifest: manifest,
+            keyId: try row.text("key_id"), signature: try row.text("signature"),
+            rolloutPercent: Int(try row.integer("rollout_percent")),
+            createdAt: try row.date("created_at")
+        )
+    }
+
+    // MARK: Launch codes
+
+    /// See ``ServerStorage``.
+    public func insertLaunchCode(_ code: LaunchCodeRecord) async throws {
+        try await driver.execute(
+            "INSERT INTO launch_codes (code_hash, user_id, app_id, bundle_hash, expires_at, used_at) VALUES ($1, $2, $3, $4, $5, NULL)",
+            [.text(code.codeHash), .text(code.userId), .text(code.appId), .text(code.bundleHash), .date(code.expiresAt)]
+        )
+    }
+
+    /// See ``ServerStorage``.
+    public func redeemLaunchCode(codeHash: String, appId: String, now: Date) async throws -> LaunchCodeRecord? {
+        let rows = try await driver.query(
+            """
+            UPDATE launch_codes SET used_at = $3
+            WHERE code_hash = $1 AND app_id = $2 AND used_at IS NULL AND expires_at > $3
+            RETURNING code_hash, user_id, app_id, bundle_hash, expires_at
+            """,
+            [.text(codeHash), .text(appId), .date(now)]
+        )
+        return try rows.first.map { row in
+            LaunchCodeRecord(
+                codeHash: try row.text("code_hash"), userId: try row.text("user_id"), appId: try row.text("app_id"),
+                bundleHash: try row.text("bundle_hash"), expiresAt: try row.date("expires_at")
+            )
+        }
+    }
+
+    // MARK: Server keys
+
+    /// See ``ServerStorage``.
+    public func serverKey(purpose: String, candidate: String, now: Date) async throws -> String {
+        try await driver.execute(
+            "INSERT INTO server_keys (purpose, private_key, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            [.text(purpose), .text(candidate), .date(now)]
+        )
+        guard let row = try await driver.query("SELECT private_key FROM server_keys WHERE purpose = $1", [.text(purpose)]).first
+        else {
+            throw StorageError(message: "server key \(purpose) vanished")
+        }
+        return try row.text("private_key")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+
+/// The schema, as ordered migrations. Types are chosen to mean the same on SQLite and PostgreSQL:
+/// `TEXT`, `BIGINT` (times are milliseconds since 1970), `INTEGER`.
+enum Schema {
+    static let migrations: [(version: Int, statements: [String])] = [
+        (
+            1,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS users (id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, \
+                display_name TEXT NOT NULL, password_hash TEXT NOT NULL, role TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS refresh_families (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, \
+                created_at BIGINT NOT NULL, revoked_at BIGINT)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS refresh_tokens (token_hash TEXT PRIMARY KEY, family_id TEXT NOT NULL, \
+                user_id TEXT NOT NULL, issued_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT)
+                """,
+                "CREATE INDEX IF NOT EXISTS refresh_tokens_family ON refresh_tokens (family_id)",
+                "CREATE TABLE IF NOT EXISTS login_failures (throttle_key TEXT NOT NULL, failed_at BIGINT NOT NULL)",
+                "CREATE INDEX IF NOT EXISTS login_failures_key ON login_failures (throttle_key, failed_at)",
+                """
+                CREATE TABLE IF NOT EXISTS apps (id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL, \
+                icon TEXT NOT NULL, entry_path TEXT NOT NULL, permissions TEXT NOT NULL, channels TEXT NOT NULL, \
+                created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS publisher_keys (app_id TEXT NOT NULL, key_id TEXT NOT NULL, \
+                public_key TEXT NOT NULL, added_at BIGINT NOT NULL, PRIMARY KEY (app_id, key_id))
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS app_credentials (credential_id TEXT PRIMARY KEY, app_id TEXT NOT NULL, \
+                secret_hash TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS releases (app_id TEXT NOT NULL, channel TEXT NOT NULL, version TEXT NOT NULL, \
+                version_key BIGINT NOT NULL, bundle_hash TEXT NOT NULL, manifest TEXT NOT NULL, key_id TEXT NOT NULL, \
+                signature TEXT NOT NULL, rollout_percent INTEGER NOT NULL, created_at BIGINT NOT NULL, \
+                PRIMARY KEY (app_id, channel, version_key))
+                """,
+                "CREATE INDEX IF NOT EXISTS releases_bundle ON releases (app_id, bundle_hash)",
+                """
+                CREATE TABLE IF NOT EXISTS launch_codes (code_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, \
+                app_id TEXT NOT NULL, bundle_hash TEXT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS server_keys (purpose TEXT PRIMARY KEY, private_key TEXT NOT NULL, \
+                created_at BIGINT NOT NULL)
+                """,
+            ]
+        )
+    ]
+}

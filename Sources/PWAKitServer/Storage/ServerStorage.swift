@@ -1,0 +1,77 @@
+public import Foundation
+import HTTPTypes
+
+/// Everything the server keeps between requests. All shared state lives here, never in one
+/// replica's memory, so several stateless servers can share one database.
+///
+/// Operations that must be atomic across replicas (rotating a refresh token, redeeming a launch
+/// code, moving a channel forward) are single conditional statements in the implementations.
+public protocol ServerStorage: Sendable {
+    /// Creates or upgrades the schema; safe to call at every start.
+    func migrate() async throws
+    /// Releases connections.
+    func close() async throws
+
+    // MARK: Users
+    /// Inserts a user; returns `false` when the email is already registered.
+    func insertUser(_ user: UserRecord) async throws -> Bool
+    /// The user with a normalised email, if any.
+    func user(email: String) async throws -> UserRecord?
+    /// The user with an id, if any.
+    func user(id: String) async throws -> UserRecord?
+
+    // MARK: Refresh tokens
+    /// Starts a refresh-token family and stores its first token.
+    func insertRefreshToken(tokenHash: String, familyId: String, userId: String, issuedAt: Date, expiresAt: Date, newFamily: Bool)
+        async throws
+    /// Marks a token used if it is current; revokes its family when it was already used.
+    func consumeRefreshToken(tokenHash: String, now: Date) async throws -> RefreshConsumption
+    /// Revokes a family so none of its tokens can be used again.
+    func revokeRefreshFamily(familyId: String, now: Date) async throws
+    /// The family and user of a token, if it exists.
+    func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)?
+
+    // MARK: Login throttling
+    /// Records one failed login for a throttle key (`account:…` or `address:…`).
+    func recordLoginFailure(key: String, at: Date) async throws
+    /// Counts failures for a key since a moment.
+    func loginFailureCount(key: String, since: Date) async throws -> Int
+    /// Forgets the failures of a key (after a successful login).
+    func clearLoginFailures(key: String) async throws
+
+    // MARK: Catalog
+    /// Inserts an app; returns `false` when the id exists.
+    func insertApp(_ app: AppRecord) async throws -> Bool
+    /// The app with an id.
+    func app(id: String) async throws -> AppRecord?
+    /// All apps ordered by id.
+    func apps() async throws -> [AppRecord]
+    /// Adds a publisher key; returns `false` when the app already has that key id.
+    func insertPublisherKey(_ key: PublisherKeyRecord) async throws -> Bool
+    /// The publisher keys of an app.
+    func publisherKeys(appId: String) async throws -> [PublisherKeyRecord]
+    /// Adds a backend credential; returns `false` when the id exists.
+    func insertAppCredential(_ credential: AppCredentialRecord) async throws -> Bool
+    /// The credential with an id.
+    func appCredential(id: String) async throws -> AppCredentialRecord?
+
+    // MARK: Releases
+    /// Inserts a release only if its version is above every release on its channel; returns whether it was inserted.
+    func insertReleaseMovingForward(_ release: ReleaseRecord) async throws -> Bool
+    /// The releases of a channel, newest version first.
+    func releases(appId: String, channel: String) async throws -> [ReleaseRecord]
+    /// The release of an app with a bundle hash.
+    func release(appId: String, bundleHash: String) async throws -> ReleaseRecord?
+    /// Changes the rollout share of one release; returns `false` when there is no such release.
+    func setRollout(appId: String, channel: String, versionKey: Int64, percent: Int) async throws -> Bool
+
+    // MARK: Launch codes
+    /// Stores a new launch code.
+    func insertLaunchCode(_ code: LaunchCodeRecord) async throws
+    /// Marks a launch code used when it is unused, unexpired and for `appId`; returns it, or `nil`.
+    func redeemLaunchCode(codeHash: String, appId: String, now: Date) async throws -> LaunchCodeRecord?
+
+    // MARK: Server keys
+    /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.
+    func serverKey(purpose: String, candidate: String, now: Date) async throws -> String
+}

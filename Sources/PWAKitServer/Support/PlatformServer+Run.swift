@@ -1,0 +1,22 @@
+import Foundation
+public import Hummingbird
+public import Logging
+import NIOCore
+
+extension PlatformServer {
+    /// Serves on `host:port` until SIGINT or SIGTERM; `onListening` receives the bound port (useful with port 0).
+    /// `extraRoutes` adds routes beside the server's own (benchmarks add an authenticated hello-world).
+    public func run(
+        host: String, port: Int, logger: Logger,
+        extraRoutes: (Router<ServerRequestContext>, PlatformServer) -> Void = { _, _ in },
+        onListening: @escaping @Sendable (Int) async -> Void
+    ) async throws {
+        let app = Application(
+            router: router(extraRoutes: extraRoutes),
+            configuration: .init(address: .hostname(host, port: port), serverName: "pwakit"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+            logger: logger
+        )
+        try await app.runService()
+    }
+}

@@ -1,0 +1,53 @@
+public import Foundation
+import HTTPTypes
+
+/// Tunable behaviour of the server; the defaults are the production values.
+public struct ServerConfiguration: Sendable {
+    /// The `iss` of every token this server signs.
+    public var issuer = "pwakit"
+    /// How long an access token is valid.
+    public var accessTokenLifetime: TimeInterval = 15 * 60
+    /// How long a refresh token is valid.
+    public var refreshTokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// How long a launch code (and launch token) is valid.
+    public var launchCodeLifetime: TimeInterval = 60
+    /// scrypt cost parameters for password hashes.
+    public var passwordHashing = ScryptParameters.standard
+    /// Failed logins allowed per account within ``throttleWindow``.
+    public var accountFailureLimit = 5
+    /// Failed logins allowed per client address within ``throttleWindow``.
+    public var addressFailureLimit = 20
+    /// The sliding window of the login throttle.
+    public var throttleWindow: TimeInterval = 15 * 60
+    /// The largest JSON body accepted by ordinary endpoints.
+    public var maximumJSONBody = 64 * 1024
+    /// The largest release upload (the base64 manifest and its signature).
+    public var maximumReleaseBody = 2 * 1024 * 1024
+    /// The largest single blob accepted.
+    public var maximumBlobSize = 64 * 1024 * 1024
+    /// Whether to take the client address from `X-Forwarded-For` (only behind a trusted proxy).
+    public var trustForwardedFor = false
+
+    /// The production defaults.
+    public init() {}
+}
+
+/// scrypt's cost parameters: `N` (CPU/memory cost, a power of two), `r` (block size), `p` (parallelism).
+public struct ScryptParameters: Sendable, Hashable {
+    /// The CPU/memory cost.
+    public var n: Int
+    /// The block size.
+    public var r: Int
+    /// The parallelism.
+    public var p: Int
+
+    /// Creates parameters.
+    public init(n: Int, r: Int, p: Int) {
+        self.n = n
+        self.r = r
+        self.p = p
+    }
+
+    /// N = 2^15, r = 8, p = 1: about 32 MiB and tens of milliseconds per hash.
+    public static let standard = ScryptParameters(n: 1 << 15, r: 8, p: 1)
+}

@@ -1,0 +1,41 @@
+public import Foundation
+import HTTPTypes
+
+/// The effects the server depends on, injected so tests control time and randomness.
+public struct ServerEnvironment: Sendable {
+    /// The current time.
+    public var now: @Sendable () -> Date
+    /// `count` cryptographically random bytes.
+    public var randomBytes: @Sendable (Int) -> [UInt8]
+
+    /// Creates an environment from its effects.
+    public init(now: @escaping @Sendable () -> Date, randomBytes: @escaping @Sendable (Int) -> [UInt8]) {
+        self.now = now
+        self.randomBytes = randomBytes
+    }
+
+    /// The real clock and the system's secure random generator.
+    public static let live = ServerEnvironment(
+        now: { Date() },
+        randomBytes: { count in
+            var generator = SystemRandomNumberGenerator()
+            return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        }
+    )
+
+    /// A random URL-safe token of `byteCount` random bytes (base64url, no padding).
+    func token(byteCount: Int = 32) -> String { Base64URL.encode(randomBytes(byteCount)) }
+
+    /// A random opaque identifier.
+    func identifier() -> String { token(byteCount: 16) }
+}
+
+/// Base64url without padding.
+enum Base64URL {
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

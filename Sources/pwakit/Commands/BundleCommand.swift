@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import PWAKitBundles
+
+/// `pwakit bundle <dir>`: builds and signs a release manifest for a directory of web files.
+struct BundleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bundle",
+        abstract: "Build a release manifest for a directory and sign its exact bytes."
+    )
+
+    @Argument(help: "The directory of the mini-app's files.")
+    var directory: String
+
+    @Option(help: "The mini-app id.")
+    var appId: String
+
+    @Option(help: "The release version, MAJOR.MINOR.PATCH.")
+    var version: String
+
+    @Option(help: "The channel to publish on.")
+    var channel = "stable"
+
+    @Option(help: "The entry page's path inside the directory.")
+    var entry = "index.html"
+
+    @Option(help: "The private key file from `pwakit keys generate`.")
+    var key: String
+
+    @Option(name: .shortAndLong, help: "Where to write the signed release (JSON).")
+    var output: String
+
+    func run() async throws {
+        let signingKey = try SigningKey(fileContents: try Data(contentsOf: URL(fileURLWithPath: key)))
+        let builder = BundleBuilder(root: URL(fileURLWithPath: directory, isDirectory: true))
+        let manifest = try builder.manifest(appId: appId, version: version, channel: channel, entry: entry)
+        let release = try SignedRelease.sign(manifest, with: signingKey)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(release).write(to: URL(fileURLWithPath: output), options: .atomic)
+        print(
+            "bundled \(manifest.files.count) files, \(manifest.totalSize) bytes; bundle hash \(try release.bundleHash()); signed by \(signingKey.keyId)"
+        )
+    }
+}

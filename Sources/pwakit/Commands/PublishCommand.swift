@@ -1,0 +1,70 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import PWAKitBundles
+
+/// `pwakit publish`: uploads the blobs the server lacks, with a progress bar, then the signed manifest.
+struct PublishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Upload a signed release: only the files the server lacks, then the manifest."
+    )
+
+    @Argument(help: "The directory the release was bundled from.")
+    var directory: String
+
+    @Option(help: "The signed release written by `pwakit bundle`.")
+    var release: String
+
+    @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.")
+    var server: String
+
+    @Option(help: "An administrator's email address.")
+    var email: String
+
+    @Option(help: "The administrator's password (default: the PWAKIT_PASSWORD environment variable).")
+    var password: String?
+
+    @Option(help: "Share of users (0-100) who receive the release.")
+    var rollout = 100
+
+    func validate() throws {
+        guard (0...100).contains(rollout) else { throw ValidationError("--rollout must be between 0 and 100") }
+        guard URL(string: server)?.scheme.map({ ["http", "https"].contains($0) }) == true else {
+            throw ValidationError("--server must be an http or https URL")
+        }
+    }
+
+    func run() async throws {
+        guard let password = password ?? ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"] else {
+            throw ValidationError("pass --password or set PWAKIT_PASSWORD")
+        }
+        let signed = try JSONDecoder().decode(SignedRelease.self, from: try Data(contentsOf: URL(fileURLWithPath: release)))
+        let manifest = try ManifestCoding.decode(try signed.manifestBytes())
+        let builder = BundleBuilder(root: URL(fileURLWithPath: directory, isDirectory: true))
+        guard let base = URL(string: server) else { throw ValidationError("--server is not a URL") }
+        var client = PublishClient(baseURL: base)
+        try await client.login(email: email, password: password)
+
+        let missing = Set(try await client.missingBlobs(Array(manifest.blobHashes).sorted()))
+        var uploads: [ManifestFile] = []
+        for file in manifest.files where missing.contains(file.sha256) && !uploads.contains(where: { $0.sha256 == file.sha256 }) {
+            uploads.append(file)
+        }
+        FileHandle.standardError.write(
+            Data("\(manifest.blobHashes.count) blobs in the release, \(uploads.count) missing on the server\n".utf8))
+        var progress = PublishProgressBar(totalItems: uploads.count, totalBytes: uploads.reduce(0) { $0 + $1.size })
+        progress.draw()
+        for file in uploads {
+            let data = try Data(contentsOf: builder.url(for: file.path))
+            guard SHA256.hex(of: data) == file.sha256 else {
+                throw ValidationError("\(file.path) changed since it was bundled; run `pwakit bundle` again")
+            }
+            try await client.uploadBlob(hash: file.sha256, data: data)
+            progress.advance(bytes: data.count)
+        }
+        progress.finish()
+        _ = try await client.publish(appId: manifest.appId, release: signed, rolloutPercent: rollout)
+        print("published \(manifest.appId) \(manifest.version) on \(manifest.channel); bundle hash \(try signed.bundleHash())")
+    }
+}

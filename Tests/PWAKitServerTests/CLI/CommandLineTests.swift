@@ -1,0 +1,141 @@
+import Foundation
+import PWAKitBundles
+import Testing
+
+/// The real binary: keys, bundle and publish against a live `pwakit server` process.
+@Suite("pwakit binary", .serialized)
+struct CommandLineTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func write(_ text: String, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    @Test("keys generate, bundle, publish uploads only missing blobs, errors exit non-zero")
+    func publishFlow() async throws {
+        let work = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let keyPath = work.appendingPathComponent("key.json").path
+        let generated = try await PWAKitBinary.run(["keys", "generate", "--output", keyPath])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let summary = JSONBody(try JSONSerialization.jsonObject(with: Data(generated.stdout.utf8)))
+        let publicKey = try #require(summary["publicKey"]?.string)
+        let again = try await PWAKitBinary.run(["keys", "generate", "--output", keyPath])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("--force"))
+        let permissions = try FileManager.default.attributesOfItem(atPath: keyPath)[.posixPermissions] as? NSNumber
+        #expect(permissions?.intValue == 0o600)
+
+        let site = work.appendingPathComponent("site")
+        try Self.write("<h1>v1</h1>", to: site.appendingPathComponent("index.html"))
+        try Self.write("console.log('shared')", to: site.appendingPathComponent("js/app.js"))
+        let seed = """
+            {"users":[{"email":"admin@example.com","password":"admin-password","role":"admin"}],
+             "apps":[{"id":"demo","name":"Demo","publisherKeys":["\(publicKey)"]}]}
+            """
+        try Self.write(seed, to: work.appendingPathComponent("seed.json"))
+        let server = try await ServerProcess.start([
+            "--data-dir", work.appendingPathComponent("data").path, "--seed", work.appendingPathComponent("seed.json").path,
+        ])
+        do {
+            let release1 = work.appendingPathComponent("release1.json").path
+            let bundled = try await PWAKitBinary.run([
+                "bundle", site.path, "--app-id", "demo", "--version", "1.0.0", "--key", keyPath, "--output", release1,
+            ])
+            #expect(bundled.status == 0, "\(bundled.stderr)")
+            #expect(bundled.stdout.contains("bundled 2 files"))
+
+            let publishArguments = ["--server", server.baseURL.absoluteString, "--email", "admin@example.com"]
+            let first = try await PWAKitBinary.run(
+                ["publish", site.path, "--release", release1] + publishArguments,
+                environment: ["PWAKIT_PASSWORD": "admin-password"])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stderr.contains("2 missing on the server"))
+            #expect(first.stderr.contains("2/2 blobs"))
+            #expect(first.stdout.contains("published demo 1.0.0 on stable"))
+
+            try Self.write("<h1>v2</h1>", to: site.appendingPathComponent("index.html"))
+            let release2 = work.appendingPathComponent("release2.json").path
+            _ = try await PWAKitBinary.run([
+                "bundle", site.path, "--app-id", "demo", "--version", "1.1.0", "--key", keyPath, "--output", release2,
+            ])
+            let second = try await PWAKitBinary.run(
+                ["publish", site.path, "--release", release2, "--password", "admin-password"] + publishArguments)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stderr.contains("1 missing on the server"))
+
+            let rollback = try await PWAKitBinary.run(
+                ["publish", site.path, "--release", release1, "--password", "admin-password"] + publishArguments)
+            #expect(rollback.status != 0)
+            #expect(rollback.stderr.contains("version_not_newer"))
+
+            // A release signed by a key the server does not trust is refused.
+            let strangerKey = work.appendingPathComponent("stranger.json").path
+            _ = try await PWAKitBinary.run(["keys", "generate", "--output", strangerKey])
+            let release3 = work.appendingPathComponent("release3.json").path
+            _ = try await PWAKitBinary.run([
+                "bundle", site.path, "--app-id", "demo", "--version", "2.0.0", "--key", strangerKey, "--output", release3,
+            ])
+            let untrusted = try await PWAKitBinary.run(
+                ["publish", site.path, "--release", release3, "--password", "admin-password"] + publishArguments)
+            #expect(untrusted.status != 0)
+            #expect(untrusted.stderr.contains("bad_signature"))
+
+            // Files changed after bundling are caught before upload.
+            try Self.write("<h1>edited</h1>", to: site.appendingPathComponent("index.html"))
+            let stale = try await PWAKitBinary.run(
+                ["publish", site.path, "--release", release3, "--password", "admin-password"] + publishArguments)
+            #expect(stale.status != 0)
+
+            let wrongPassword = try await PWAKitBinary.run(
+                ["publish", site.path, "--release", release2, "--password", "nope"] + publishArguments)
+            #expect(wrongPassword.status != 0)
+            #expect(wrongPassword.stderr.contains("invalid_credentials"))
+
+            let (_, login) = try await HTTPProbe.call(
+                "POST", server.baseURL.appendingPathComponent("v1/auth/login"),
+                json: ["email": "admin@example.com", "password": "admin-password"])
+            let token = try #require(login["accessToken"]?.string)
+            let (status, latest) = try await HTTPProbe.call(
+                "GET", URL(string: "v1/apps/demo/releases/latest", relativeTo: server.baseURL)!,
+                headers: ["Authorization": "Bearer \(token)"])
+            #expect(status == 200)
+            let manifest = try ManifestCoding.decode(Data(base64Encoded: latest["release"]?["manifest"]?.string ?? "") ?? Data())
+            #expect(manifest.version == "1.1.0")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("bad arguments exit non-zero naming the problem")
+    func badArguments() async throws {
+        let work = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let keyPath = work.appendingPathComponent("key.json").path
+        _ = try await PWAKitBinary.run(["keys", "generate", "--output", keyPath])
+        try Self.write("x", to: work.appendingPathComponent("site/index.html"))
+        let badVersion = try await PWAKitBinary.run([
+            "bundle", work.appendingPathComponent("site").path, "--app-id", "demo", "--version", "v1", "--key", keyPath,
+            "--output", work.appendingPathComponent("r.json").path,
+        ])
+        #expect(badVersion.status != 0)
+        #expect(badVersion.stderr.contains("version"))
+        let badPort = try await PWAKitBinary.run(["server", "--port", "70000"])
+        #expect(badPort.status != 0)
+        #expect(badPort.stderr.contains("--port"))
+        let badSeed = work.appendingPathComponent("seed.json")
+        try Self.write(#"{"users":[{"email":"not-an-email","password":"long enough"}]}"#, to: badSeed)
+        let seeded = try await PWAKitBinary.run([
+            "server", "--port", "0", "--data-dir", work.appendingPathComponent("d").path, "--seed", badSeed.path,
+        ])
+        #expect(seeded.status != 0)
+        #expect(seeded.stderr.contains("users[0].email"))
+    }
+}

@@ -1,0 +1,134 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PWAKitBundles
+import Testing
+
+@testable import PWAKitServer
+
+@Suite("Blob endpoints")
+struct BlobEndpointTests {
+    @Test("upload verifies the hash; download is immutable with ETag and ranges", arguments: Transport.allCases)
+    func uploadAndServe(transport: Transport) async throws {
+        let harness = try await Harness.make { $0.maximumBlobSize = 64 * 1024 }
+        try await harness.test(transport) { client in
+            let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
+            let bytes = (0..<10_000).map { UInt8($0 % 251) }
+            let hash = SHA256.hex(of: bytes)
+            let octet: HTTPFields = [.contentType: "application/octet-stream"]
+
+            let missing = try await client.send(.post, "/v1/blobs/missing", json: ["sha256": [hash, hash]], token: admin)
+            #expect(missing.json["missing"]?.count == 1)
+            let wrong = try await client.sendBytes(.put, "/v1/blobs/\(hash)", body: bytes + [1], token: admin, headers: octet)
+            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.json.errorCode == "hash_mismatch")
+            #expect(try await client.send(.get, "/v1/blobs/\(hash)").status == .notFound)
+
+            let put = try await client.sendBytes(.put, "/v1/blobs/\(hash)", body: bytes, token: admin, headers: octet)
+            #expect(put.status == .created)
+            let again = try await client.sendBytes(.put, "/v1/blobs/\(hash)", body: bytes, token: admin, headers: octet)
+            #expect(again.status == .ok)
+            #expect(again.json["created"]?.bool == false)
+            #expect(
+                try await client.send(.post, "/v1/blobs/missing", json: ["sha256": [hash]], token: admin).json["missing"]?.count
+                    == 0)
+
+            let get = try await client.send(.get, "/v1/blobs/\(hash)")
+            #expect(get.status == .ok)
+            #expect(get.bytes == bytes)
+            #expect(get.headers[.eTag] == "\"\(hash)\"")
+            #expect(get.headers[.cacheControl]?.contains("immutable") == true)
+            #expect(get.headers[.acceptRanges] == "bytes")
+
+            let head = try await client.send(.head, "/v1/blobs/\(hash)")
+            #expect(head.status == .ok)
+            #expect(head.body.readableBytes == 0)
+
+            let cached = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.ifNoneMatch: "\"\(hash)\""])
+            #expect(cached.status == .notModified)
+
+            let range = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=100-199"])
+            #expect(range.status == .partialContent)
+            #expect(range.bytes == Array(bytes[100...199]))
+            #expect(range.headers[.contentRange] == "bytes 100-199/10000")
+            let suffix = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=-10"])
+            #expect(suffix.bytes == Array(bytes[9990...]))
+            let open = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=9995-"])
+            #expect(open.bytes == Array(bytes[9995...]))
+            let beyond = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=20000-"])
+            #expect(beyond.status == .rangeNotSatisfiable)
+            #expect(beyond.headers[.contentRange] == "bytes */10000")
+            let staleIfRange = try await client.send(
+                .get, "/v1/blobs/\(hash)", headers: [.range: "bytes=0-9", .ifRange: "\"other\""])
+            #expect(staleIfRange.status == .ok)
+            #expect(staleIfRange.bytes.count == 10_000)
+            let garbage = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=abc"])
+            #expect(garbage.status == .ok)
+
+            let huge = [UInt8](repeating: 7, count: 64 * 1024 + 1)
+            let tooLarge = try await client.sendBytes(
+                .put, "/v1/blobs/\(SHA256.hex(of: huge))", body: huge, token: admin, headers: octet)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(tooLarge.json.errorCode == "payload_too_large")
+
+            let badHash = try await client.send(.get, "/v1/blobs/ABC")
+            #expect(badHash.status == .badRequest)
+            #expect(badHash.json.errorField == "sha256")
+            let user = try await client.register()
+            let forbidden = try await client.sendBytes(.put, "/v1/blobs/\(hash)", body: bytes, token: user.access, headers: octet)
+            #expect(forbidden.status == .forbidden)
+            let badList = try await client.send(.post, "/v1/blobs/missing", json: ["sha256": ["zz"]], token: admin)
+            #expect(badList.json.errorField == "sha256[0]")
+        }
+    }
+}
+
+@Suite("Large blobs")
+struct LargeBlobTests {
+    @Test("blobs above the direct-read limit stream whole and in ranges", arguments: Transport.allCases)
+    func streaming(transport: Transport) async throws {
+        let harness = try await Harness.make()
+        try await harness.test(transport) { client in
+            let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
+            let bytes = (0..<(2 * 1024 * 1024 + 300_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+            let hash = SHA256.hex(of: bytes)
+            let put = try await client.sendBytes(
+                .put, "/v1/blobs/\(hash)", body: bytes, token: admin, headers: [.contentType: "application/octet-stream"])
+            #expect(put.status == .created)
+            let whole = try await client.send(.get, "/v1/blobs/\(hash)")
+            #expect(whole.bytes == bytes)
+            let tail = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=100-"])
+            #expect(tail.status == .partialContent)
+            #expect(tail.bytes == Array(bytes[100...]))
+        }
+    }
+}
+
+@Suite("Byte ranges")
+struct ByteRangeTests {
+    @Test("parse single ranges, suffixes and open ranges; ignore the rest")
+    func parsing() {
+        #expect(probe(nil, size: 10) == "whole")
+        #expect(probe("bytes=0-4", size: 10) == "0-4")
+        #expect(probe("bytes=5-", size: 10) == "5-9")
+        #expect(probe("bytes=-3", size: 10) == "7-9")
+        #expect(probe("bytes=-30", size: 10) == "0-9")
+        #expect(probe("bytes=8-100", size: 10) == "8-9")
+        #expect(probe("bytes=10-", size: 10) == "unsatisfiable")
+        #expect(probe("bytes=-0", size: 10) == "unsatisfiable")
+        #expect(probe("bytes=0-1,3-4", size: 10) == "whole")
+        #expect(probe("bytes=4-2", size: 10) == "whole")
+        #expect(probe("items=0-1", size: 10) == "whole")
+        #expect(probe("bytes=99999999999999999999-", size: 10) == "whole")
+    }
+}
+
+private func probe(_ header: String?, size: Int) -> String {
+    switch ByteRange.parse(header, size: size) {
+    case .whole: "whole"
+    case .partial(let range): "\(range.lowerBound)-\(range.upperBound)"
+    case .unsatisfiable: "unsatisfiable"
+    }
+}

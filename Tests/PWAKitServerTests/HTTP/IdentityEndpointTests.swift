@@ -1,0 +1,172 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PWAKitServer
+import Testing
+
+@Suite("Identity endpoints")
+struct IdentityEndpointTests {
+    @Test("register, me, login, refresh rotation, logout", arguments: Transport.allCases)
+    func fullCycle(transport: Transport) async throws {
+        let harness = try await Harness.make()
+        try await harness.test(transport) { client in
+            let email = "Person-\(uniqueSuffix())@Example.com"
+            let registered = try await client.send(
+                .post, "/v1/auth/register", json: ["email": email, "password": "long enough", "displayName": "Ada"])
+            #expect(registered.status == .created)
+            #expect(registered.json["user"]?["email"]?.string == email.lowercased())
+            #expect(registered.json["tokenType"]?.string == "Bearer")
+            let access = try #require(registered.json["accessToken"]?.string)
+            let refresh = try #require(registered.json["refreshToken"]?.string)
+
+            let me = try await client.send(.get, "/v1/me", token: access)
+            #expect(me.status == .ok)
+            #expect(me.json["displayName"]?.string == "Ada")
+            #expect(me.json["role"]?.string == "user")
+
+            let login = try await client.send(
+                .post, "/v1/auth/login", json: ["email": email.uppercased(), "password": "long enough"])
+            #expect(login.status == .ok)
+
+            let rotated = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": refresh])
+            #expect(rotated.status == .ok)
+            let nextRefresh = try #require(rotated.json["refreshToken"]?.string)
+            #expect(nextRefresh != refresh)
+
+            let logout = try await client.send(.post, "/v1/auth/logout", json: ["refreshToken": nextRefresh], token: access)
+            #expect(logout.status == .noContent)
+            let afterLogout = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": nextRefresh])
+            #expect(afterLogout.status == .unauthorized)
+            #expect(afterLogout.json.errorCode == "refresh_token_reused" || afterLogout.json.errorCode == "invalid_refresh_token")
+        }
+    }
+
+    @Test("a reused refresh token revokes its whole family", arguments: Transport.allCases)
+    func refreshReuseRevokesFamily(transport: Transport) async throws {
+        let harness = try await Harness.make()
+        try await harness.test(transport) { client in
+            let user = try await client.register()
+            let first = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": user.refresh])
+            let second = try #require(first.json["refreshToken"]?.string)
+            let replay = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": user.refresh])
+            #expect(replay.status == .unauthorized)
+            #expect(replay.json.errorCode == "refresh_token_reused")
+            #expect(replay.json.errorField == "refreshToken")
+            // The legitimate successor is revoked too.
+            let successor = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": second])
+            #expect(successor.status == .unauthorized)
+            let unknown = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": "no-such-token"])
+            #expect(unknown.json.errorCode == "invalid_refresh_token")
+        }
+    }
+
+    @Test("tokens expire by the injected clock", arguments: Transport.allCases)
+    func expiry(transport: Transport) async throws {
+        let harness = try await Harness.make()
+        try await harness.test(transport) { client in
+            let user = try await client.register()
+            harness.clock.advance(by: 15 * 60 + 1)
+            let me = try await client.send(.get, "/v1/me", token: user.access)
+            #expect(me.status == .unauthorized)
+            #expect(me.json.errorCode == "unauthorized")
+            #expect(me.headers[.wwwAuthenticate] == "Bearer")
+            let refreshed = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": user.refresh])
+            #expect(refreshed.status == .ok)
+            harness.clock.advance(by: 31 * 24 * 3600)
+            let stale = try #require(refreshed.json["refreshToken"]?.string)
+            let expired = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": stale])
+            #expect(expired.json.errorCode == "invalid_refresh_token")
+        }
+    }
+
+    @Test("login errors are uniform and throttled per account", arguments: Transport.allCases)
+    func loginThrottlePerAccount(transport: Transport) async throws {
+        let harness = try await Harness.make()
+        try await harness.test(transport) { client in
+            let email = "victim-\(uniqueSuffix())@example.com"
+            _ = try await client.register(email: email, password: "right password")
+            let wrongPassword = try await client.send(
+                .post, "/v1/auth/login", json: ["email": email, "password": "wrong password"])
+            let noAccount = try await client.send(
+                .post, "/v1/auth/login", json: ["email": "nobody-\(uniqueSuffix())@example.com", "password": "wrong password"])
+            #expect(wrongPassword.status == .unauthorized)
+            #expect(wrongPassword.body == noAccount.body)
+            for _ in 0..<4 { _ = try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": "wrong"]) }
+            let blocked = try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": "right password"])
+            #expect(blocked.status == .tooManyRequests)
+            #expect(blocked.json.errorCode == "too_many_attempts")
+            #expect(blocked.headers[.retryAfter] == "900")
+            harness.clock.advance(by: 15 * 60 + 1)
+            let allowed = try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": "right password"])
+            #expect(allowed.status == .ok)
+        }
+    }
+
+    @Test("login is throttled per client address across accounts")
+    func loginThrottlePerAddress() async throws {
+        let harness = try await Harness.make {
+            $0.trustForwardedFor = true; $0.addressFailureLimit = 3
+        }
+        try await harness.test(.router) { client in
+            let attacker: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9"]
+            for index in 0..<3 {
+                _ = try await client.send(
+                    .post, "/v1/auth/login", json: ["email": "a\(index)@example.com", "password": "guess"], headers: attacker)
+            }
+            let blocked = try await client.send(
+                .post, "/v1/auth/login", json: ["email": "fresh@example.com", "password": "guess"], headers: attacker)
+            #expect(blocked.json.errorCode == "too_many_attempts")
+            let other = try await client.send(
+                .post, "/v1/auth/login", json: ["email": "fresh@example.com", "password": "guess"],
+                headers: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.4"])
+            #expect(other.json.errorCode == "invalid_credentials")
+        }
+    }
+
+    @Test("registration validates every field and refuses a taken email", arguments: Transport.allCases)
+    func registrationValidation(transport: Transport) async throws {
+        let harness = try await Harness.make()
+        try await harness.test(transport) { client in
+            let cases: [([String: Any], String)] = [
+                (["email": "not-an-email", "password": "long enough"], "email"),
+                (["email": "a@b.co", "password": "short"], "password"),
+                (["email": "a@b.co", "password": String(repeating: "x", count: 2000)], "password"),
+                (["email": "a@b.co", "password": "long enough", "displayName": "\u{0007}bell"], "displayName"),
+                (["email": "a@b.co", "password": "long enough", "displayName": ""], "displayName"),
+                (["password": "long enough"], "email"),
+                (["email": "a@b.co", "password": 12345678], "password"),
+            ]
+            for (body, field) in cases {
+                let response = try await client.send(.post, "/v1/auth/register", json: body)
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(response.json.errorCode == "invalid_request")
+                #expect(response.json.errorField == field, "\(body)")
+            }
+            let email = "taken-\(uniqueSuffix())@example.com"
+            _ = try await client.register(email: email)
+            let again = try await client.send(.post, "/v1/auth/register", json: ["email": email, "password": "another one"])
+            #expect(again.status == .conflict)
+            #expect(again.json.errorCode == "email_unavailable")
+        }
+    }
+
+    @Test("me and logout need a valid token; another user's refresh token is not revoked", arguments: Transport.allCases)
+    func authorization(transport: Transport) async throws {
+        let harness = try await Harness.make()
+        try await harness.test(transport) { client in
+            for token in [nil, "garbage", "a.b.c", String(repeating: "x", count: 5000)] as [String?] {
+                let response = try await client.send(.get, "/v1/me", token: token)
+                #expect(response.status == .unauthorized)
+                #expect(response.json.errorCode == "unauthorized")
+            }
+            let alice = try await client.register()
+            let bob = try await client.register()
+            let logout = try await client.send(.post, "/v1/auth/logout", json: ["refreshToken": bob.refresh], token: alice.access)
+            #expect(logout.status == .noContent)
+            let bobRefresh = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": bob.refresh])
+            #expect(bobRefresh.status == .ok)
+            #expect(try await client.send(.get, "/v1/me", token: flipSignatureCharacter(alice.access)).status == .unauthorized)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import NIOCore
+import PWAKitServer
+import Testing
+
+/// One suite, run against every available engine; PostgreSQL only when `PWAKIT_TEST_POSTGRES_URL` is set.
+@Suite("Storage")
+struct StorageTests {
+    @Test("PostgreSQL engine availability is reported loudly")
+    func postgresAvailability() {
+        if StorageEngine.postgresURL == nil {
+            print("PostgreSQL suite SKIPPED: PWAKIT_TEST_POSTGRES_URL not set")
+        }
+        #expect(StorageEngine.available.contains(.sqlite))
+    }
+
+    @Test("users: insert once per email, find by email and id", arguments: StorageEngine.available)
+    func users(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            try await storage.migrate()
+            let suffix = uniqueSuffix()
+            let user = UserRecord(
+                id: "u-\(suffix)", email: "s-\(suffix)@example.com", displayName: "Robert'); DROP TABLE users;--",
+                passwordHash: "h", role: .user, createdAt: Date(timeIntervalSince1970: 1_700_000_000.123))
+            #expect(try await storage.insertUser(user))
+            var clash = user
+            clash.id = "other-\(suffix)"
+            #expect(try await storage.insertUser(clash) == false)
+            #expect(try await storage.user(email: user.email) == user)
+            #expect(try await storage.user(id: user.id) == user)
+            #expect(try await storage.user(id: "missing-\(suffix)") == nil)
+        }
+    }
+
+    @Test("refresh tokens rotate once; reuse revokes the family; expiry", arguments: StorageEngine.available)
+    func refreshTokens(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let s = uniqueSuffix()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            try await storage.insertRefreshToken(
+                tokenHash: "a-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: true)
+            #expect(
+                try await storage.consumeRefreshToken(tokenHash: "a-\(s)", now: now) == .rotated(familyId: "f-\(s)", userId: "u"))
+            try await storage.insertRefreshToken(
+                tokenHash: "b-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: false)
+            #expect(try await storage.consumeRefreshToken(tokenHash: "a-\(s)", now: now) == .reused(familyId: "f-\(s)"))
+            #expect(try await storage.consumeRefreshToken(tokenHash: "b-\(s)", now: now) == .reused(familyId: "f-\(s)"))
+            #expect(try await storage.consumeRefreshToken(tokenHash: "zzz-\(s)", now: now) == .unknown)
+            try await storage.insertRefreshToken(
+                tokenHash: "c-\(s)", familyId: "g-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: true)
+            #expect(try await storage.consumeRefreshToken(tokenHash: "c-\(s)", now: now + 100) == .expired)
+            #expect(try await storage.refreshTokenOwner(tokenHash: "c-\(s)")?.familyId == "g-\(s)")
+        }
+    }
+
+    @Test("concurrent presentations of one refresh token: exactly one rotates", arguments: StorageEngine.available)
+    func refreshRace(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let s = uniqueSuffix()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            try await storage.insertRefreshToken(
+                tokenHash: "r-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: true)
+            let results = try await withThrowingTaskGroup(of: RefreshConsumption.self) { group in
+                for _ in 0..<8 { group.addTask { try await storage.consumeRefreshToken(tokenHash: "r-\(s)", now: now) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.filter { if case .rotated = $0 { true } else { false } }.count == 1)
+        }
+    }
+
+    @Test("login failures are counted per key within the window", arguments: StorageEngine.available)
+    func throttle(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let key = "account:\(uniqueSuffix())"
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            for offset in [0.0, 10, 20] { try await storage.recordLoginFailure(key: key, at: now + offset) }
+            #expect(try await storage.loginFailureCount(key: key, since: now + 5) == 2)
+            #expect(try await storage.loginFailureCount(key: key + "x", since: now - 5) == 0)
+            try await storage.clearLoginFailures(key: key)
+            #expect(try await storage.loginFailureCount(key: key, since: now - 5) == 0)
+        }
+    }
+
+    @Test("catalog, keys, credentials", arguments: StorageEngine.available)
+    func catalog(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let id = "app-\(uniqueSuffix())"
+            let app = AppRecord(
+                id: id, name: "N", description: "D", icon: "", entryPath: "index.html", permissions: ["a", "b"],
+                channels: ["stable"],
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+            #expect(try await storage.insertApp(app))
+            #expect(try await storage.insertApp(app) == false)
+            #expect(try await storage.app(id: id) == app)
+            #expect(try await storage.apps().contains(app))
+            let key = PublisherKeyRecord(appId: id, keyId: "k1", publicKey: "pk", addedAt: app.createdAt)
+            #expect(try await storage.insertPublisherKey(key))
+            #expect(try await storage.insertPublisherKey(key) == false)
+            #expect(try await storage.publisherKeys(appId: id) == [key])
+            let credential = AppCredentialRecord(credentialId: "c-\(id)", appId: id, secretHash: "h", createdAt: app.createdAt)
+            #expect(try await storage.insertAppCredential(credential))
+            #expect(try await storage.appCredential(id: "c-\(id)") == credential)
+        }
+    }
+
+    @Test("releases only move forward per channel; exact bytes round-trip", arguments: StorageEngine.available)
+    func releases(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let id = "rel-\(uniqueSuffix())"
+            func release(_ key: Int64, channel: String = "stable") -> ReleaseRecord {
+                ReleaseRecord(
+                    appId: id, channel: channel, version: "0.0.\(key)", versionKey: key, bundleHash: "hash-\(key)-\(channel)",
+                    manifest: Data([0, 0xFF, 0x22, 0x27, UInt8(key)]), keyId: "k", signature: "s", rolloutPercent: 50,
+                    createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+            }
+            #expect(try await storage.insertReleaseMovingForward(release(2)))
+            #expect(try await storage.insertReleaseMovingForward(release(2)) == false)
+            #expect(try await storage.insertReleaseMovingForward(release(1)) == false)
+            #expect(try await storage.insertReleaseMovingForward(release(1, channel: "beta")))
+            #expect(try await storage.insertReleaseMovingForward(release(3)))
+            #expect(try await storage.releases(appId: id, channel: "stable").map(\.versionKey) == [3, 2])
+            #expect(try await storage.release(appId: id, bundleHash: "hash-2-stable") == release(2))
+            #expect(try await storage.setRollout(appId: id, channel: "stable", versionKey: 3, percent: 100))
+            #expect(try await storage.setRollout(appId: id, channel: "stable", versionKey: 9, percent: 100) == false)
+            #expect(try await storage.releases(appId: id, channel: "stable").first?.rolloutPercent == 100)
+        }
+    }
+
+    @Test("launch codes redeem once, only for their app, only before expiry", arguments: StorageEngine.available)
+    func launchCodes(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let s = uniqueSuffix()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let code = LaunchCodeRecord(codeHash: "code-\(s)", userId: "u", appId: "app", bundleHash: "b", expiresAt: now + 60)
+            try await storage.insertLaunchCode(code)
+            #expect(try await storage.redeemLaunchCode(codeHash: code.codeHash, appId: "other", now: now) == nil)
+            #expect(try await storage.redeemLaunchCode(codeHash: code.codeHash, appId: "app", now: now) == code)
+            #expect(try await storage.redeemLaunchCode(codeHash: code.codeHash, appId: "app", now: now) == nil)
+            let late = LaunchCodeRecord(codeHash: "late-\(s)", userId: "u", appId: "app", bundleHash: "b", expiresAt: now + 60)
+            try await storage.insertLaunchCode(late)
+            #expect(try await storage.redeemLaunchCode(codeHash: late.codeHash, appId: "app", now: now + 60) == nil)
+        }
+    }
+
+    @Test("the server key is created once and shared", arguments: StorageEngine.available)
+    func serverKey(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let purpose = "test-\(uniqueSuffix())"
+            let first = try await storage.serverKey(purpose: purpose, candidate: "one", now: Date())
+            let second = try await storage.serverKey(purpose: purpose, candidate: "two", now: Date())
+            #expect(first == "one")
+            #expect(second == "one")
+        }
+    }
+}

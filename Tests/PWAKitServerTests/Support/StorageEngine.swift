@@ -1,0 +1,42 @@
+import Foundation
+import NIOCore
+import PWAKitServer
+
+/// The storage engines a suite runs against: SQLite always, PostgreSQL when `PWAKIT_TEST_POSTGRES_URL` is set.
+enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite
+    case postgres
+
+    static let postgresURL = ProcessInfo.processInfo.environment["PWAKIT_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// The engines available in this run.
+    static var available: [StorageEngine] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    var description: String { rawValue }
+
+    func open() async throws -> SQLStorage {
+        switch self {
+        case .sqlite: return try await SQLStorage.sqlite(path: nil)
+        case .postgres:
+            guard let url = Self.postgresURL else { throw CancellationError() }
+            return try await SQLStorage.postgres(url: url)
+        }
+    }
+}
+
+extension StorageEngine {
+    /// Opens a store, runs `body`, and always closes the store.
+    func withStorage(_ body: (SQLStorage) async throws -> Void) async throws {
+        let storage = try await open()
+        do {
+            try await body(storage)
+        } catch {
+            try? await storage.close()
+            throw error
+        }
+        try await storage.close()
+    }
+}
+
+/// A short random suffix so tests sharing one PostgreSQL database never collide.
+func uniqueSuffix() -> String { String(UUID().uuidString.prefix(8)).lowercased() }
