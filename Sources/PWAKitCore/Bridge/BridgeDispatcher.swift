@@ -31,6 +31,17 @@ public actor BridgeDispatcher {
     struct CallKey: Hashable {
         var page: PageLoadID
         var id: String
+
+        // NB: ids match by their exact UTF-8, as JavaScript compares them; `String` equality
+        // would treat canonically equivalent ids ("\u{E9}" and "e\u{301}") as one call.
+        static func == (lhs: CallKey, rhs: CallKey) -> Bool {
+            lhs.page == rhs.page && lhs.id.utf8.elementsEqual(rhs.id.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(page)
+            for byte in id.utf8 { hasher.combine(byte) }
+        }
     }
 
     struct InFlight {
