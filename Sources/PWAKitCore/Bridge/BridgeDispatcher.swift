@@ -174,8 +174,13 @@ public actor BridgeDispatcher {
 
     private func call(_ request: BridgeRequest, page: Page, started: Duration, bytes: Int) async -> BridgeOutput? {
         let (id, module, action) = (request.id, request.module, request.action)
+        // NB: telemetry names only what is registered; names a page makes up are `-`, so they
+        // cannot grow the metrics backend one time series per name.
+        let known = registry.entry(named: module)
+        let recordedModule = known == nil ? "-" : module
+        let recordedAction = known?.actions.contains(action) == true ? action : "-"
         func reject(_ error: BridgeError) -> BridgeOutput {
-            answer(.failure(id: id, error: error), module, action, started, bytes)
+            answer(.failure(id: id, error: error), recordedModule, recordedAction, started, bytes)
         }
         if page.caller.grant == .denied {
             return reject(BridgeError(.originNotAllowed, "\(page.caller.origin) may not use the bridge"))
