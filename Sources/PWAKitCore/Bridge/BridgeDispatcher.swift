@@ -26,7 +26,26 @@ public actor BridgeDispatcher {
         var caller: BridgeCaller
         var deliver: @Sendable (BridgeOutput) -> Void
         var inFlight = 0
+        /// Cancels that arrived before their call, oldest first.
+        var earlyCancels: [String] = []
+
+        mutating func rememberEarlyCancel(_ id: String) {
+            if earlyCancels.count >= BridgeDispatcher.maxEarlyCancels { earlyCancels.removeFirst() }
+            earlyCancels.append(id)
+        }
+
+        mutating func takeEarlyCancel(_ id: String) -> Bool {
+            guard let index = earlyCancels.firstIndex(where: { $0.utf8.elementsEqual(id.utf8) }) else { return false }
+            earlyCancels.remove(at: index)
+            return true
+        }
     }
+
+    /// How many cancels of calls not yet seen one page load remembers.
+    ///
+    /// NB: a host may hand a page's messages to the dispatcher concurrently, so a cancel can
+    /// overtake its call; the call is then answered `cancelled` when it arrives.
+    static let maxEarlyCancels = 64
 
     struct CallKey: Hashable {
         var page: PageLoadID
@@ -165,6 +184,8 @@ public actor BridgeDispatcher {
             let key = CallKey(page: pageID, id: id)
             if calls[key] != nil {
                 finish(key, token: nil, .failure(BridgeError(.cancelled, "the page cancelled the call")), deliver: true)
+            } else {
+                pages[pageID]?.rememberEarlyCancel(id)
             }
             return nil
         case .message(.call(let request), let bytes):
@@ -181,6 +202,9 @@ public actor BridgeDispatcher {
         let recordedAction = known?.actions.contains(action) == true ? action : "-"
         func reject(_ error: BridgeError) -> BridgeOutput {
             answer(.failure(id: id, error: error), recordedModule, recordedAction, started, bytes)
+        }
+        if pages[page.caller.pageLoad]?.takeEarlyCancel(id) == true {
+            return reject(BridgeError(.cancelled, "the page cancelled the call"))
         }
         if page.caller.grant == .denied {
             return reject(BridgeError(.originNotAllowed, "\(page.caller.origin) may not use the bridge"))
