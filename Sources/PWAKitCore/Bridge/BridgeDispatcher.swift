@@ -230,7 +230,7 @@ public actor BridgeDispatcher {
             return reject(.field(.invalidMessage, path: "id", "a call with id \"\(id)\" is already in flight"))
         }
         guard page.inFlight < limits.maxInFlightPerPage else {
-            return reject(BridgeError("too_many_calls", "more than \(limits.maxInFlightPerPage) calls in flight"))
+            return reject(BridgeError(.tooManyCalls, "more than \(limits.maxInFlightPerPage) calls in flight"))
         }
         let timeout = request.timeoutMs.map { Duration.milliseconds($0) } ?? limits.defaultTimeout
         let token = nextToken
