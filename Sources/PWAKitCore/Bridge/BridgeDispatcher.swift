@@ -26,11 +26,41 @@ public actor BridgeDispatcher {
         var caller: BridgeCaller
         var deliver: @Sendable (BridgeOutput) -> Void
         var inFlight = 0
+        /// Cancels that arrived before their call, oldest first.
+        var earlyCancels: [String] = []
+
+        mutating func rememberEarlyCancel(_ id: String) {
+            if earlyCancels.count >= BridgeDispatcher.maxEarlyCancels { earlyCancels.removeFirst() }
+            earlyCancels.append(id)
+        }
+
+        mutating func takeEarlyCancel(_ id: String) -> Bool {
+            guard let index = earlyCancels.firstIndex(where: { $0.utf8.elementsEqual(id.utf8) }) else { return false }
+            earlyCancels.remove(at: index)
+            return true
+        }
     }
+
+    /// How many cancels of calls not yet seen one page load remembers.
+    ///
+    /// NB: a host may hand a page's messages to the dispatcher concurrently, so a cancel can
+    /// overtake its call; the call is then answered `cancelled` when it arrives.
+    static let maxEarlyCancels = 64
 
     struct CallKey: Hashable {
         var page: PageLoadID
         var id: String
+
+        // NB: ids match by their exact UTF-8, as JavaScript compares them; `String` equality
+        // would treat canonically equivalent ids ("\u{E9}" and "e\u{301}") as one call.
+        static func == (lhs: CallKey, rhs: CallKey) -> Bool {
+            lhs.page == rhs.page && lhs.id.utf8.elementsEqual(rhs.id.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(page)
+            for byte in id.utf8 { hasher.combine(byte) }
+        }
     }
 
     struct InFlight {
@@ -154,6 +184,8 @@ public actor BridgeDispatcher {
             let key = CallKey(page: pageID, id: id)
             if calls[key] != nil {
                 finish(key, token: nil, .failure(BridgeError(.cancelled, "the page cancelled the call")), deliver: true)
+            } else {
+                pages[pageID]?.rememberEarlyCancel(id)
             }
             return nil
         case .message(.call(let request), let bytes):
@@ -163,8 +195,16 @@ public actor BridgeDispatcher {
 
     private func call(_ request: BridgeRequest, page: Page, started: Duration, bytes: Int) async -> BridgeOutput? {
         let (id, module, action) = (request.id, request.module, request.action)
+        // NB: telemetry names only what is registered; names a page makes up are `-`, so they
+        // cannot grow the metrics backend one time series per name.
+        let known = registry.entry(named: module)
+        let recordedModule = known == nil ? "-" : module
+        let recordedAction = known?.actions.contains(action) == true ? action : "-"
         func reject(_ error: BridgeError) -> BridgeOutput {
-            answer(.failure(id: id, error: error), module, action, started, bytes)
+            answer(.failure(id: id, error: error), recordedModule, recordedAction, started, bytes)
+        }
+        if pages[page.caller.pageLoad]?.takeEarlyCancel(id) == true {
+            return reject(BridgeError(.cancelled, "the page cancelled the call"))
         }
         if page.caller.grant == .denied {
             return reject(BridgeError(.originNotAllowed, "\(page.caller.origin) may not use the bridge"))
@@ -190,7 +230,7 @@ public actor BridgeDispatcher {
             return reject(.field(.invalidMessage, path: "id", "a call with id \"\(id)\" is already in flight"))
         }
         guard page.inFlight < limits.maxInFlightPerPage else {
-            return reject(BridgeError("too_many_calls", "more than \(limits.maxInFlightPerPage) calls in flight"))
+            return reject(BridgeError(.tooManyCalls, "more than \(limits.maxInFlightPerPage) calls in flight"))
         }
         let timeout = request.timeoutMs.map { Duration.milliseconds($0) } ?? limits.defaultTimeout
         let token = nextToken

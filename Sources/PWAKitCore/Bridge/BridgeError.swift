@@ -41,6 +41,8 @@ public struct BridgeError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let cancelled: Code = "cancelled"
         /// The module failed in a way it did not classify.
         public static let moduleError: Code = "module_error"
+        /// The page has as many calls in flight as the dispatcher allows.
+        public static let tooManyCalls: Code = "too_many_calls"
 
         /// The wire form.
         public var description: String { rawValue }

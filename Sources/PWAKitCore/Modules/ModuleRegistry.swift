@@ -9,6 +9,14 @@ public struct ModuleRegistry: Sendable {
         case enabled(any PWAModule)
         /// Calls answer `unavailable`; `flag` names the feature flag that turned it off.
         case disabled(actions: [String], flag: String?)
+
+        /// The actions the module declares.
+        public var actions: [String] {
+            switch self {
+            case .enabled(let module): type(of: module).supportedActions
+            case .disabled(let actions, _): actions
+            }
+        }
     }
 
     private var entries: [String: Entry] = [:]

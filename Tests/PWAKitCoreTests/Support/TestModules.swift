@@ -45,27 +45,43 @@ struct SlowModule: PWAModule {
 
 /// A one-shot latch tests open to let waiting handlers finish.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private struct State {
+        var open = false
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
 
     func open() {
         let waiters = state.withLock { state in
             state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return state.waiters.values
         }
         for waiter in waiters { waiter.resume() }
     }
 
     var waiting: Int { state.withLock { $0.waiters.count } }
 
+    /// Waits until the gate opens; a `cancellable` wait also ends when its task is cancelled.
     func wait(cancellable: Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resume = state.withLock { state in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resume = state.withLock { state in
+                    if state.open || (cancellable && Task.isCancelled) { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resume { continuation.resume() }
             }
-            if resume { continuation.resume() }
+        } onCancel: {
+            guard cancellable else { return }
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }
     }
 }
