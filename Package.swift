@@ -100,6 +100,11 @@ let package = Package(
         .library(name: "PWAKitModules", targets: ["PWAKitModules"]),
         .executable(name: "pwakit", targets: ["pwakit"]),
     ] + serverProducts,
+    // NB: the WebKitGTK host needs libwebkit2gtk-4.1-dev; without the trait everything else
+    // builds and tests on a machine that lacks it. `scripts/test` builds with it on.
+    traits: [
+        .trait(name: "WebKitGTK", description: "The Linux host on WebKitGTK 4.1 (`pwakit run`).")
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -124,6 +129,8 @@ let package = Package(
             dependencies: [
                 "PWAKitCore",
                 "PWAKitModules",
+                "PWAKitHost",
+                "PWAKitLinuxHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + serverCLIDependencies,
             swiftSettings: strictSettings
@@ -175,3 +182,42 @@ package.targets += [
     .testTarget(name: "WatchLinkTests", dependencies: ["WatchLink"], swiftSettings: strictSettings),
 ]
 // MARK: - end WatchLink
+
+// MARK: - Hosts: portable host logic, and the WebKitGTK host behind the WebKitGTK trait.
+let hostTargets: [Target] = [
+        .target(
+            name: "PWAKitHost",
+            dependencies: ["PWAKitCore", "PWAKitBundles"],
+            swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+        ),
+        .target(
+            name: "PWAKitLinuxHost",
+            dependencies: [
+                "PWAKitCore", "PWAKitHost",
+                .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PWAKitHostTests",
+            dependencies: ["PWAKitHost", "PWAKitCore"],
+            swiftSettings: strictSettings
+        ),
+        // Drives the real `pwakit run` in WebKitGTK (only with the WebKitGTK trait).
+        .testTarget(
+            name: "PWAKitLinuxHostTests",
+            dependencies: ["pwakit"],
+            swiftSettings: strictSettings
+        ),
+]
+package.targets += hostTargets
+package.products += [
+    .library(name: "PWAKitHost", targets: ["PWAKitHost"]),
+    .library(name: "PWAKitLinuxHost", targets: ["PWAKitLinuxHost"]),
+]
+// MARK: - end hosts

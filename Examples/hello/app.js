@@ -177,6 +177,7 @@
       if (done) return;
       done = true;
       document.documentElement.dataset.ready = 'true';
+      if (native) sdk.ready().catch(function (error) { log('error', 'ready', describeError(error)); });
     }
     // Two frames: the first schedules layout, the second runs after it painted.
     if (typeof window.requestAnimationFrame === 'function') {

@@ -51,14 +51,15 @@ type PWAKitBridgeErrorCode =
   | 'payload_too_large'
   | 'timeout'
   | 'cancelled'
-  | 'module_error';
+  | 'module_error'
+  | 'too_many_calls';
 
 /** Any error code: a bridge code or a module's own `<module>.<reason>`. */
 type PWAKitErrorCode = PWAKitBridgeErrorCode | `${string}.${string}`;
 
 /** Options of one call. */
 interface PWAKitCallOptions {
-  /** Milliseconds before the call fails with `timeout` (1…2147483647; default 30000). */
+  /** Milliseconds before the call fails with `timeout` (1…86400000, one day; default 30000). */
   timeout?: number;
   /** Aborting it fails the call with `cancelled` and cancels it natively. */
   signal?: AbortSignal;
@@ -226,6 +227,12 @@ interface PWAKitStatic {
 
   /** Changes settings (validated; an invalid option changes nothing) and returns them. */
   configure(options?: Partial<PWAKitConfiguration>): PWAKitConfiguration;
+
+  /**
+   * Tells the host the page is ready (it has drawn what it needs to): `lifecycle.ready`.
+   * A screenshot run can wait for it; an updated bundle must send it from its own load.
+   */
+  ready(options?: PWAKitCallOptions): Promise<{ acknowledged: boolean }>;
 }
 
 /** The object the native side answers through (`window.pwakit`). */

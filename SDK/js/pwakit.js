@@ -31,7 +31,8 @@
 
   var VERSION = '1.0.0';
   var HANDLER_NAME = 'pwakit';
-  var MAX_TIMER_MS = 2147483647;
+  // NB: the native side refuses a timeoutMs above one day (invalid_message); so does the SDK.
+  var MAX_TIMEOUT_MS = 86400000;
   var FINISHED_MEMORY = 1024;
 
   var config = {
@@ -273,8 +274,8 @@
     if (options === undefined || options === null) return { value: config.defaultTimeout };
     var timeout = options.timeout;
     if (timeout === undefined || timeout === null) return { value: config.defaultTimeout };
-    if (typeof timeout !== 'number' || !isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMER_MS) {
-      return { error: 'options.timeout must be a number of milliseconds in 1...' + MAX_TIMER_MS + ', got ' + String(timeout) };
+    if (typeof timeout !== 'number' || !isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS) {
+      return { error: 'options.timeout must be a number of milliseconds in 1...' + MAX_TIMEOUT_MS + ', got ' + String(timeout) };
     }
     return { value: Math.ceil(timeout) };
   }
@@ -740,8 +741,8 @@
       if (!isRecord(options)) throw new TypeError('PWAKit.configure: options must be an object');
       if (options.defaultTimeout !== undefined) {
         var t = options.defaultTimeout;
-        if (typeof t !== 'number' || !isFinite(t) || t <= 0 || t > MAX_TIMER_MS) {
-          throw new RangeError('PWAKit.configure: defaultTimeout must be a number of milliseconds in 1...' + MAX_TIMER_MS);
+        if (typeof t !== 'number' || !isFinite(t) || t <= 0 || t > MAX_TIMEOUT_MS) {
+          throw new RangeError('PWAKit.configure: defaultTimeout must be a number of milliseconds in 1...' + MAX_TIMEOUT_MS);
         }
       }
       if (options.maxMessageBytes !== undefined) {
@@ -771,10 +772,17 @@
     });
   }
 
+  // Tells the host the page has drawn what it needs to (a screenshot waits for it; an
+  // updated bundle must send it from its own load). Resolves when the host acknowledged.
+  function ready(options) {
+    return call('lifecycle', 'ready', undefined, options);
+  }
+
   var PWAKit = {
     version: VERSION,
     PWAKitError: PWAKitError,
     call: call,
+    ready: ready,
     on: on,
     once: once,
     off: off,

@@ -2,7 +2,6 @@ import ArgumentParser
 import PWAKitCore
 
 /// The `pwakit` command line tool.
-@main
 struct PWAKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pwakit",
@@ -10,6 +9,6 @@ struct PWAKitCommand: AsyncParsableCommand {
         version: PWAKit.version,
         subcommands: [
             ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self, ServerCommand.self,
-            BundleCommand.self, KeysCommand.self, PublishCommand.self,
+            BundleCommand.self, KeysCommand.self, PublishCommand.self, RunCommand.self,
         ])
 }

@@ -185,7 +185,8 @@ test('invalid module, action and options reject before anything is posted', asyn
   await rejectsWith(PWAKit.call('m', ''), { code: 'invalid_message', details: { path: 'action' } });
   await rejectsWith(PWAKit.call('m', 'a', null, 5), { code: 'invalid_message', details: { path: 'options' } });
   await rejectsWith(PWAKit.call('m', 'a', null, []), { code: 'invalid_message', details: { path: 'options' } });
-  for (const timeout of [0, -1, NaN, Infinity, '100', 2 ** 31]) {
+  // The native side refuses a timeoutMs over one day, so the SDK does too.
+  for (const timeout of [0, -1, NaN, Infinity, '100', 86400001, 2 ** 31]) {
     await rejectsWith(PWAKit.call('m', 'a', null, { timeout }), {
       code: 'invalid_message', details: { path: 'options.timeout' }, message: /options\.timeout/
     });
@@ -195,6 +196,12 @@ test('invalid module, action and options reject before anything is posted', asyn
   });
   assert.equal(page.native.posted.length, 0);
   assert.equal(page.clock.scheduled, 0);
+});
+
+test('a timeout of exactly one day is the longest accepted and is sent as timeoutMs', async () => {
+  const page = createPage();
+  track(page.PWAKit.call('m', 'a', null, { timeout: 86400000 }));
+  assert.equal(page.native.last.timeoutMs, 86400000);
 });
 
 test('a postMessage that throws rejects the call and leaves nothing pending', async () => {
@@ -222,4 +229,15 @@ test('the message handler is looked up at call time', async () => {
   const result = page.PWAKit.call('m', 'a');
   page.succeed(page.native.last.id, 'late bridge');
   assert.equal(await result, 'late bridge');
+});
+
+test('ready() calls lifecycle.ready and resolves with the acknowledgement', async () => {
+  const page = createPage();
+  const result = page.PWAKit.ready();
+  const message = page.native.last;
+  assert.equal(message.module, 'lifecycle');
+  assert.equal(message.action, 'ready');
+  assert.equal(message.payload, undefined);
+  page.succeed(message.id, { acknowledged: true });
+  assert.deepEqual(plain(await result), { acknowledged: true });
 });

@@ -115,6 +115,7 @@ test('invalid configure options are refused with the option named', () => {
   assert.throws(() => PWAKit.configure({ defaultTimeout: 0 }), /defaultTimeout/);
   assert.throws(() => PWAKit.configure({ defaultTimeout: 'soon' }), /defaultTimeout/);
   assert.throws(() => PWAKit.configure({ defaultTimeout: 2 ** 31 }), /defaultTimeout/);
+  assert.throws(() => PWAKit.configure({ defaultTimeout: 86400001 }), /defaultTimeout/);
   assert.throws(() => PWAKit.configure({ maxMessageBytes: 1.5 }), /maxMessageBytes/);
   assert.throws(() => PWAKit.configure({ maxMessageBytes: 0 }), /maxMessageBytes/);
   assert.throws(() => PWAKit.configure({ onDiagnostic: 'log' }), /onDiagnostic/);

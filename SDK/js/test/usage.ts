@@ -60,7 +60,7 @@ async function exerciseErrors(): Promise<string | undefined> {
   } catch (error) {
     if (error instanceof PWAKit.PWAKitError) {
       const code: PWAKitErrorCode = error.code;
-      if (code === 'timeout' || code === 'cancelled' || code === 'demo.rate_limited') {
+      if (code === 'timeout' || code === 'too_many_calls' || code === 'cancelled' || code === 'demo.rate_limited') {
         return error.module;
       }
       const path = error.details?.['path'];
@@ -114,6 +114,8 @@ function exerciseSurface(): void {
   const version: number | undefined = PWAKit.protocol?.version;
   const native: boolean = PWAKit.isNative;
   const handled: boolean = window.pwakit._handleResponse({ id: 'x', success: true });
+  const acknowledged: Promise<{ acknowledged: boolean }> = PWAKit.ready({ timeout: 1000 });
+  void acknowledged;
   const error = new PWAKit.PWAKitError('nope', { code: 'invalid_payload', details: { path: 'payload.name' } });
   const json = error.toJSON();
   void [config, version, native, handled, json.code];

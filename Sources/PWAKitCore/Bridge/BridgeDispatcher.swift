@@ -39,6 +39,19 @@ public actor BridgeDispatcher {
             earlyCancels.remove(at: index)
             return true
         }
+
+        /// Ids of calls answered recently, oldest first: a cancel for one of them came too
+        /// late and is ignored, rather than remembered against a later call reusing the id.
+        var answered: [String] = []
+
+        mutating func rememberAnswered(_ id: String) {
+            if answered.count >= BridgeDispatcher.maxEarlyCancels { answered.removeFirst() }
+            answered.append(id)
+        }
+
+        func wasAnswered(_ id: String) -> Bool {
+            answered.contains { $0.utf8.elementsEqual(id.utf8) }
+        }
     }
 
     /// How many cancels of calls not yet seen one page load remembers.
@@ -182,9 +195,12 @@ public actor BridgeDispatcher {
             return answer(.failure(id: id, error: error), "-", "-", started, bytes)
         case .message(.cancel(let id), _):
             let key = CallKey(page: pageID, id: id)
+            // NB: a cancel has no answer of its own; the call it names answers `cancelled`. A
+            // cancel for a call already answered is late and ignored; for a call not yet seen
+            // it is early (it overtook its call) and is remembered for it.
             if calls[key] != nil {
                 finish(key, token: nil, .failure(BridgeError(.cancelled, "the page cancelled the call")), deliver: true)
-            } else {
+            } else if pages[pageID]?.wasAnswered(id) == false {
                 pages[pageID]?.rememberEarlyCancel(id)
             }
             return nil
@@ -201,7 +217,8 @@ public actor BridgeDispatcher {
         let recordedModule = known == nil ? "-" : module
         let recordedAction = known?.actions.contains(action) == true ? action : "-"
         func reject(_ error: BridgeError) -> BridgeOutput {
-            answer(.failure(id: id, error: error), recordedModule, recordedAction, started, bytes)
+            pages[page.caller.pageLoad]?.rememberAnswered(id)
+            return answer(.failure(id: id, error: error), recordedModule, recordedAction, started, bytes)
         }
         if pages[page.caller.pageLoad]?.takeEarlyCancel(id) == true {
             return reject(BridgeError(.cancelled, "the page cancelled the call"))
@@ -270,6 +287,7 @@ public actor BridgeDispatcher {
         guard let entry = calls[key], token == nil || entry.token == token else { return }
         calls.removeValue(forKey: key)
         pages[key.page]?.inFlight -= 1
+        pages[key.page]?.rememberAnswered(key.id)
         if token == nil { entry.task?.cancel() }
         let response = BridgeResponse(id: key.id, outcome: result)
         if deliver && pages[key.page] != nil {

@@ -66,8 +66,8 @@ public struct OriginPolicy: Sendable {
     /// (or http on the local machine), not matched by a path-less `external` or `auth`
     /// pattern, and matched by an `allowed` pattern (its path, if any, does not matter:
     /// pages of one origin can script each other). Without `grants` it then gets every
-    /// module; with `grants`, the union of the entries of every key that matches it, and
-    /// nothing when none does.
+    /// module; with `grants`, the union of the entries of every key that matches it (an
+    /// empty ``BridgeGrant/only(_:)`` when none does, so its calls are `permission_denied`).
     public func bridgeGrant(for origin: Origin) -> BridgeGrant {
         if let appOrigin, origin == appOrigin { return .all }
         guard origin.scheme == "https" || (origin.scheme == "http" && origin.isLoopback) else { return .denied }
@@ -78,7 +78,9 @@ public struct OriginPolicy: Sendable {
         let entries = grants.filter { $0.pattern.matches(origin) }.reduce(into: Set<String>()) {
             $0.formUnion($1.entries)
         }
-        return entries.isEmpty ? .denied : .only(entries)
+        // NB: an allowed origin that no grants key names still reaches the bridge, with no
+        // module: its calls answer `permission_denied`, not `origin_not_allowed`.
+        return .only(entries)
     }
 
     /// ``bridgeGrant(for:)`` for the origin of `url`; ``BridgeGrant/denied`` when it has none.

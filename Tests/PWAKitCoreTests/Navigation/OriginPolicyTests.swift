@@ -126,7 +126,11 @@ struct OriginPolicyTests {
         #expect(!root.permits(module: "biometrics", action: "authenticate"))
         let sub = policy.bridgeGrant(forURL: "https://app.example.com/")
         #expect(sub == .only(["platform"]))
-        #expect(policy.bridgeGrant(forURL: "http://localhost:3000/") == .denied)
+        // Allowed, but named by no grants key: it reaches the bridge with no module.
+        let unnamed = policy.bridgeGrant(forURL: "http://localhost:3000/")
+        #expect(unnamed == .only([]))
+        #expect(!unnamed.permits(module: "platform", action: "getInfo"))
+        #expect(policy.bridgeGrant(forURL: "https://unknown.org/") == .denied)
     }
 
     @Test func grantPermits() {

@@ -39,6 +39,25 @@ import Testing
         gate.open()
     }
 
+    @Test func aCancelForAnAnsweredCallIsIgnoredNotHeldAgainstTheNextCallWithThatID() async throws {
+        let dispatcher = try makeDispatcher()
+        let page = await TestPage.open(dispatcher)
+        #expect(
+            await page.send(#"{"id":"r","module":"echo","action":"echo","payload":1}"#)
+                == #"{"id":"r","success":true,"data":1}"#)
+        // The SDK's cancel raced the answer and lost: it names a call that has ended.
+        #expect(await page.send(#"{"id":"r","cancel":true}"#) == nil)
+        #expect(
+            await page.send(#"{"id":"r","module":"echo","action":"echo","payload":2}"#)
+                == #"{"id":"r","success":true,"data":2}"#)
+        // So is one for a call that was refused.
+        #expect(await page.send(#"{"id":"u","module":"nope","action":"a"}"#)?.contains("unknown_module") == true)
+        #expect(await page.send(#"{"id":"u","cancel":true}"#) == nil)
+        #expect(
+            await page.send(#"{"id":"u","module":"echo","action":"echo","payload":3}"#)
+                == #"{"id":"u","success":true,"data":3}"#)
+    }
+
     @Test func earlyCancelsAreBoundedPerPage() async throws {
         let dispatcher = try makeDispatcher()
         let page = await TestPage.open(dispatcher)

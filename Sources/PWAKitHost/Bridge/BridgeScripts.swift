@@ -1,0 +1,140 @@
+public import PWAKitCore
+
+/// The scripts a WebKit host injects at document start so a page can reach the bridge.
+///
+/// The native message handler lives in an isolated script world that page scripts cannot
+/// touch. Two scripts bind it to one exact origin (the top frame's, decided natively before
+/// the document exists; each script re-checks it and does nothing elsewhere):
+///
+/// - ``relay`` runs in the isolated world. It takes message text from the page-world
+///   ``pageShim`` over a DOM event, enforces the size limit before anything crosses into
+///   the host process, posts to the native handler, and hands the Promise reply back.
+/// - ``pageShim`` runs in the page world and rebuilds the seed's
+///   `window.webkit.messageHandlers.pwakit.postMessage`; answers reach the page as the seed
+///   expects, through `window.pwakit._handleResponse`.
+///
+/// Frames other than the top frame and pages of any other origin get neither script, so
+/// they see no `window.webkit` at all.
+public struct BridgeScripts: Sendable {
+    /// The name of the native message handler, as in the seed.
+    public static let handlerName = "pwakit"
+    /// The isolated script world the native handler is registered in.
+    public static let worldName = "pwakit-bridge"
+    /// The DOM event carrying message text from the page to the relay.
+    static let messageEvent = "pwakit:message"
+    /// The DOM event carrying answer text from the relay to the page.
+    static let answerEvent = "pwakit:answer"
+
+    /// The origin (`scheme://host[:port]`) the scripts are bound to.
+    public var origin: String
+    /// The size limit enforced before a message leaves the page.
+    public var maxMessageBytes: Int
+
+    /// Scripts bound to `origin` with the limits of `limits`.
+    public init(origin: String, limits: BridgeLimits = BridgeLimits()) {
+        self.origin = origin
+        self.maxMessageBytes = limits.maxMessageBytes
+    }
+
+    /// A JavaScript string literal for `text`.
+    static func literal(_ text: String) -> String {
+        JSONSerializer.serialize(.string(text))
+    }
+
+    /// The guard every script starts with: top frame of the bound origin only.
+    var originGuard: String {
+        "if (window.top !== window || location.protocol + '//' + location.host !== \(Self.literal(origin))) return;"
+    }
+
+    /// The isolated-world relay.
+    public var relay: String {
+        """
+        (function () {
+          'use strict';
+          \(originGuard)
+          var handler = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers[\(Self.literal(Self.handlerName))];
+          if (!handler) return;
+          var MAX = \(maxMessageBytes);
+          var dispatch = EventTarget.prototype.dispatchEvent;
+          function answer(text) {
+            dispatch.call(document, new CustomEvent(\(Self.literal(Self.answerEvent)), { detail: text }));
+          }
+          function utf8Length(text) {
+            var bytes = 0;
+            for (var i = 0; i < text.length; i++) {
+              var c = text.charCodeAt(i);
+              if (c < 0x80) bytes += 1;
+              else if (c < 0x800) bytes += 2;
+              else if (c >= 0xD800 && c < 0xDC00 && i + 1 < text.length) { bytes += 4; i++; }
+              else bytes += 3;
+            }
+            return bytes;
+          }
+          function tooLarge(text, size) {
+            var id;
+            try { var parsed = JSON.parse(text); if (parsed && typeof parsed.id === 'string') id = parsed.id; } catch (_) {}
+            var message = 'the message is ' + size + ' bytes; the limit is ' + MAX;
+            var details = { limit: MAX, size: size };
+            answer(JSON.stringify(id === undefined
+              ? { type: 'bridge.error', data: { code: 'payload_too_large', error: message, details: details } }
+              : { id: id, success: false, error: message, code: 'payload_too_large', details: details }));
+          }
+          document.addEventListener(\(Self.literal(Self.messageEvent)), function (event) {
+            var text = event.detail;
+            if (typeof text !== 'string') return;
+            // NB: every UTF-16 unit is at least one UTF-8 byte and at most three.
+            var size = text.length * 3 <= MAX ? 0 : utf8Length(text);
+            if (size > MAX) { tooLarge(text, size); return; }
+            handler.postMessage(text).then(function (reply) {
+              if (typeof reply === 'string' && reply !== '') answer(reply);
+            }, function () {});
+          }, true);
+        })();
+        """
+    }
+
+    /// The page-world shim: the seed's `window.webkit.messageHandlers.pwakit`.
+    public var pageShim: String {
+        """
+        (function () {
+          'use strict';
+          \(originGuard)
+          var dispatch = EventTarget.prototype.dispatchEvent;
+          var stringify = JSON.stringify;
+          var parse = JSON.parse;
+          function post(message) {
+            var text = typeof message === 'string' ? message : stringify(message);
+            if (typeof text !== 'string') throw new TypeError('postMessage: the message has no JSON form');
+            dispatch.call(document, new CustomEvent(\(Self.literal(Self.messageEvent)), { detail: text }));
+          }
+          document.addEventListener(\(Self.literal(Self.answerEvent)), function (event) {
+            if (typeof event.detail !== 'string') return;
+            var value;
+            try { value = parse(event.detail); } catch (_) { return; }
+            var bridge = window.pwakit;
+            if (!bridge) return;
+            if (value && typeof value.type === 'string' && value.id === undefined) {
+              if (typeof bridge._handleEvent === 'function') bridge._handleEvent(value);
+            } else if (typeof bridge._handleResponse === 'function') {
+              bridge._handleResponse(value);
+            }
+          }, true);
+          var handler = Object.freeze({ postMessage: post });
+          var handlers = Object.freeze({ \(Self.handlerName): handler });
+          Object.defineProperty(window, 'webkit', {
+            value: Object.freeze({ messageHandlers: handlers }), enumerable: false, configurable: false, writable: false
+          });
+        })();
+        """
+    }
+
+    /// Every page-world script, in injection order: the shim, the handshake, the SDK.
+    public func pageScripts(handshake: BridgeHandshake) -> [String] {
+        [pageShim, guarded(handshake.javaScript), guarded(EmbeddedSDK.source)]
+    }
+
+    /// `script` run only in the top frame of the bound origin.
+    func guarded(_ script: String) -> String {
+        "(function () {\n\(originGuard)\n\(script)\n})();"
+    }
+}

@@ -1,0 +1,57 @@
+public import PWAKitCore
+
+/// The `report` module a host registers in test mode (`pwakit run --report`): a test page
+/// writes lines to the host's standard output and ends the run with its verdict, so tests
+/// read results from the page itself, never from sleeps.
+public struct ReportModule: ActionModule {
+    /// `report`.
+    public static let moduleName = "report"
+
+    /// The actions: `log {message, data?}` and `finish {passed, failed, data?}`.
+    public static let actions = ModuleActions<ReportModule>()
+        .action("log", payload: Line.self, result: Bool.self) { module, line, context in
+            module.sink(.log(line, origin: context.caller.origin))
+            return true
+        }
+        .action("finish", payload: Verdict.self, result: Bool.self) { module, verdict, context in
+            guard verdict.passed >= 0, verdict.failed >= 0 else {
+                throw BridgeError.field(.invalidPayload, path: "payload.failed", "counts must not be negative")
+            }
+            module.sink(.finish(verdict, origin: context.caller.origin))
+            return true
+        }
+
+    /// One line of a test page's output.
+    public struct Line: Codable, Sendable, Hashable {
+        /// What the page says.
+        public var message: String
+        /// Anything the page attaches.
+        public var data: JSONValue?
+    }
+
+    /// A test page's verdict.
+    public struct Verdict: Codable, Sendable, Hashable {
+        /// Checks that held.
+        public var passed: Int
+        /// Checks that failed.
+        public var failed: Int
+        /// Anything the page attaches (per-check results).
+        public var data: JSONValue?
+    }
+
+    /// What a page reported.
+    public enum Entry: Sendable, Hashable {
+        /// A line.
+        case log(Line, origin: String)
+        /// The verdict; the run ends.
+        case finish(Verdict, origin: String)
+    }
+
+    /// Receives each entry.
+    public let sink: @Sendable (Entry) -> Void
+
+    /// A module that hands every entry to `sink`.
+    public init(sink: @escaping @Sendable (Entry) -> Void) {
+        self.sink = sink
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import PWAKitCore
+import PWAKitHost
+import PWAKitModules
+
+#if WebKitGTK
+import PWAKitLinuxHost
+#endif
+
+/// `pwakit run <config | directory | url>`: opens the app in a WebKitGTK window.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Open an app in a window: a pwa-config.json, a directory holding one, or a URL.",
+        discussion: """
+            With --screenshot the app is drawn off screen (under Xvfb when there is no display), \
+            the PNG is saved once the page has painted after loading (or, with --wait-for ready, \
+            once it calls PWAKit.ready()), and the command exits. With --report the page gets the \
+            `report` module and the run ends with its verdict; the host prints one JSON line per \
+            event. Exit status: 0 done; 1 the page reported failures; 2 bad arguments or \
+            configuration; 3 timed out; 4 screenshot failed; 5 no display or web engine.
+            """)
+
+    @Argument(help: "A pwa-config.json file, a directory holding one, or an http(s) URL.")
+    var target: String
+
+    @Option(help: "The directory served as app://<appId>/ (default: the configuration's directory).")
+    var bundle: String?
+
+    @Option(help: "Save a PNG of the first painted view to this path, then exit.")
+    var screenshot: String?
+
+    @Option(name: .customLong("wait-for"), help: "What a screenshot waits for: paint or ready.")
+    var waitFor: String = "paint"
+
+    @Option(help: "Seconds a screenshot or report run may take.")
+    var timeout: Int = 30
+
+    @Flag(help: "Test mode: register the `report` module and exit with the page's verdict.")
+    var report = false
+
+    @Option(help: "How alert/confirm/prompt are answered: native, accept or dismiss.")
+    var dialogs: String?
+
+    @Option(name: .customLong("prompt-answer"), help: "The text an accepted prompt answers with.")
+    var promptAnswer: String?
+
+    @Option(
+        name: .customLong("open-urls"),
+        help: "Where external and system URLs go: desktop (xdg-open) or print (only reported).")
+    var openURLs: String = "desktop"
+
+    @Option(name: .customLong("data-dir"), help: "The directory holding each app's website data.")
+    var dataDirectory: String?
+
+    @Option(help: "Window size, WIDTHxHEIGHT.")
+    var size: String = "1024x768"
+
+    func validate() throws {
+        guard ["paint", "ready"].contains(waitFor) else {
+            throw ValidationError("--wait-for must be paint or ready, got \(waitFor)")
+        }
+        guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be 1…3600 seconds") }
+        if let dialogs, !["native", "accept", "dismiss"].contains(dialogs) {
+            throw ValidationError("--dialogs must be native, accept or dismiss, got \(dialogs)")
+        }
+        guard ["desktop", "print"].contains(openURLs) else {
+            throw ValidationError("--open-urls must be desktop or print, got \(openURLs)")
+        }
+        guard parsedSize != nil else { throw ValidationError("--size must be WIDTHxHEIGHT, got \(size)") }
+    }
+
+    var parsedSize: (Int, Int)? {
+        let parts = size.split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+            (100...8192).contains(width), (100...8192).contains(height)
+        else { return nil }
+        return (width, height)
+    }
+
+    func run() throws {
+        let launch: AppLaunch
+        do {
+            launch = try AppLaunch.resolve(target, bundle: bundle)
+        } catch {
+            Console.writeError("error: \(error.message)")
+            throw ExitCode(2)
+        }
+        #if WebKitGTK
+        let scripted = screenshot != nil || report
+        if scripted, Headless.needsDisplay() {
+            throw ExitCode(Headless.rerunUnderXvfb())
+        }
+        var options = HostOptions()
+        options.screenshot = screenshot.map { URL(fileURLWithPath: $0) }
+        options.waitFor = HostOptions.WaitCondition(rawValue: waitFor) ?? .paint
+        options.timeout = .seconds(timeout)
+        options.report = report
+        options.dialogs = dialogs.flatMap(HostOptions.DialogMode.init(rawValue:)) ?? (scripted ? .accept : .native)
+        options.promptAnswer = promptAnswer
+        options.dataDirectory = dataDirectory.map { URL(fileURLWithPath: $0) }
+        if openURLs == "print" { options.openURL = { _, _ in } }
+        if let (width, height) = parsedSize {
+            options.width = width
+            options.height = height
+        }
+        let status = MainActor.assumeIsolated { () -> Int32 in
+            do {
+                let host = try LinuxHost(launch: launch, options: options, modules: BuiltInModules.all())
+                return try host.run()
+            } catch let error as HostError {
+                Console.writeError("error: \(error.message)")
+                return error.code == .engineUnavailable ? 5 : 2
+            } catch {
+                Console.writeError("error: \(error)")
+                return 2
+            }
+        }
+        throw ExitCode(status)
+        #else
+        Console.writeError(
+            "error: this pwakit was built without the WebKitGTK host; build it with `swift build --traits WebKitGTK`")
+        throw ExitCode(5)
+        #endif
+    }
+}

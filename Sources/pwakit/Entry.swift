@@ -1,0 +1,23 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+
+/// The process entry point.
+///
+/// `pwakit run` must keep the main thread for GTK's main loop, so it runs synchronously and
+/// never enters `dispatchMain()`; every other command runs in the async command tree.
+@main
+enum Entry {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == RunCommand.configuration.commandName {
+            RunCommand.main(Array(arguments.dropFirst()))
+            exit(0)
+        }
+        Task {
+            await PWAKitCommand.main()
+            exit(0)
+        }
+        dispatchMain()
+    }
+}
