@@ -208,12 +208,6 @@ let hostTargets: [Target] = [
             dependencies: ["PWAKitHost", "PWAKitCore"],
             swiftSettings: strictSettings
         ),
-        // Drives the real `pwakit run` in WebKitGTK (only with the WebKitGTK trait).
-        .testTarget(
-            name: "PWAKitLinuxHostTests",
-            dependencies: ["pwakit"],
-            swiftSettings: strictSettings
-        ),
 ]
 package.targets += hostTargets
 package.products += [

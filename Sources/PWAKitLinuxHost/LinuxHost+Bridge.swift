@@ -1,184 +1,188 @@
 #if WebKitGTK
-import CWebKitGTK
-import PWAKitCore
-import PWAKitHost
+    import CWebKitGTK
+    import PWAKitCore
+    import PWAKitHost
 
-/// A Promise reply WebKit waits for; answered exactly once, on the main thread.
-final class PendingReply {
-    private var reply: OpaquePointer?
-    private let context: UnsafeMutablePointer<JSCContext>
+    /// A Promise reply WebKit waits for; answered exactly once, on the main thread.
+    final class PendingReply {
+        private var reply: OpaquePointer?
+        private let context: UnsafeMutablePointer<JSCContext>
 
-    init(_ reply: OpaquePointer, context: UnsafeMutablePointer<JSCContext>) {
-        webkit_script_message_reply_ref(reply)
-        g_object_ref(context)
-        self.reply = reply
-        self.context = context
-    }
+        init(_ reply: OpaquePointer, context: UnsafeMutablePointer<JSCContext>) {
+            webkit_script_message_reply_ref(reply)
+            g_object_ref(context)
+            self.reply = reply
+            self.context = context
+        }
 
-    /// Resolves the page's Promise with `text` (or `undefined` when nil).
-    func answer(_ text: String?) {
-        guard let reply else { return }
-        self.reply = nil
-        let value = text.map { jsc_value_new_string(context, $0) } ?? jsc_value_new_undefined(context)
-        webkit_script_message_reply_return_value(reply, value)
-        g_object_unref(value)
-        webkit_script_message_reply_unref(reply)
-        g_object_unref(context)
-    }
-
-    deinit {
-        // NB: WebKit rejects a reply dropped unanswered; never leave one hanging.
-        if let reply {
+        /// Resolves the page's Promise with `text` (or `undefined` when nil).
+        func answer(_ text: String?) {
+            guard let reply else { return }
+            self.reply = nil
+            let value = text.map { jsc_value_new_string(context, $0) } ?? jsc_value_new_undefined(context)
+            webkit_script_message_reply_return_value(reply, value)
+            g_object_unref(value)
             webkit_script_message_reply_unref(reply)
             g_object_unref(context)
         }
-    }
-}
 
-extension LinuxHost {
-    static let onMessage:
-        @convention(c) (
-            UnsafeMutablePointer<WebKitUserContentManager>?, UnsafeMutablePointer<JSCValue>?, OpaquePointer?, gpointer?
-        ) -> gboolean = { _, value, reply, data in
-            let host = LinuxHost.host(data)
-            guard let value, let reply else { return 0 }
-            let pending = PendingReply(reply, context: jsc_value_get_context(value))
-            // NB: the relay posts strings only; anything else is not from it.
-            guard jsc_value_is_string(value) != 0, let raw = jsc_value_to_string(value) else {
-                MainActor.assumeIsolated { pending.answer(nil) }
+        deinit {
+            // NB: WebKit rejects a reply dropped unanswered; never leave one hanging.
+            if let reply {
+                webkit_script_message_reply_unref(reply)
+                g_object_unref(context)
+            }
+        }
+    }
+
+    extension LinuxHost {
+        static let onMessage:
+            @convention(c) (
+                UnsafeMutablePointer<WebKitUserContentManager>?, UnsafeMutablePointer<JSCValue>?, OpaquePointer?, gpointer?
+            ) -> gboolean = { _, value, reply, data in
+                let host = LinuxHost.host(data)
+                guard let value, let reply else { return 0 }
+                let pending = PendingReply(reply, context: jsc_value_get_context(value))
+                // NB: the relay posts strings only; anything else is not from it.
+                guard jsc_value_is_string(value) != 0, let raw = jsc_value_to_string(value) else {
+                    MainActor.assumeIsolated { pending.answer(nil) }
+                    return 1
+                }
+                let text = String(cString: raw)
+                g_free(raw)
+                MainActor.assumeIsolated { host.received(text, reply: pending) }
                 return 1
             }
-            let text = String(cString: raw)
-            g_free(raw)
-            MainActor.assumeIsolated { host.received(text, reply: pending) }
-            return 1
-        }
 
-    /// Routes one message of the current document to the dispatcher.
-    func received(_ text: String, reply: PendingReply) {
-        switch page {
-        case .none:
-            reply.answer(nil)
-        case .opening(let generation, var queued):
-            queued.append((text, reply))
-            page = .opening(generation: generation, queued: queued)
-        case .open(_, let id):
-            dispatch(text, page: id, reply: reply)
-        }
-    }
-
-    func dispatch(_ text: String, page id: PageLoadID, reply: PendingReply) {
-        let dispatcher = self.dispatcher!
-        Task { @MainActor in
-            let output = await dispatcher.handle(text, from: id)
-            reply.answer(output?.json)
-        }
-    }
-
-    /// A new main-frame document was committed at `uri`: the previous page load ends (its
-    /// calls are cancelled, late answers dropped) and, if the document's origin is granted,
-    /// a new one starts.
-    func documentCommitted(_ uri: String) {
-        generation += 1
-        let generation = self.generation
-        let previous = page
-        page = .none
-        if case .opening(_, let queued) = previous {
-            for (_, reply) in queued { reply.answer(nil) }
-        }
-        let dispatcher = self.dispatcher!
-        if case .open(_, let old) = previous {
-            Task { await dispatcher.closePage(old) }
-        }
-        let grant = navigator.grant(forDocumentAt: uri)
-        guard grant != .denied, let origin = Origin(url: uri), origin.description == scriptedOrigin else { return }
-        page = .opening(generation: generation, queued: [])
-        let deliver: @Sendable (BridgeOutput) -> Void = { output in
-            Task { @MainActor [weak self] in self?.deliver(output, generation: generation) }
-        }
-        Task { @MainActor in
-            let id = await dispatcher.openPage(origin: origin.description, grant: grant, deliver: deliver)
-            guard case .opening(generation, let queued) = self.page else {
-                await dispatcher.closePage(id)
-                return
+        /// Routes one message of the current document to the dispatcher.
+        func received(_ text: String, reply: PendingReply) {
+            switch page {
+            case .none:
+                reply.answer(nil)
+            case .opening(let generation, var queued):
+                queued.append((text, reply))
+                page = .opening(generation: generation, queued: queued)
+            case .open(_, let id):
+                dispatch(text, page: id, reply: reply)
             }
-            self.page = .open(generation: generation, id)
-            for (text, reply) in queued { self.dispatch(text, page: id, reply: reply) }
         }
-    }
 
-    /// Binds the injected scripts to the origin of the document about to load at `uri`
-    /// (or removes them when that origin may not reach the bridge).
-    func prepareScripts(for uri: String) {
-        let grant = navigator.grant(forDocumentAt: uri)
-        let origin = grant == .denied ? nil : Origin(url: uri)?.description
-        guard origin != scriptedOrigin else { return }
-        webkit_user_content_manager_remove_all_scripts(contentManager)
-        scriptedOrigin = origin
-        guard let origin else { return }
-        let scripts = BridgeScripts(origin: origin, limits: limits)
-        add(scripts.relay, world: BridgeScripts.worldName)
-        for script in scripts.pageScripts(handshake: handshake) { add(script, world: nil) }
-    }
-
-    private func add(_ source: String, world: String?) {
-        let script =
-            if let world {
-                webkit_user_script_new_for_world(
-                    source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, world,
-                    nil, nil)
-            } else {
-                webkit_user_script_new(
-                    source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+        func dispatch(_ text: String, page id: PageLoadID, reply: PendingReply) {
+            let dispatcher = self.dispatcher!
+            Task { @MainActor in
+                let output = await dispatcher.handle(text, from: id)
+                reply.answer(output?.json)
             }
-        webkit_user_content_manager_add_script(contentManager, script)
-        webkit_user_script_unref(script)
-    }
+        }
 
-    /// Delivers an event to the page load `generation`, if it is still the current one.
-    func deliver(_ output: BridgeOutput, generation: UInt64) {
-        guard generation == self.generation, case .open = page else { return }
-        evaluate(output.javaScript)
-    }
+        /// A new main-frame document was committed at `uri`: the previous page load ends (its
+        /// calls are cancelled, late answers dropped) and, if the document's origin is granted,
+        /// a new one starts.
+        func documentCommitted(_ uri: String) {
+            generation += 1
+            let generation = self.generation
+            let previous = page
+            page = .none
+            if case .opening(_, let queued) = previous {
+                for (_, reply) in queued { reply.answer(nil) }
+            }
+            let dispatcher = self.dispatcher!
+            if case .open(_, let old) = previous {
+                Task { await dispatcher.closePage(old) }
+            }
+            let grant = navigator.grant(forDocumentAt: uri)
+            guard grant != .denied, let origin = Origin(url: uri), origin.description == scriptedOrigin else { return }
+            page = .opening(generation: generation, queued: [])
+            let deliver: @Sendable (BridgeOutput) -> Void = { output in
+                Task { @MainActor [weak self] in self?.deliver(output, generation: generation) }
+            }
+            Task { @MainActor in
+                let id = await dispatcher.openPage(origin: origin.description, grant: grant, deliver: deliver)
+                guard case .opening(generation, let queued) = self.page else {
+                    await dispatcher.closePage(id)
+                    return
+                }
+                self.page = .open(generation: generation, id)
+                for (text, reply) in queued { self.dispatch(text, page: id, reply: reply) }
+            }
+        }
 
-    /// Sends `event` to the current page, if it has the bridge.
-    func emit(_ event: BridgeEvent) {
-        guard case .open(let generation, let id) = page else { return }
-        let dispatcher = self.dispatcher!
-        _ = generation
-        Task { await dispatcher.emit(event, to: id) }
-    }
+        /// Binds the injected scripts to the origin of the document about to load at `uri`
+        /// (or removes them when that origin may not reach the bridge).
+        func prepareScripts(for uri: String) {
+            let grant = navigator.grant(forDocumentAt: uri)
+            let origin = grant == .denied ? nil : Origin(url: uri)?.description
+            guard origin != scriptedOrigin else { return }
+            webkit_user_content_manager_remove_all_scripts(contentManager)
+            scriptedOrigin = origin
+            guard let origin else { return }
+            let scripts = BridgeScripts(origin: origin, limits: limits)
+            add(scripts.relay, world: BridgeScripts.worldName)
+            for script in scripts.pageScripts(handshake: handshake) { add(script, world: nil) }
+        }
 
-    /// Runs `script` in the page world of the top frame.
-    func evaluate(_ script: String) {
-        webkit_web_view_evaluate_javascript(webView, script, -1, nil, nil, nil, nil, nil)
-    }
+        private func add(_ source: String, world: String?) {
+            let script =
+                if let world {
+                    webkit_user_script_new_for_world(
+                        source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, world,
+                        nil, nil)
+                } else {
+                    webkit_user_script_new(
+                        source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+                }
+            webkit_user_content_manager_add_script(contentManager, script)
+            webkit_user_script_unref(script)
+        }
 
-    // MARK: Host modules
+        /// Delivers an event to the page load `generation`, if it is still the current one.
+        func deliver(_ output: BridgeOutput, generation: UInt64) {
+            guard generation == self.generation, case .open = page else { return }
+            evaluate(output.javaScript)
+        }
 
-    func pageReportedReady(_ caller: BridgeCaller) {
-        guard case .open(_, let id) = page, id == caller.pageLoad else { return }
-        readySeen = true
-        emitLine(["event": "ready", "origin": .string(caller.origin)])
-        if options.screenshot != nil && options.waitFor == .ready { takeSnapshotAfterPaint() }
-    }
+        /// Sends `event` to the current page, if it has the bridge.
+        func emit(_ event: BridgeEvent) {
+            guard case .open(let generation, let id) = page else { return }
+            let dispatcher = self.dispatcher!
+            _ = generation
+            Task { await dispatcher.emit(event, to: id) }
+        }
 
-    func record(_ entry: ReportModule.Entry, output: @Sendable (String) -> Void) {
-        switch entry {
-        case .log(let line, let origin):
-            var object: [String: JSONValue] = ["event": "log", "origin": .string(origin), "message": .string(line.message)]
-            if let data = line.data { object["data"] = data }
-            emitLine(object)
-            if line.message == "toggle-visibility" { toggleVisibility() }
-        case .finish(let verdict, let origin):
-            var object: [String: JSONValue] = [
-                "event": "finish", "origin": .string(origin), "passed": .number(Double(verdict.passed)),
-                "failed": .number(Double(verdict.failed)),
-            ]
-            if let data = verdict.data { object["data"] = data }
-            emitLine(object)
-            finish(verdict.failed == 0 ? 0 : 1)
+        /// Runs `script` in the page world of the top frame.
+        func evaluate(_ script: String) {
+            webkit_web_view_evaluate_javascript(webView, script, -1, nil, nil, nil, nil, nil)
+        }
+
+        // MARK: Host modules
+
+        func pageReportedReady(_ caller: BridgeCaller) {
+            guard case .open(_, let id) = page, id == caller.pageLoad else { return }
+            readySeen = true
+            emitLine(["event": "ready", "origin": .string(caller.origin)])
+            if options.screenshot != nil && options.waitFor == .ready { takeSnapshotAfterPaint() }
+        }
+
+        func record(_ entry: ReportModule.Entry, output: @Sendable (String) -> Void) {
+            switch entry {
+            case .log(let line, let origin):
+                var object: [String: JSONValue] = ["event": "log", "origin": .string(origin), "message": .string(line.message)]
+                if let data = line.data { object["data"] = data }
+                emitLine(object)
+                if line.message == "toggle-visibility" { toggleVisibility() }
+            case .finish(let verdict, let origin):
+                var object: [String: JSONValue] = [
+                    "event": "finish", "origin": .string(origin), "passed": .number(Double(verdict.passed)),
+                    "failed": .number(Double(verdict.failed)),
+                ]
+                if let data = verdict.data { object["data"] = data }
+                emitLine(object)
+                finish(verdict.failed == 0 ? 0 : 1)
+            case .held(let label, let completed, let origin):
+                var object: [String: JSONValue] = ["event": "held", "origin": .string(origin), "completed": .bool(completed)]
+                if let label { object["label"] = .string(label) }
+                emitLine(object)
+            }
         }
     }
-}
 #endif

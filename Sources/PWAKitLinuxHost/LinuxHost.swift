@@ -1,210 +1,214 @@
 #if WebKitGTK
-import CWebKitGTK
-public import Foundation
-public import PWAKitCore
-public import PWAKitHost
+    import CWebKitGTK
+    import Foundation
+    public import PWAKitCore
+    public import PWAKitHost
 
-/// A desktop window that runs one PWAKit app in WebKitGTK, wired to a ``BridgeDispatcher``.
-///
-/// The bridge is reachable only from the top frame of an origin the configuration grants
-/// (see ``BridgeScripts``); navigation follows the configuration's origin policy
-/// (``HostNavigator``); `app://<appId>/` serves the app's local bundle
-/// (``LocalBundleServer``); website data lives in a directory of the app's own
-/// (``WebsiteDataLocation``). Everything runs on the main thread inside GTK's loop.
-@MainActor
-public final class LinuxHost {
-    let launch: AppLaunch
-    let options: HostOptions
-    let navigator: HostNavigator
-    let limits: BridgeLimits
-    var dispatcher: BridgeDispatcher!
-    var handshake: BridgeHandshake!
-    let bundleServer: LocalBundleServer?
+    /// A desktop window that runs one PWAKit app in WebKitGTK, wired to a ``BridgeDispatcher``.
+    ///
+    /// The bridge is reachable only from the top frame of an origin the configuration grants
+    /// (see ``BridgeScripts``); navigation follows the configuration's origin policy
+    /// (``HostNavigator``); `app://<appId>/` serves the app's local bundle
+    /// (``LocalBundleServer``); website data lives in a directory of the app's own
+    /// (``WebsiteDataLocation``). Everything runs on the main thread inside GTK's loop.
+    @MainActor
+    public final class LinuxHost {
+        let launch: AppLaunch
+        let options: HostOptions
+        let navigator: HostNavigator
+        let limits: BridgeLimits
+        var dispatcher: BridgeDispatcher!
+        var handshake: BridgeHandshake!
+        let bundleServer: LocalBundleServer?
 
-    var window: UnsafeMutablePointer<GtkWidget>!
-    var webView: UnsafeMutablePointer<WebKitWebView>!
-    var contentManager: UnsafeMutablePointer<WebKitUserContentManager>!
-    var signInBar: UnsafeMutablePointer<GtkWidget>!
+        var window: UnsafeMutablePointer<GtkWidget>!
+        var webView: UnsafeMutablePointer<WebKitWebView>!
+        var contentManager: UnsafeMutablePointer<WebKitUserContentManager>!
+        var signInBar: UnsafeMutablePointer<GtkWidget>!
 
-    /// The bridge page of the current document.
-    enum PageState {
-        /// No document with the bridge.
-        case none
-        /// The dispatcher is opening the page; messages wait in order.
-        case opening(generation: UInt64, queued: [(String, PendingReply)])
-        /// Messages go to this page.
-        case open(generation: UInt64, PageLoadID)
-    }
-
-    var page: PageState = .none
-    /// Bumped on every committed main-frame load.
-    var generation: UInt64 = 0
-    /// The origin the injected scripts are bound to (nil: none injected).
-    var scriptedOrigin: String?
-    var exitStatus: Int32 = 0
-    var finished = false
-    var loadFinishedOnce = false
-    var readySeen = false
-    var snapshotStarted = false
-
-    /// Prepares a host for `launch`; ``run()`` opens the window.
-    public init(launch: AppLaunch, options: HostOptions, modules: [any PWAModule]) throws {
-        self.launch = launch
-        self.options = options
-        self.navigator = HostNavigator(policy: OriginPolicy(configuration: launch.configuration))
-        self.limits = BridgeLimits()
-        if let root = launch.bundleRoot, let appID = launch.appID {
-            bundleServer = LocalBundleServer(appID: appID, root: root)
-        } else {
-            bundleServer = nil
+        /// The bridge page of the current document.
+        enum PageState {
+            /// No document with the bridge.
+            case none
+            /// The dispatcher is opening the page; messages wait in order.
+            case opening(generation: UInt64, queued: [(String, PendingReply)])
+            /// Messages go to this page.
+            case open(generation: UInt64, PageLoadID)
         }
-        var all = modules
-        all.append(
-            LifecycleModule { caller in
-                Task { @MainActor [weak self] in self?.pageReportedReady(caller) }
-            })
-        if options.report {
-            let output = options.output
-            all.append(
-                ReportModule { entry in
-                    Task { @MainActor [weak self] in self?.record(entry, output: output) }
-                })
-        }
-        let registry = try ModuleRegistry(modules: all, features: launch.configuration.features)
-        handshake = BridgeHandshake(registry: registry)
-        dispatcher = BridgeDispatcher(registry: registry, configuration: launch.configuration, limits: limits)
-    }
 
-    /// Opens the window, loads the start URL and runs until the window closes (or, for a
-    /// screenshot or report run, until it is done). Returns the process exit status.
-    public func run() throws(HostError) -> Int32 {
-        var argc: Int32 = 0
-        guard gtk_init_check(&argc, nil) != 0 else {
-            throw HostError(.engineUnavailable, "cannot open a display (is DISPLAY set? try xvfb-run)")
-        }
-        MainLoop.bridgeDispatch()
-        try build()
-        if options.screenshot != nil || options.report {
-            let seconds = UInt32(max(1, options.timeout.components.seconds))
-            let callback: @convention(c) (gpointer?) -> gboolean = { data in
-                let host = Unmanaged<LinuxHost>.fromOpaque(data!).takeUnretainedValue()
-                MainActor.assumeIsolated { host.timedOut() }
-                return 0
+        var page: PageState = .none
+        /// Bumped on every committed main-frame load.
+        var generation: UInt64 = 0
+        /// The origin the injected scripts are bound to (nil: none injected).
+        var scriptedOrigin: String?
+        var exitStatus: Int32 = 0
+        var finished = false
+        var loadFinishedOnce = false
+        var readySeen = false
+        var snapshotStarted = false
+        var lastVisibility = true
+
+        /// Prepares a host for `launch`; ``run()`` opens the window.
+        public init(launch: AppLaunch, options: HostOptions, modules: [any PWAModule]) throws {
+            self.launch = launch
+            self.options = options
+            self.navigator = HostNavigator(policy: OriginPolicy(configuration: launch.configuration))
+            self.limits = BridgeLimits()
+            if let root = launch.bundleRoot, let appID = launch.appID {
+                bundleServer = LocalBundleServer(appID: appID, root: root)
+            } else {
+                bundleServer = nil
             }
-            g_timeout_add_seconds(seconds, callback, Unmanaged.passUnretained(self).toOpaque())
+            var all = modules
+            all.append(
+                LifecycleModule { caller in
+                    Task { @MainActor [weak self] in self?.pageReportedReady(caller) }
+                })
+            if options.report {
+                let output = options.output
+                all.append(
+                    ReportModule { entry in
+                        Task { @MainActor [weak self] in self?.record(entry, output: output) }
+                    })
+            }
+            let registry = try ModuleRegistry(modules: all, features: launch.configuration.features)
+            handshake = BridgeHandshake(registry: registry)
+            dispatcher = BridgeDispatcher(registry: registry, configuration: launch.configuration, limits: limits)
         }
-        webkit_web_view_load_uri(webView, launch.startURL)
-        MainLoop.run()
-        return exitStatus
+
+        /// Opens the window, loads the start URL and runs until the window closes (or, for a
+        /// screenshot or report run, until it is done). Returns the process exit status.
+        public func run() throws(HostError) -> Int32 {
+            var argc: Int32 = 0
+            guard gtk_init_check(&argc, nil) != 0 else {
+                throw HostError(.engineUnavailable, "cannot open a display (is DISPLAY set? try xvfb-run)")
+            }
+            MainLoop.bridgeDispatch()
+            try build()
+            if options.screenshot != nil || options.report {
+                let seconds = UInt32(max(1, options.timeout.components.seconds))
+                let callback: @convention(c) (gpointer?) -> gboolean = { data in
+                    let host = Unmanaged<LinuxHost>.fromOpaque(data!).takeUnretainedValue()
+                    MainActor.assumeIsolated { host.timedOut() }
+                    return 0
+                }
+                g_timeout_add_seconds(seconds, callback, Unmanaged.passUnretained(self).toOpaque())
+            }
+            webkit_web_view_load_uri(webView, launch.startURL)
+            MainLoop.run()
+            return exitStatus
+        }
+
+        /// Ends the run with `status`.
+        func finish(_ status: Int32) {
+            guard !finished else { return }
+            finished = true
+            exitStatus = status
+            MainLoop.quit()
+        }
+
+        func timedOut() {
+            guard !finished else { return }
+            let what = options.report ? "the page's report" : "the page (\(options.waitFor.rawValue))"
+            emitLine(["event": "timeout", "message": .string("gave up waiting for \(what)")])
+            finish(3)
+        }
+
+        /// Writes one JSON line to the host's output.
+        func emitLine(_ object: [String: JSONValue]) {
+            options.output(JSONSerializer.serialize(.object(object)))
+        }
+
+        var selfPointer: gpointer { Unmanaged.passUnretained(self).toOpaque() }
+
+        // MARK: Building the window
+
+        func build() throws(HostError) {
+            let location = try WebsiteDataLocation(
+                bundleID: launch.configuration.app.bundleId, base: options.dataDirectory)
+            try location.create()
+            let manager = pwakit_website_data_manager_new(location.data.path, location.cache.path)
+            let cookies = webkit_website_data_manager_get_cookie_manager(manager)
+            webkit_cookie_manager_set_persistent_storage(
+                cookies, location.data.appendingPathComponent("cookies.sqlite").path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+            let context = webkit_web_context_new_with_website_data_manager(manager)!
+            registerAppScheme(on: context)
+
+            contentManager = webkit_user_content_manager_new()
+            webkit_user_content_manager_register_script_message_handler_with_reply(
+                contentManager, BridgeScripts.handlerName, BridgeScripts.worldName)
+            connect(contentManager, "script-message-with-reply-received::\(BridgeScripts.handlerName)", Self.onMessage)
+
+            let view = pwakit_web_view_new(context, contentManager)!
+            webView = pwakit_web_view(view)
+            let settings = webkit_web_view_get_settings(webView)
+            // NB: a page restored from the back-forward cache would be a page load the
+            // dispatcher has already closed; every navigation makes a fresh document instead.
+            webkit_settings_set_enable_page_cache(settings, 0)
+            webkit_settings_set_javascript_can_open_windows_automatically(settings, 0)
+            connect(webView, "decide-policy", Self.onDecidePolicy)
+            connect(webView, "create", Self.onCreate)
+            connect(webView, "load-changed", Self.onLoadChanged)
+            connect(webView, "script-dialog", Self.onScriptDialog)
+
+            window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+            gtk_window_set_title(pwakit_window(window), launch.configuration.app.name)
+            gtk_window_set_default_size(pwakit_window(window), Int32(options.width), Int32(options.height))
+            connect(window, "destroy", Self.onDestroy)
+            connect(window, "map-event", Self.onMapped)
+            connect(window, "unmap-event", Self.onUnmapped)
+
+            let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+            signInBar = makeSignInBar()
+            gtk_box_pack_start(pwakit_box(box), signInBar, 0, 0, 0)
+            gtk_box_pack_start(pwakit_box(box), view, 1, 1, 0)
+            gtk_container_add(pwakit_container(window), box)
+            gtk_widget_show_all(window)
+            gtk_widget_hide(signInBar)
+        }
+
+        /// Connects a C callback to `signal` of `instance`, with this host as user data.
+        func connect<T, F>(_ instance: UnsafeMutablePointer<T>, _ signal: String, _ callback: F) {
+            pwakit_signal_connect(instance, signal, unsafeBitCast(callback, to: GCallback.self), selfPointer)
+        }
+
+        static func host(_ data: gpointer?) -> LinuxHost {
+            Unmanaged<LinuxHost>.fromOpaque(data!).takeUnretainedValue()
+        }
+
+        // MARK: Window signals
+
+        static let onDestroy: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
+            let host = LinuxHost.host(data)
+            MainActor.assumeIsolated { host.finish(host.exitStatus) }
+        }
+
+        static let onMapped: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> gboolean = {
+            _, _, data in
+            let host = LinuxHost.host(data)
+            MainActor.assumeIsolated { host.visibilityChanged(true) }
+            return 0
+        }
+
+        static let onUnmapped: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> gboolean = {
+            _, _, data in
+            let host = LinuxHost.host(data)
+            MainActor.assumeIsolated { host.visibilityChanged(false) }
+            return 0
+        }
+
+        func visibilityChanged(_ visible: Bool) {
+            // NB: GTK may signal the same state twice (unmap, then withdraw); pages see changes only.
+            guard visible != lastVisibility else { return }
+            lastVisibility = visible
+            emit(BridgeEvent(type: "visibilitychange", data: ["visible": .bool(visible)]))
+        }
+
+        /// Hides and shows the window again (test mode), which the page sees as two
+        /// `visibilitychange` events.
+        func toggleVisibility() {
+            gtk_widget_hide(window)
+            gtk_widget_show(window)
+        }
     }
-
-    /// Ends the run with `status`.
-    func finish(_ status: Int32) {
-        guard !finished else { return }
-        finished = true
-        exitStatus = status
-        MainLoop.quit()
-    }
-
-    func timedOut() {
-        guard !finished else { return }
-        let what = options.report ? "the page's report" : "the page (\(options.waitFor.rawValue))"
-        emitLine(["event": "timeout", "message": .string("gave up waiting for \(what)")])
-        finish(3)
-    }
-
-    /// Writes one JSON line to the host's output.
-    func emitLine(_ object: [String: JSONValue]) {
-        options.output(JSONSerializer.serialize(.object(object)))
-    }
-
-    var selfPointer: gpointer { Unmanaged.passUnretained(self).toOpaque() }
-
-    // MARK: Building the window
-
-    func build() throws(HostError) {
-        let location = try WebsiteDataLocation(
-            bundleID: launch.configuration.app.bundleId, base: options.dataDirectory)
-        try location.create()
-        let manager = pwakit_website_data_manager_new(location.data.path, location.cache.path)
-        let cookies = webkit_website_data_manager_get_cookie_manager(manager)
-        webkit_cookie_manager_set_persistent_storage(
-            cookies, location.data.appendingPathComponent("cookies.sqlite").path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
-        let context = webkit_web_context_new_with_website_data_manager(manager)!
-        registerAppScheme(on: context)
-
-        contentManager = webkit_user_content_manager_new()
-        webkit_user_content_manager_register_script_message_handler_with_reply(
-            contentManager, BridgeScripts.handlerName, BridgeScripts.worldName)
-        connect(contentManager, "script-message-with-reply-received::\(BridgeScripts.handlerName)", Self.onMessage)
-
-        let view = pwakit_web_view_new(context, contentManager)!
-        webView = pwakit_web_view(view)
-        let settings = webkit_web_view_get_settings(webView)
-        // NB: a page restored from the back-forward cache would be a page load the
-        // dispatcher has already closed; every navigation makes a fresh document instead.
-        webkit_settings_set_enable_page_cache(settings, 0)
-        webkit_settings_set_javascript_can_open_windows_automatically(settings, 0)
-        connect(webView, "decide-policy", Self.onDecidePolicy)
-        connect(webView, "create", Self.onCreate)
-        connect(webView, "load-changed", Self.onLoadChanged)
-        connect(webView, "script-dialog", Self.onScriptDialog)
-
-        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
-        gtk_window_set_title(pwakit_window(window), launch.configuration.app.name)
-        gtk_window_set_default_size(pwakit_window(window), Int32(options.width), Int32(options.height))
-        connect(window, "destroy", Self.onDestroy)
-        connect(window, "map-event", Self.onMapped)
-        connect(window, "unmap-event", Self.onUnmapped)
-
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        signInBar = makeSignInBar()
-        gtk_box_pack_start(pwakit_box(box), signInBar, 0, 0, 0)
-        gtk_box_pack_start(pwakit_box(box), view, 1, 1, 0)
-        gtk_container_add(pwakit_container(window), box)
-        gtk_widget_show_all(window)
-        gtk_widget_hide(signInBar)
-    }
-
-    /// Connects a C callback to `signal` of `instance`, with this host as user data.
-    func connect<T, F>(_ instance: UnsafeMutablePointer<T>, _ signal: String, _ callback: F) {
-        pwakit_signal_connect(instance, signal, unsafeBitCast(callback, to: GCallback.self), selfPointer)
-    }
-
-    static func host(_ data: gpointer?) -> LinuxHost {
-        Unmanaged<LinuxHost>.fromOpaque(data!).takeUnretainedValue()
-    }
-
-    // MARK: Window signals
-
-    static let onDestroy: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = { _, data in
-        let host = LinuxHost.host(data)
-        MainActor.assumeIsolated { host.finish(host.exitStatus) }
-    }
-
-    static let onMapped: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> gboolean = {
-        _, _, data in
-        let host = LinuxHost.host(data)
-        MainActor.assumeIsolated { host.visibilityChanged(true) }
-        return 0
-    }
-
-    static let onUnmapped: @convention(c) (UnsafeMutablePointer<GtkWidget>?, gpointer?, gpointer?) -> gboolean = {
-        _, _, data in
-        let host = LinuxHost.host(data)
-        MainActor.assumeIsolated { host.visibilityChanged(false) }
-        return 0
-    }
-
-    func visibilityChanged(_ visible: Bool) {
-        emit(BridgeEvent(type: "visibilitychange", data: ["visible": .bool(visible)]))
-    }
-
-    /// Hides and shows the window again (test mode), which the page sees as two
-    /// `visibilitychange` events.
-    func toggleVisibility() {
-        gtk_widget_hide(window)
-        gtk_widget_show(window)
-    }
-}
 #endif

@@ -17,7 +17,8 @@ enum Headless {
     static func rerunUnderXvfb() -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         process.arguments =
             ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", executable] + CommandLine.arguments.dropFirst()

@@ -25,7 +25,8 @@ public struct WebsiteDataLocation: Sendable, Hashable {
             cache = base.appendingPathComponent(bundleID, isDirectory: true).appendingPathComponent("cache")
             return
         }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         func root(_ variable: String, _ fallback: String) -> URL {
             if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }

@@ -7,7 +7,8 @@ public struct ReportModule: ActionModule {
     /// `report`.
     public static let moduleName = "report"
 
-    /// The actions: `log {message, data?}` and `finish {passed, failed, data?}`.
+    /// The actions: `log {message, data?}`, `finish {passed, failed, data?}` and
+    /// `hold {ms, label?}`.
     public static let actions = ModuleActions<ReportModule>()
         .action("log", payload: Line.self, result: Bool.self) { module, line, context in
             module.sink(.log(line, origin: context.caller.origin))
@@ -20,6 +21,29 @@ public struct ReportModule: ActionModule {
             module.sink(.finish(verdict, origin: context.caller.origin))
             return true
         }
+        .action("hold", payload: Hold.self, result: Bool.self) { module, hold, context in
+            // A call that stays open, so pages can test timeouts, cancellation and what a
+            // navigation does to calls in flight; the host prints how it ended.
+            guard (0...600_000).contains(hold.ms) else {
+                throw BridgeError.field(.invalidPayload, path: "payload.ms", "must be 0…600000")
+            }
+            do {
+                try await Task.sleep(for: .milliseconds(hold.ms))
+            } catch {
+                module.sink(.held(label: hold.label, completed: false, origin: context.caller.origin))
+                throw error
+            }
+            module.sink(.held(label: hold.label, completed: true, origin: context.caller.origin))
+            return true
+        }
+
+    /// How long `hold` keeps a call open.
+    public struct Hold: Codable, Sendable, Hashable {
+        /// Milliseconds, 0…600000.
+        public var ms: Int
+        /// A label printed when the call ends.
+        public var label: String?
+    }
 
     /// One line of a test page's output.
     public struct Line: Codable, Sendable, Hashable {
@@ -45,6 +69,8 @@ public struct ReportModule: ActionModule {
         case log(Line, origin: String)
         /// The verdict; the run ends.
         case finish(Verdict, origin: String)
+        /// A `hold` call ended: it ran its time, or it was cancelled.
+        case held(label: String?, completed: Bool, origin: String)
     }
 
     /// Receives each entry.

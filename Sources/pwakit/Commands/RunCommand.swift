@@ -5,7 +5,7 @@ import PWAKitHost
 import PWAKitModules
 
 #if WebKitGTK
-import PWAKitLinuxHost
+    import PWAKitLinuxHost
 #endif
 
 /// `pwakit run <config | directory | url>`: opens the app in a WebKitGTK window.
@@ -88,40 +88,40 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         #if WebKitGTK
-        let scripted = screenshot != nil || report
-        if scripted, Headless.needsDisplay() {
-            throw ExitCode(Headless.rerunUnderXvfb())
-        }
-        var options = HostOptions()
-        options.screenshot = screenshot.map { URL(fileURLWithPath: $0) }
-        options.waitFor = HostOptions.WaitCondition(rawValue: waitFor) ?? .paint
-        options.timeout = .seconds(timeout)
-        options.report = report
-        options.dialogs = dialogs.flatMap(HostOptions.DialogMode.init(rawValue:)) ?? (scripted ? .accept : .native)
-        options.promptAnswer = promptAnswer
-        options.dataDirectory = dataDirectory.map { URL(fileURLWithPath: $0) }
-        if openURLs == "print" { options.openURL = { _, _ in } }
-        if let (width, height) = parsedSize {
-            options.width = width
-            options.height = height
-        }
-        let status = MainActor.assumeIsolated { () -> Int32 in
-            do {
-                let host = try LinuxHost(launch: launch, options: options, modules: BuiltInModules.all())
-                return try host.run()
-            } catch let error as HostError {
-                Console.writeError("error: \(error.message)")
-                return error.code == .engineUnavailable ? 5 : 2
-            } catch {
-                Console.writeError("error: \(error)")
-                return 2
+            let scripted = screenshot != nil || report
+            if scripted, Headless.needsDisplay() {
+                throw ExitCode(Headless.rerunUnderXvfb())
             }
-        }
-        throw ExitCode(status)
+            var options = HostOptions()
+            options.screenshot = screenshot.map { URL(fileURLWithPath: $0) }
+            options.waitFor = HostOptions.WaitCondition(rawValue: waitFor) ?? .paint
+            options.timeout = .seconds(timeout)
+            options.report = report
+            options.dialogs = dialogs.flatMap(HostOptions.DialogMode.init(rawValue:)) ?? (scripted ? .accept : .native)
+            options.promptAnswer = promptAnswer
+            options.dataDirectory = dataDirectory.map { URL(fileURLWithPath: $0) }
+            if openURLs == "print" { options.openURL = { _, _ in } }
+            if let (width, height) = parsedSize {
+                options.width = width
+                options.height = height
+            }
+            let status = MainActor.assumeIsolated { () -> Int32 in
+                do {
+                    let host = try LinuxHost(launch: launch, options: options, modules: BuiltInModules.all())
+                    return try host.run()
+                } catch let error as HostError {
+                    Console.writeError("error: \(error.message)")
+                    return error.code == .engineUnavailable ? 5 : 2
+                } catch {
+                    Console.writeError("error: \(error)")
+                    return 2
+                }
+            }
+            throw ExitCode(status)
         #else
-        Console.writeError(
-            "error: this pwakit was built without the WebKitGTK host; build it with `swift build --traits WebKitGTK`")
-        throw ExitCode(5)
+            Console.writeError(
+                "error: this pwakit was built without the WebKitGTK host; build it with `swift build --traits WebKitGTK`")
+            throw ExitCode(5)
         #endif
     }
 }

@@ -1,0 +1,166 @@
+#if WebKitGTK
+    import Foundation
+    import Testing
+
+    /// Runs real pages in the real WebKitGTK host (`pwakit run --report`, under Xvfb when there
+    /// is no display) and reads their verdicts and the host's event lines.
+    @Suite(.serialized) struct HostEndToEndTests {
+        static let pages = PWAKitBinary.repositoryRoot.appendingPathComponent("Tests/HostPages")
+
+        /// One run's output, parsed.
+        struct HostRun {
+            var status: Int32
+            var events: [[String: Any]]
+            var stderr: String
+
+            func events(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
+
+            /// The per-check results of the page's verdict and its log lines' data.
+            var failures: [String] {
+                var failures: [String] = []
+                for entry in events("finish") + events("log") {
+                    for result in entry["data"] as? [[String: Any]] ?? [] where result["ok"] as? Bool == false {
+                        failures.append("\(result["name"] ?? "?"): \(result["detail"] ?? "")")
+                    }
+                }
+                return failures
+            }
+        }
+
+        static func run(_ target: String, _ extra: [String] = []) throws -> HostRun {
+            let data = try TemporaryDirectory()
+            let run = try PWAKitBinary.run(
+                ["run", target, "--report", "--open-urls", "print", "--data-dir", data.url.path, "--timeout", "60"] + extra)
+            let events = run.stdout.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }
+            return HostRun(status: run.status, events: events, stderr: run.stderr)
+        }
+
+        @Test func aPageUsesTheInjectedSDKAgainstTheRealBridge() throws {
+            let run = try Self.run(Self.pages.appendingPathComponent("bridge").path)
+            #expect(run.failures == [])
+            #expect(run.status == 0, "\(run.events) \(run.stderr)")
+            let finish = try #require(run.events("finish").first)
+            #expect((finish["passed"] as? Int ?? 0) >= 19)
+            #expect(run.events("ready").count == 1)
+            // The timed-out and the aborted calls were cancelled natively, not left running.
+            let held = run.events("held")
+            #expect(held.contains { $0["label"] as? String == "timeout" && $0["completed"] as? Bool == false })
+            #expect(held.contains { $0["label"] as? String == "abort" && $0["completed"] as? Bool == false })
+        }
+
+        @Test func aSeedEraPageShippingItsOwnBridgeTalksTheRawProtocol() throws {
+            let run = try Self.run(Self.pages.appendingPathComponent("seed").path)
+            #expect(run.failures == [])
+            #expect(run.status == 0, "\(run.events) \(run.stderr)")
+            #expect((run.events("finish").first?["passed"] as? Int ?? 0) >= 6)
+        }
+
+        @Test func navigationFollowsThePolicyAndDialogsAreAnswered() throws {
+            let run = try Self.run(Self.pages.appendingPathComponent("navigation").path)
+            #expect(run.status == 0, "\(run.events) \(run.stderr)")
+            let external = run.events("external").compactMap { $0["url"] as? String }
+            #expect(external == ["https://github.com/pwakit", "https://unmatched.example/"])
+            #expect(run.events("system").compactMap { $0["url"] as? String } == ["tel:+15551234"])
+            let blocked = run.events("blocked").compactMap { $0["url"] as? String }
+            #expect(blocked.contains("https://github.com/embedded"))
+            #expect(blocked.contains("https://github.com/scripted"))
+            #expect(run.events("committed").count == 1, "the page never left the app")
+            #expect(run.events("dialog").compactMap { $0["kind"] as? String } == ["confirm", "prompt"])
+        }
+
+        @Test func framesAndAuthPagesHaveNoBridgeAndNavigationCancelsCalls() throws {
+            let server = try LoopbackServer(directory: Self.pages.appendingPathComponent("web"))
+            let app = try TemporaryDirectory()
+            try app.write(
+                "pwa-config.json",
+                """
+                {"version": 1,
+                 "app": {"name": "Frames", "bundleId": "dev.pwakit.e2e.frames",
+                         "startUrl": "app://frames/index.html?server=\(server.port)"},
+                 "origins": {"allowed": ["127.0.0.1:\(server.port)"], "auth": ["localhost:\(server.port)"]}}
+                """)
+            let run = try Self.run(
+                app.url.appendingPathComponent("pwa-config.json").path,
+                ["--bundle", Self.pages.appendingPathComponent("frames").path])
+            #expect(run.failures == [])
+            #expect(run.status == 0, "\(run.events) \(run.stderr)")
+            let committed = run.events("committed")
+            #expect(committed.compactMap { $0["bridge"] as? Bool } == [true, false, true], "\(committed)")
+            #expect(
+                run.events("log").contains { ($0["data"] as? [[String: Any]])?.count == 3 },
+                "the start page reported its frame checks")
+            #expect(
+                run.events("held").contains {
+                    $0["label"] as? String == "in-flight-at-navigation" && $0["completed"] as? Bool == false
+                })
+        }
+
+        @Test func aScreenshotIsTakenWithoutADisplay() throws {
+            let out = try TemporaryDirectory()
+            let png = out.url.appendingPathComponent("hello.png")
+            let data = try TemporaryDirectory()
+            let run = try PWAKitBinary.run([
+                "run", PWAKitBinary.repositoryRoot.appendingPathComponent("Examples/hello").path, "--screenshot", png.path,
+                "--wait-for", "ready", "--data-dir", data.url.path, "--timeout", "60",
+            ])
+            #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+            let bytes = try Data(contentsOf: png)
+            #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            #expect(run.stdout.contains(#""event":"ready""#))
+        }
+
+        @Test func badArgumentsAreRefusedWithTheirName() throws {
+            let bad = try PWAKitBinary.run(["run", "Examples/hello", "--wait-for", "soon"])
+            #expect(bad.status != 0)
+            #expect(bad.stderr.contains("--wait-for"))
+            let invalid = try PWAKitBinary.run(["run", "Examples/invalid", "--screenshot", "/tmp/never.png"])
+            #expect(invalid.status == 2)
+            #expect(invalid.stderr.contains("origins"))
+        }
+    }
+
+    /// A static file server (Python's `http.server`) on a free loopback port, for pages of
+    /// http origins.
+    final class LoopbackServer {
+        let process = Process()
+        let port: Int
+
+        static let program = """
+            import functools, http.server, sys
+            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+            with open(sys.argv[2] + ".tmp", "w") as f: f.write(str(server.server_address[1]))
+            import os; os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+            server.serve_forever()
+            """
+
+        init(directory: URL) throws {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-port-\(UUID().uuidString)")
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", Self.program, directory.path, scratch.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // NB: the server writes its port once it listens; wait for that file, not a fixed time.
+            var port: Int?
+            for _ in 0..<1000 where port == nil {
+                port = (try? String(contentsOf: scratch, encoding: .utf8)).flatMap { Int($0) }
+                if port == nil { usleep(10_000) }
+            }
+            try? FileManager.default.removeItem(at: scratch)
+            guard let port else {
+                process.terminate()
+                throw CocoaError(.fileReadNoSuchFile)
+            }
+            self.port = port
+        }
+
+        deinit {
+            kill(process.processIdentifier, SIGKILL)
+            var status: Int32 = 0
+            waitpid(process.processIdentifier, &status, 0)
+        }
+    }
+#endif
