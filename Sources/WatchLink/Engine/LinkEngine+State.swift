@@ -89,6 +89,7 @@ extension LinkEngine {
             guard let pending = outbox[id] else { continue }
             var request = pending.entry.request
             request.attempt = max(pending.attempts - 1, 0)
+            if !request.isDurable { request.target = pending.target }
             requests.append(request)
         }
         var data = WireCodec.encode(.context(WireContext(states: states, requests: requests)))
