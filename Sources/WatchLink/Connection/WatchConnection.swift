@@ -67,6 +67,7 @@ public actor WatchConnection {
         }
         let actions = engine.recover(from: records, receivedContext: session.receivedApplicationContext, now: currentTime())
         perform(actions)
+        if let storageError { throw storageError }
         session.activate(delegate: bridge)
     }
 
@@ -192,8 +193,8 @@ public actor WatchConnection {
     private func makeWire<R: WatchRequest>(
         _ request: R, timeout: Duration, durable: Bool, fireAndForget: Bool, idempotencyKey: String?
     ) throws(WatchLinkError) -> WireRequest {
-        guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
         if let storageError { throw storageError }
+        guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
         guard timeout > .zero else {
             throw WatchLinkError(.invalidArgument, "timeout must be positive", details: ["field": "timeout"])
         }
