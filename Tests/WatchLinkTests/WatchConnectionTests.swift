@@ -170,6 +170,24 @@ import Testing
         await #expect(throws: WatchLinkError.self) { try await phone.connection.sharedState("", initial: 1) }
     }
 
+    @Test func batchPostReportsItemsPushedOutByLaterOnes() async throws {
+        var configuration = LinkEngine.Configuration()
+        configuration.outboxLimit = 2
+        let (session, _) = InMemorySession.makePair()
+        let phone = WatchConnection(
+            origin: .phone, session: session, store: InMemoryStore(), clock: ManualClock(),
+            wallClockAtStart: WatchTimestamp(milliseconds: 1_000_000), random: SeededRandom(seed: 1),
+            configuration: configuration)
+        try await phone.start()
+        let results = try await phone.post(contentsOf: [Note(body: "a"), Note(body: "b"), Note(body: "c")])
+        #expect(results.count == 3)
+        #expect((try? results[0].get()) == nil)
+        if case .failure(let error) = results[0] { #expect(error.code == .outboxOverflow) }
+        #expect((try? results[1].get()) != nil)
+        #expect((try? results[2].get()) != nil)
+        #expect(phone.status.pendingCount == 2)
+    }
+
     @Test func sendingBeforeStartIsAnError() async {
         let (phone, _) = makePair()
         await #expect(throws: WatchLinkError.self) { try await phone.connection.send(Ping(text: "x")) }

@@ -128,7 +128,8 @@ public actor WatchConnection {
     /// Hands several fire-and-forget requests to the outbox at once, with a single durable sync.
     ///
     /// Returns, per request and in order, its id once accepted or the error that refused it.
-    /// - Throws: only when the connection is not running or a request cannot be encoded.
+    /// - Throws: when the connection is not running, a request cannot be encoded, or the batch
+    ///   could not be written durably (`storage_failed`).
     public func post<R: WatchFireAndForget>(
         contentsOf requests: [R], strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
         timeout: Duration = .seconds(3600), durable: Bool = true
@@ -139,14 +140,12 @@ public actor WatchConnection {
         }
         let now = currentTime()
         let lists = wires.map { engine.submit($0, strategy: strategy, retry: retry, now: now) }
-        let results = zip(wires, lists).map { wire, actions -> Result<UUID, WatchLinkError> in
-            for action in actions {
-                if case .complete(wire.requestID, .failure(let error)) = action { return .failure(error) }
-            }
-            return .success(wire.requestID)
-        }
+        // NB: a later item can push an earlier one out of a full outbox, so look at every list.
+        var refused: [UUID: WatchLinkError] = [:]
+        for case .complete(let id, .failure(let error)) in lists.joined() where refused[id] == nil { refused[id] = error }
         performGrouped(lists)
-        return results
+        if let storageError { throw storageError }
+        return wires.map { wire in refused[wire.requestID].map { .failure($0) } ?? .success(wire.requestID) }
     }
 
     /// A stream of diagnostic events from now on.
