@@ -188,6 +188,22 @@ import Testing
         #expect(phone.status.pendingCount == 2)
     }
 
+    @Test func oversizedSharedStateIsRefusedToTheUpdater() async throws {
+        let (phone, _) = makePair()
+        try await phone.connection.start()
+        let notes = try await phone.connection.sharedState("notes", initial: "")
+        do {
+            try await notes.update(String(repeating: "x", count: 270_000))
+            Issue.record("an update beyond the context limit was accepted")
+        } catch {
+            #expect(error.code == .payloadTooLarge)
+            #expect(error.details["key"] == "notes")
+        }
+        #expect(notes.value == "")
+        try await notes.update("small")
+        #expect(notes.value == "small")
+    }
+
     @Test func sendingBeforeStartIsAnError() async {
         let (phone, _) = makePair()
         await #expect(throws: WatchLinkError.self) { try await phone.connection.send(Ping(text: "x")) }

@@ -183,8 +183,11 @@ public actor WatchConnection {
         return state
     }
 
-    func updateState(_ key: String, data: Data) {
+    func updateState(_ key: String, data: Data) throws(WatchLinkError) {
+        if let storageError { throw storageError }
+        try engine.checkStateFits(key, value: data)
         perform(engine.updateState(key, value: data, now: currentTime()))
+        if let storageError { throw storageError }
     }
 
     func removeEventContinuation(_ id: UUID) { eventContinuations[id] = nil }
