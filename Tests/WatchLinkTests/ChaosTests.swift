@@ -18,12 +18,20 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
     func seedHoldsEveryInvariant(seed: UInt64) async {
         let report = await Self.runOffThePool(seed: seed, requests: Self.requestsPerSeed)
         print("chaos seed=\(seed) digest=\(String(report.traceDigest, radix: 16)) \(report)")
-        let summary = chaosTotals.withLock { totals -> String? in
+        let suite = chaosTotals.withLock { totals -> ChaosReport? in
             totals.seeds += 1
             totals.total.absorb(report)
-            return totals.seeds == Self.seeds.count ? "chaos totals: seeds=\(totals.seeds) \(totals.total)" : nil
+            return totals.seeds == Self.seeds.count ? totals.total : nil
         }
-        if let summary { print(summary) }
+        if let suite {
+            print("chaos totals: seeds=\(Self.seeds.count) \(suite)")
+            if Self.seeds.count > 1 {
+                // The suite must reach both sides of the crash window, or it proves nothing about it.
+                #expect(suite.outcomeUnknownRanOnce > 0, "no crash between a handler's return and its saved result")
+                #expect(suite.outcomeUnknownNeverRan > 0, "no crash between a start mark and its handler's call")
+                #expect(suite.faults[.crashBeforeHandler, default: 0] > 0)
+            }
+        }
         #expect(report.lost == 0)
         #expect(report.duplicated == 0)
         #expect(report.fifoViolations == 0)
@@ -40,6 +48,20 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: ChaosRun.run(seed: seed, requests: requests)) }
         }
+    }
+
+    @Test func crashBeforeTheHandlerIsCalledIsReportedOutcomeUnknownNotRun() async {
+        let faults = {
+            var plan = FaultPlan.none
+            plan.crashBeforeHandlerRate = 0.05
+            return plan
+        }()
+        let report = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: ChaosRun.run(seed: 99, requests: 400, faults: faults)) }
+        }
+        #expect(report.faults[.crashBeforeHandler, default: 0] > 0)
+        #expect(report.outcomeUnknownNeverRan > 0)
+        #expect(report.passed, "\(report.violations)")
     }
 
     @Test func aFailingSeedReplaysIdentically() async {

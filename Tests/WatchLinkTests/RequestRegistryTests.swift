@@ -29,6 +29,7 @@ struct Note: WatchFireAndForget {
         #expect(throws: WatchLinkError.self) { try registry.register(Ping.self) { _ in Pong(text: "other") } }
         do {
             try registry.register(Ping.self) { _ in Pong(text: "other") }
+            Issue.record("a second registration for the same key succeeded")
         } catch {
             #expect(error.code == .duplicateRegistration)
             #expect(error.details["typeKey"] == "WatchLinkTests.Ping")
@@ -67,11 +68,13 @@ struct Note: WatchFireAndForget {
         }
         do {
             _ = try await registry.run(Ping.typeKey, payload: WireCodec.encodeValue(Ping(text: "boom")))
+            Issue.record("expected the handler's failure")
         } catch {
             #expect(error.code == .handlerFailed)
         }
         do {
             _ = try await registry.run(Ping.typeKey, payload: WireCodec.encodeValue(Ping(text: "x")))
+            Issue.record("expected the handler's own error code")
         } catch {
             #expect(error.code.rawValue == "app.refused")
         }

@@ -59,6 +59,24 @@ import Testing
         watch.invalidate()
     }
 
+    @Test func concurrentTransfersLeaveEveryItemInTheQueueFile() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let phone = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        phone.activate(delegate: Recorder())
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for n in 0..<25 { try? phone.transferUserInfo(Data("\(writer)-\(n)".utf8)) }
+                }
+            }
+        }
+        phone.invalidate()
+        let restarted = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        #expect(restarted.outstandingUserInfoCount == 100)
+        restarted.invalidate()
+    }
+
     @Test func limitsAndActivationAreEnforced() throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -170,6 +170,40 @@ import Testing
         await #expect(throws: WatchLinkError.self) { try await phone.connection.sharedState("", initial: 1) }
     }
 
+    @Test func batchPostReportsItemsPushedOutByLaterOnes() async throws {
+        var configuration = LinkEngine.Configuration()
+        configuration.outboxLimit = 2
+        let (session, _) = InMemorySession.makePair()
+        let phone = WatchConnection(
+            origin: .phone, session: session, store: InMemoryStore(), clock: ManualClock(),
+            wallClockAtStart: WatchTimestamp(milliseconds: 1_000_000), random: SeededRandom(seed: 1),
+            configuration: configuration)
+        try await phone.start()
+        let results = try await phone.post(contentsOf: [Note(body: "a"), Note(body: "b"), Note(body: "c")])
+        #expect(results.count == 3)
+        #expect((try? results[0].get()) == nil)
+        if case .failure(let error) = results[0] { #expect(error.code == .outboxOverflow) }
+        #expect((try? results[1].get()) != nil)
+        #expect((try? results[2].get()) != nil)
+        #expect(phone.status.pendingCount == 2)
+    }
+
+    @Test func oversizedSharedStateIsRefusedToTheUpdater() async throws {
+        let (phone, _) = makePair()
+        try await phone.connection.start()
+        let notes = try await phone.connection.sharedState("notes", initial: "")
+        do {
+            try await notes.update(String(repeating: "x", count: 270_000))
+            Issue.record("an update beyond the context limit was accepted")
+        } catch {
+            #expect(error.code == .payloadTooLarge)
+            #expect(error.details["key"] == "notes")
+        }
+        #expect(notes.value == "")
+        try await notes.update("small")
+        #expect(notes.value == "small")
+    }
+
     @Test func sendingBeforeStartIsAnError() async {
         let (phone, _) = makePair()
         await #expect(throws: WatchLinkError.self) { try await phone.connection.send(Ping(text: "x")) }

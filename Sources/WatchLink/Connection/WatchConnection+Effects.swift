@@ -94,17 +94,24 @@ extension WatchConnection {
     }
 
     /// Performs the engine's effects in order.
+    ///
+    /// A failed write stops the connection at once: no effect that the write was meant to make
+    /// safe (accepting a request, running a handler, answering) is performed.
     func perform(_ actions: [LinkAction]) {
+        guard storageError == nil else { return }
         var pendingRecords: [DurableRecord] = []
         for action in actions {
             switch action {
             case .persist(let record):
                 pendingRecords.append(record)
             case .sync:
-                writeDurably(&pendingRecords)
+                guard writeDurably(&pendingRecords) else { return }
             case .compact(let records):
-                writeDurably(&pendingRecords)
-                do { try store.replace(with: records) } catch { storageError = error }
+                guard writeDurably(&pendingRecords) else { return }
+                do throws(WatchLinkError) { try store.replace(with: records) } catch {
+                    failStorage(error)
+                    return
+                }
             case .send(let channel, let data, let purpose):
                 send(channel, data, purpose)
             case .run(let call):
@@ -131,20 +138,49 @@ extension WatchConnection {
             }
         }
         if !pendingRecords.isEmpty {
-            do { try store.append(pendingRecords) } catch { storageError = error }
+            do throws(WatchLinkError) { try store.append(pendingRecords) } catch {
+                failStorage(error)
+                return
+            }
         }
         refreshObservers()
         scheduleWake()
     }
 
-    private func writeDurably(_ records: inout [DurableRecord]) {
-        do {
+    /// Appends and syncs `records`; on failure stops the connection and returns `false`.
+    private func writeDurably(_ records: inout [DurableRecord]) -> Bool {
+        do throws(WatchLinkError) {
             if !records.isEmpty { try store.append(records) }
             try store.sync()
         } catch {
-            storageError = error
+            failStorage(error)
+            return false
         }
         records.removeAll()
+        return true
+    }
+
+    /// The durable log can no longer be trusted: stop, and fail every waiting caller with `error`.
+    ///
+    /// NB: the engine's memory is now ahead of its disk, so carrying on could promise what a
+    /// crash would forget; later calls throw the same error.
+    func failStorage(_ error: WatchLinkError) {
+        let failure =
+            error.code == .storageFailed
+            ? error
+            : WatchLinkError(
+                .storageFailed, error.message, details: error.details.merging(["cause": error.code.rawValue]) { a, _ in a })
+        storageError = failure
+        lifecycle = .stopped
+        wakeTask?.cancel()
+        inputTask?.cancel()
+        for waiter in waiters.values { waiter.resume(returning: .failure(failure)) }
+        for waiter in acceptWaiters.values { waiter.resume(returning: .failure(failure)) }
+        waiters.removeAll()
+        acceptWaiters.removeAll()
+        for continuation in eventContinuations.values { continuation.finish() }
+        eventContinuations.removeAll()
+        refreshObservers()
     }
 
     private func send(_ channel: SessionChannel, _ data: Data, _ purpose: SendPurpose) {

@@ -67,6 +67,7 @@ public actor WatchConnection {
         }
         let actions = engine.recover(from: records, receivedContext: session.receivedApplicationContext, now: currentTime())
         perform(actions)
+        if let storageError { throw storageError }
         session.activate(delegate: bridge)
     }
 
@@ -127,7 +128,8 @@ public actor WatchConnection {
     /// Hands several fire-and-forget requests to the outbox at once, with a single durable sync.
     ///
     /// Returns, per request and in order, its id once accepted or the error that refused it.
-    /// - Throws: only when the connection is not running or a request cannot be encoded.
+    /// - Throws: when the connection is not running, a request cannot be encoded, or the batch
+    ///   could not be written durably (`storage_failed`).
     public func post<R: WatchFireAndForget>(
         contentsOf requests: [R], strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
         timeout: Duration = .seconds(3600), durable: Bool = true
@@ -138,14 +140,12 @@ public actor WatchConnection {
         }
         let now = currentTime()
         let lists = wires.map { engine.submit($0, strategy: strategy, retry: retry, now: now) }
-        let results = zip(wires, lists).map { wire, actions -> Result<UUID, WatchLinkError> in
-            for action in actions {
-                if case .complete(wire.requestID, .failure(let error)) = action { return .failure(error) }
-            }
-            return .success(wire.requestID)
-        }
+        // NB: a later item can push an earlier one out of a full outbox, so look at every list.
+        var refused: [UUID: WatchLinkError] = [:]
+        for case .complete(let id, .failure(let error)) in lists.joined() where refused[id] == nil { refused[id] = error }
         performGrouped(lists)
-        return results
+        if let storageError { throw storageError }
+        return wires.map { wire in refused[wire.requestID].map { .failure($0) } ?? .success(wire.requestID) }
     }
 
     /// A stream of diagnostic events from now on.
@@ -183,8 +183,11 @@ public actor WatchConnection {
         return state
     }
 
-    func updateState(_ key: String, data: Data) {
+    func updateState(_ key: String, data: Data) throws(WatchLinkError) {
+        if let storageError { throw storageError }
+        try engine.checkStateFits(key, value: data)
         perform(engine.updateState(key, value: data, now: currentTime()))
+        if let storageError { throw storageError }
     }
 
     func removeEventContinuation(_ id: UUID) { eventContinuations[id] = nil }
@@ -192,8 +195,8 @@ public actor WatchConnection {
     private func makeWire<R: WatchRequest>(
         _ request: R, timeout: Duration, durable: Bool, fireAndForget: Bool, idempotencyKey: String?
     ) throws(WatchLinkError) -> WireRequest {
-        guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
         if let storageError { throw storageError }
+        guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
         guard timeout > .zero else {
             throw WatchLinkError(.invalidArgument, "timeout must be positive", details: ["field": "timeout"])
         }

@@ -16,6 +16,8 @@ public enum DurableRecord: Sendable, Hashable, Codable {
     case orderedNextSequence(UInt64)
     /// A shared-state value.
     case state(key: String, StateEntry)
+    /// The engine recovered for the n-th time; the count makes every incarnation distinct.
+    case boot(UInt64)
 }
 
 /// A request waiting in the outbox.

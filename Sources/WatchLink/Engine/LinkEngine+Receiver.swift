@@ -46,35 +46,55 @@ extension LinkEngine {
 
     func respond(_ response: WireResponse) -> [LinkAction] {
         guard isActivated else { return [] }
+        var response = response
+        response.incarnation = incarnation
         return [.send(isReachable ? .message : .userInfo, WireCodec.encode(.response(response)), purpose: .response)]
     }
 
     /// Routes an inbound request through the inbox: answer from it, run it, or buffer it for order.
     mutating func handleRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
+        var actions: [LinkAction] = []
+        if request.sequence != nil, let floor = request.floor, floor > watermark + 1 {
+            // NB: the sender has settled everything below its floor; stop waiting for it, even when
+            // this request itself is a duplicate.
+            watermark = floor - 1
+            for buffered in orderedBuffer.keys.sorted() where buffered <= watermark { orderedBuffer[buffered] = nil }
+            actions += [.persist(.orderedWatermark(watermark)), .sync]
+            actions += drainOrdered(now: now)
+        }
+        return actions + routeRequest(request, now: now)
+    }
+
+    mutating func routeRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
         if let answer = answerFromInbox(request, now: now) { return answer }
+        if !request.isDurable && request.target != incarnation {
+            // NB: a non-durable request leaves no trace on disk; only the incarnation it is addressed
+            // to can tell whether it already ran, so any other incarnation refuses it unrun.
+            return respond(
+                WireResponse(
+                    requestID: request.requestID, idempotencyKey: key,
+                    outcome: .failure(
+                        WatchLinkError(
+                            .wrongIncarnation, "non-durable request addressed to another incarnation; not run",
+                            details: ["addressed": request.target?.description ?? "none"])),
+                    createdAt: now))
+        }
         if let sequence = request.sequence {
-            var actions: [LinkAction] = []
-            if let floor = request.floor, floor > watermark + 1 {
-                watermark = floor - 1
-                for buffered in orderedBuffer.keys.sorted() where buffered <= watermark { orderedBuffer[buffered] = nil }
-                actions += [.persist(.orderedWatermark(watermark)), .sync]
-            }
             if sequence <= watermark {
-                return actions
-                    + respond(
-                        WireResponse(
-                            requestID: request.requestID, idempotencyKey: key,
-                            outcome: .failure(
-                                WatchLinkError(
-                                    .expired, "ordered request was settled at the sender before it arrived",
-                                    details: ["sequence": String(sequence)])),
-                            createdAt: now))
+                return respond(
+                    WireResponse(
+                        requestID: request.requestID, idempotencyKey: key,
+                        outcome: .failure(
+                            WatchLinkError(
+                                .expired, "ordered request was settled at the sender before it arrived",
+                                details: ["sequence": String(sequence)])),
+                        createdAt: now))
             }
             if orderedBuffer[sequence] == nil && orderedBuffer.count < configuration.orderedBufferLimit {
                 orderedBuffer[sequence] = request
             }
-            return actions + drainOrdered(now: now)
+            return drainOrdered(now: now)
         }
         return start(request, now: now)
     }

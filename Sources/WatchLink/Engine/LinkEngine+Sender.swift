@@ -52,6 +52,12 @@ extension LinkEngine {
         if strategy.isOrdered {
             request.sequence = nextSequence
             nextSequence += 1
+            if !request.isDurable && nextSequence > reservedSequences {
+                // NB: a non-durable request leaves no record of its sequence; reserve a block durably so
+                // a restarted sender never reuses one while an older request may still be delivered.
+                reservedSequences = nextSequence + Self.sequenceReservation
+                batch.persists.append(.persist(.orderedNextSequence(reservedSequences)))
+            }
         }
         let entry = OutboxEntry(request: request, strategy: strategy, retry: retry)
         outbox[id] = Pending(entry: entry, nextAttemptAt: nil)
@@ -111,6 +117,11 @@ extension LinkEngine {
         var request = pending.entry.request
         request.attempt = pending.attempts - 1
         if request.sequence != nil { request.floor = orderedFloor }
+        if !request.isDurable {
+            // NB: attempts addressed to no incarnation are refused unrun, so the first known one may be adopted.
+            if pending.target == nil { pending.target = peerIncarnation }
+            request.target = pending.target
+        }
         let wait = channel == .message ? configuration.messageReplyTimeout : configuration.queuedReplyTimeout
         let backoff = pending.entry.retry.delay(forAttempt: pending.attempts, using: &random)
         pending.nextAttemptAt = now.advanced(by: wait + backoff)
@@ -161,8 +172,10 @@ extension LinkEngine {
     /// Removes `id` from the outbox with `outcome`: its record joins the batch, its completion follows the sync.
     mutating func settle(_ id: UUID, _ outcome: Result<Data, WatchLinkError>, now: WatchTimestamp, into batch: inout SettleBatch)
     {
+        let wasFloor = outbox[id]?.entry.request.sequence.map { $0 == orderedFloor } ?? false
         guard let pending = outbox.removeValue(forKey: id) else { return }
         outboxOrder.removeAll { $0 == id }
+        if wasFloor { resendOrderedHead(now: now) }
         if let index = contextRequests.firstIndex(of: id) {
             contextRequests.remove(at: index)
             contextPublishAt = contextPublishAt ?? now
@@ -176,12 +189,57 @@ extension LinkEngine {
         batch.after += [.complete(id, outcome), .event(.requestSettled(id, code))]
     }
 
+    /// The ordered floor rose: re-send the new head now, so the receiver learns the floor and stops
+    /// waiting for requests settled here (a non-durable one lost in a crash, one given up on).
+    mutating func resendOrderedHead(now: WatchTimestamp) {
+        var head: (UUID, UInt64)?
+        for (id, pending) in outbox {
+            guard let sequence = pending.entry.request.sequence, pending.lastChannel != nil else { continue }
+            if head == nil || sequence < head!.1 { head = (id, sequence) }
+        }
+        guard let (id, _) = head, let due = outbox[id]?.nextAttemptAt, due > now else { return }
+        outbox[id]?.nextAttemptAt = now
+    }
+
     /// A response arrived for one of our requests.
     mutating func handleResponse(_ response: WireResponse, now: WatchTimestamp) -> [LinkAction] {
-        guard outbox[response.requestID] != nil else { return [] }
+        if let responder = response.incarnation { peerIncarnation = responder }
+        guard let pending = outbox[response.requestID] else { return [] }
+        if response.error?.code == .wrongIncarnation { return readdress(pending, response, now: now) }
         var batch = SettleBatch()
         noteSuccess(into: &batch)
         settle(response.requestID, response.outcome, now: now, into: &batch)
         return batch.actions
+    }
+}
+
+extension LinkEngine {
+    /// A receiver refused a non-durable request addressed to another incarnation.
+    ///
+    /// If the request was only ever addressed to nobody, it never ran and is re-sent to the
+    /// responder now. If it was pinned to an incarnation that is no longer the responder, that
+    /// incarnation may have run it before it went away: the request settles `outcome_unknown`
+    /// rather than risk a second run.
+    mutating func readdress(_ pending: Pending, _ refusal: WireResponse, now: WatchTimestamp) -> [LinkAction] {
+        let id = pending.entry.request.requestID
+        let addressed = refusal.error?.details["addressed"]
+        var batch = SettleBatch()
+        switch pending.target {
+        case nil:
+            let sends = transmit(id, now: now, batch: &batch)
+            return finish(batch.actions + sends, now: now)
+        case let pinned? where addressed == pinned.description && pinned != refusal.incarnation:
+            settle(
+                id,
+                .failure(
+                    WatchLinkError(
+                        .outcomeUnknown,
+                        "the receiver restarted while the non-durable request was in flight; it ran at most once",
+                        details: ["requestID": id.uuidString, "incarnation": pinned.description])), now: now, into: &batch)
+            return finish(batch.actions, now: now)
+        default:
+            // NB: a late refusal of an earlier, unaddressed attempt; the pinned attempt is still in flight.
+            return []
+        }
     }
 }

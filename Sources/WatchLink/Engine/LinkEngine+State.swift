@@ -26,6 +26,28 @@ extension LinkEngine {
         return finish([.persist(.state(key: key, entry)), .sync, .stateChanged(key: key, entry)], now: now)
     }
 
+    /// Checks that the application context still fits its 262,144-byte limit with `value` stored under `key`.
+    ///
+    /// - Throws: `payload_too_large`, naming the key, so the updater learns of it instead of the
+    ///   context silently never being published.
+    public func checkStateFits(_ key: String, value: Data) throws(WatchLinkError) {
+        var candidate = states
+        let version =
+            states[key]?.version
+            ?? StateVersion(
+                sequenceNumber: 0, timestamp: WatchTimestamp(milliseconds: 0), origin: origin,
+                updateID: UUID.fromBytes(Array(repeating: 0, count: 16)), phoneCounter: 0, watchCounter: 0)
+        candidate[key] = StateEntry(value: value, version: version)
+        // NB: room for the version counters to grow; the exact check happens at publication.
+        let size = WireCodec.encode(.context(WireContext(states: candidate, requests: []))).count + 64
+        if size > SessionLimits.applicationContext {
+            throw WatchLinkError(
+                .payloadTooLarge,
+                "shared state would make the application context \(size) bytes (limit \(SessionLimits.applicationContext))",
+                details: ["field": "value", "key": key, "limit": String(SessionLimits.applicationContext)])
+        }
+    }
+
     /// Whether some shared-state value has not yet been confirmed by the counterpart.
     public var hasUnconfirmedState: Bool {
         states.contains { key, entry in remoteStates[key]?.version.compare(to: entry.version) != .same }
@@ -89,6 +111,7 @@ extension LinkEngine {
             guard let pending = outbox[id] else { continue }
             var request = pending.entry.request
             request.attempt = max(pending.attempts - 1, 0)
+            if !request.isDurable { request.target = pending.target }
             requests.append(request)
         }
         var data = WireCodec.encode(.context(WireContext(states: states, requests: requests)))

@@ -37,6 +37,8 @@ public struct LinkEngine: Sendable {
         var attempts = 0
         var nextAttemptAt: WatchTimestamp?
         var lastChannel: SessionChannel?
+        /// The receiver incarnation a non-durable request is pinned to once sent to one.
+        var target: LinkIncarnation?
     }
 
     enum InboxState: Sendable {
@@ -55,10 +57,18 @@ public struct LinkEngine: Sendable {
     public internal(set) var isReachable = false
     /// Consecutive-failure health.
     public internal(set) var health: HealthTracker
+    /// This run of the engine; non-durable requests addressed to another incarnation are refused.
+    public internal(set) var incarnation: LinkIncarnation
+    /// The counterpart's incarnation, as last heard from it.
+    public internal(set) var peerIncarnation: LinkIncarnation?
 
     var outbox: [UUID: Pending] = [:]
     var outboxOrder: [UUID] = []
     var nextSequence: UInt64 = 1
+    /// Every ordered sequence below this may have been used; a restart continues from it.
+    var reservedSequences: UInt64 = 1
+    /// How many ordered sequences one durable reservation covers for non-durable requests.
+    static let sequenceReservation: UInt64 = 1024
     var contextRequests: [UUID] = []
     var inbox: [String: InboxState] = [:]
     var watermark: UInt64 = 0
@@ -81,6 +91,7 @@ public struct LinkEngine: Sendable {
         self.configuration = configuration
         self.random = random
         self.health = health
+        self.incarnation = LinkIncarnation(boot: 0, nonce: self.random.next())
     }
 
     /// The number of requests in the outbox.
@@ -97,6 +108,7 @@ public struct LinkEngine: Sendable {
 
     /// Rebuilds the engine from its durable log and the session's persisted received context.
     public mutating func recover(from records: [DurableRecord], receivedContext: Data?, now: WatchTimestamp) -> [LinkAction] {
+        var boot = incarnation.boot
         for record in records {
             switch record {
             case .outboxAdded(let entry):
@@ -114,11 +126,15 @@ public struct LinkEngine: Sendable {
                 inbox[response.idempotencyKey] = .finished(response, deadline: deadline, durable: true)
             case .orderedWatermark(let value): watermark = max(watermark, value)
             case .orderedNextSequence(let value): nextSequence = max(nextSequence, value)
+            case .boot(let value): boot = max(boot, value)
             case .state(let key, let entry):
                 if let current = states[key], entry.version.compare(to: current.version) == .older { continue }
                 states[key] = entry
             }
         }
+        reservedSequences = nextSequence
+        // NB: the snapshot carries the new boot count and is synced before anything else happens.
+        incarnation = LinkIncarnation(boot: boot + 1, nonce: random.next())
         var actions: [LinkAction] = [.compact(snapshot(now: now))]
         recordsSinceCompaction = 0
         if let receivedContext, case .context(let context)? = try? WireCodec.decode(receivedContext) {
@@ -237,7 +253,9 @@ public struct LinkEngine: Sendable {
 
     /// The durable log reduced to the records needed to rebuild the current state.
     func snapshot(now: WatchTimestamp) -> [DurableRecord] {
-        var records: [DurableRecord] = [.orderedNextSequence(nextSequence), .orderedWatermark(watermark)]
+        var records: [DurableRecord] = [
+            .boot(incarnation.boot), .orderedNextSequence(max(nextSequence, reservedSequences)), .orderedWatermark(watermark),
+        ]
         for id in outboxOrder {
             guard let pending = outbox[id], pending.entry.request.isDurable else { continue }
             records.append(.outboxAdded(pending.entry))

@@ -36,7 +36,7 @@ public struct WatchLinkError: Error, Hashable, Sendable, Codable, CustomStringCo
         public static let payloadTooLarge = Code("payload_too_large")
         /// No response arrived before the request's deadline.
         public static let timeout = Code("timeout")
-        /// The handler ran once but its result was lost in a crash before it was saved.
+        /// The handler ran at most once, but whether it ran is unknown (a crash or restart hid it).
         public static let outcomeUnknown = Code("outcome_unknown")
         /// The receiver has no handler registered for the request's type key.
         public static let noHandler = Code("no_handler")
@@ -64,6 +64,10 @@ public struct WatchLinkError: Error, Hashable, Sendable, Codable, CustomStringCo
         public static let invalidArgument = Code("invalid_argument")
         /// Reading or writing durable storage failed.
         public static let storageFailed = Code("storage_failed")
+        /// A non-durable request reached a receiver incarnation it was not addressed to; it was not run.
+        ///
+        /// Internal to the protocol: the sender re-addresses the request or settles it `outcome_unknown`.
+        public static let wrongIncarnation = Code("wrong_incarnation")
     }
 
     /// The stable code.

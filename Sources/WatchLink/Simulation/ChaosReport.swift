@@ -14,6 +14,12 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     public var failures: [String: Int] = [:]
     /// Accepted requests with no outcome at all.
     public var lost = 0
+    /// Non-durable requests that died unsettled with their sender's process (and caller).
+    public var abandoned = 0
+    /// `outcome_unknown` settlements whose handler had run once.
+    public var outcomeUnknownRanOnce = 0
+    /// `outcome_unknown` settlements whose handler had not run (crash before it was called).
+    public var outcomeUnknownNeverRan = 0
     /// Requests whose handler ran more than once.
     public var duplicated = 0
     /// Requests settled after their deadline while their sender was running.
@@ -50,6 +56,9 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
         succeeded += other.succeeded
         for (code, n) in other.failures { failures[code, default: 0] += n }
         lost += other.lost
+        abandoned += other.abandoned
+        outcomeUnknownRanOnce += other.outcomeUnknownRanOnce
+        outcomeUnknownNeverRan += other.outcomeUnknownNeverRan
         duplicated += other.duplicated
         late += other.late
         fifoViolations += other.fifoViolations
@@ -65,6 +74,7 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
         let faultText = faults.keys.sorted().map { "\($0.rawValue)=\(faults[$0]!)" }.joined(separator: " ")
         return
             "requests=\(requests) submitted_while_down=\(submittedWhileDown) accepted=\(accepted) succeeded=\(succeeded) errors{\(failureText)} "
+            + "outcome_unknown_ran{once=\(outcomeUnknownRanOnce) never=\(outcomeUnknownNeverRan)} abandoned=\(abandoned) "
             + "lost=\(lost) duplicated=\(duplicated) late=\(late) fifo_violations=\(fifoViolations) "
             + "diverged_states=\(divergedStates) state_updates=\(stateUpdates) faults=\(totalFaults){\(faultText)}"
     }

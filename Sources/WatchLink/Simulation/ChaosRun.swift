@@ -29,6 +29,7 @@ public enum ChaosRun {
         var n: Int
         var deadline: Int64
         var ordered: Bool
+        var durable: Bool
     }
 
     /// Runs `requests` requests under `faults` from `seed` and checks the invariants.
@@ -38,6 +39,7 @@ public enum ChaosRun {
         var report = ChaosReport(seed: seed)
         var submitted: [UUID: Submitted] = [:]
         var acceptedIDs: [UUID] = []
+        var acceptedAt: [UUID: Int64] = [:]
         var completions: [UUID: [(Int64, Result<Data, WatchLinkError>)]] = [:]
         var durablySettled: [UUID: WireResponse] = [:]
         var runs: [String: Int] = [:]
@@ -48,7 +50,10 @@ public enum ChaosRun {
             runs[call.idempotencyKey, default: 0] += 1
             if let info = submitted[call.requestID], info.ordered { orderedRuns[side]!.append(info.n) }
         }
-        world.observer.accepted = { _, id in acceptedIDs.append(id) }
+        world.observer.accepted = { _, id in
+            acceptedIDs.append(id)
+            acceptedAt[id] = world.now
+        }
         world.observer.completed = { _, id, outcome in completions[id, default: []].append((world.now, outcome)) }
         world.observer.crashed = { side, disk in
             restarts[side]!.append(world.now)
@@ -80,6 +85,7 @@ public enum ChaosRun {
                 pick -= weight
             }
             let fireAndForget = workload.next() % 10 == 0
+            let durable = workload.next() % 4 != 0
             let id = workload.uuid()
             let pad = String(repeating: "x", count: Int(workload.next() % 200))
             let payload = (try? WireCodec.encodeValue(Payload(n: n, pad: pad))) ?? Data()
@@ -92,10 +98,12 @@ public enum ChaosRun {
                     return
                 }
                 let deadline = at + 60_000
-                submitted[id] = Submitted(side: side, n: n, deadline: deadline, ordered: strategy.isOrdered)
+                submitted[id] = Submitted(
+                    side: side, n: n, deadline: deadline, ordered: strategy.isOrdered, durable: durable)
                 let request = WireRequest(
                     typeKey: WatchTypeKey("chaos.echo"), payload: payload, requestID: id, isFireAndForget: fireAndForget,
-                    createdAt: WatchTimestamp(milliseconds: at), deadline: WatchTimestamp(milliseconds: deadline))
+                    isDurable: durable, createdAt: WatchTimestamp(milliseconds: at),
+                    deadline: WatchTimestamp(milliseconds: deadline))
                 endpoint.submit(request, strategy: strategy, retry: .standard)
             }
             if n % 20 == 0 {
@@ -118,14 +126,17 @@ public enum ChaosRun {
         func violation(_ text: String) {
             if report.violations.count < 10 { report.violations.append("seed \(seed): \(text)") }
         }
+        // NB: every handler run counts, including requests synced to the outbox whose sender crashed
+        // before reporting them accepted (recovery replays those too).
+        for (key, ran) in runs.sorted(by: { $0.key < $1.key }) where ran > 1 {
+            report.duplicated += 1
+            let n = UUID(uuidString: key).flatMap { submitted[$0]?.n }.map(String.init) ?? key
+            violation("request \(n) ran \(ran) times")
+        }
         for id in acceptedIDs {
             guard let info = submitted[id] else { continue }
             let key = id.uuidString
             let ran = runs[key, default: 0]
-            if ran > 1 {
-                report.duplicated += 1
-                violation("request \(info.n) ran \(ran) times")
-            }
             let outcome: Result<Data, WatchLinkError>
             if let list = completions[id], let first = list.first {
                 if list.count > 1 { violation("request \(info.n) settled \(list.count) times") }
@@ -139,6 +150,10 @@ public enum ChaosRun {
                 }
             } else if let response = durablySettled[id] {
                 outcome = response.outcome
+            } else if !info.durable, restarts[info.side]!.contains(where: { $0 >= acceptedAt[id, default: 0] }) {
+                // NB: a non-durable request dies with its sender's process, and so does its caller.
+                report.abandoned += 1
+                continue
             } else {
                 report.lost += 1
                 violation("request \(info.n) accepted but never settled")
@@ -154,8 +169,10 @@ public enum ChaosRun {
                 if ran != 1 { violation("request \(info.n) succeeded but ran \(ran) times") }
             case .failure(let error):
                 report.failures[error.code.rawValue, default: 0] += 1
-                if error.code == .outcomeUnknown && ran != 1 {
-                    violation("request \(info.n) outcome_unknown but ran \(ran) times")
+                if error.code == .outcomeUnknown {
+                    // NB: a crash between the synced start mark and the handler's call leaves the same
+                    // disk as one after it returned, so outcome_unknown means "ran at most once".
+                    if ran == 0 { report.outcomeUnknownNeverRan += 1 } else if ran == 1 { report.outcomeUnknownRanOnce += 1 }
                 }
             }
         }

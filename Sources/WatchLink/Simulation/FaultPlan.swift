@@ -22,6 +22,8 @@ public struct FaultPlan: Sendable, Hashable {
     public var downtime: ClosedRange<Int64> = 100...2000
     /// Probability of a crash between any two effects a device performs.
     public var crashPointRate = 0.0005
+    /// Probability of a crash after a handler's start mark is synced and before the handler is called.
+    public var crashBeforeHandlerRate = 0.001
 
     /// The standard chaos plan: 25% drops, 5% duplicates, reordering, delays, flaps and crashes.
     public init() {}
@@ -36,6 +38,7 @@ public struct FaultPlan: Sendable, Hashable {
         plan.flapInterval = 0
         plan.crashInterval = 0
         plan.crashPointRate = 0
+        plan.crashBeforeHandlerRate = 0
         return plan
     }
 }
@@ -56,6 +59,8 @@ public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case crash
     /// A device crashed between two of its own effects.
     case crashBetweenEffects = "crash_between_effects"
+    /// A device crashed after syncing a handler's start mark and before calling the handler.
+    case crashBeforeHandler = "crash_before_handler"
 
     /// Orders kinds by declaration.
     public static func < (lhs: Self, rhs: Self) -> Bool {

@@ -112,6 +112,13 @@ public final class PairedSimulation {
         return true
     }
 
+    func maybeCrashBeforeHandler(_ endpoint: SimulatedEndpoint) -> Bool {
+        guard random.chance(faults.crashBeforeHandlerRate) else { return false }
+        count(.crashBeforeHandler)
+        crash(endpoint.origin)
+        return true
+    }
+
     func crash(_ origin: DeviceOrigin) {
         let endpoint = endpoints[origin]!
         guard endpoint.isUp else { return }

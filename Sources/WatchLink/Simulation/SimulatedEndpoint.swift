@@ -85,9 +85,10 @@ public final class SimulatedEndpoint: SimulationDelegate {
         let life = incarnation
         for action in actions {
             guard isUp, incarnation == life else { return }
-            // NB: a handler starts right after its start mark is synced; a crash between the two is
-            // a crash inside the handler, which the outcome_unknown window already covers.
-            if case .run = action {} else if world.maybeCrashBetweenEffects(self) { return }
+            // NB: this includes a crash after a start mark is synced and before its handler is called,
+            // which leaves the same disk as a crash inside the handler.
+            if case .run = action, world.maybeCrashBeforeHandler(self) { return }
+            if world.maybeCrashBetweenEffects(self) { return }
             switch action {
             case .persist(let record): disk.append(record)
             case .sync: disk.sync()

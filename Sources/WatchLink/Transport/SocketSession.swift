@@ -44,6 +44,8 @@ public final class SocketSession: WatchSession, Sendable {
     let state: Mutex<State>
     let writeLock = Mutex(())
     let callbackLock = Mutex(())
+    /// Serialises queue-file writes: the caller's thread appends, the socket thread removes acked items.
+    let persistLock = Mutex(())
 
     /// Creates a session; persisted queues and contexts are loaded from `directory`.
     public init(socketPath: String, role: Role, directory: String) throws(WatchLinkError) {
@@ -105,13 +107,13 @@ public final class SocketSession: WatchSession, Sendable {
     /// Persists a user-info transfer, then sends it if connected.
     public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .userInfo)
-        let (id, snapshot) = state.withLock { state -> (UInt64, QueueFile) in
+        let id = state.withLock { state -> UInt64 in
             let id = state.queue.nextID
             state.queue.nextID += 1
             state.queue.items.append(Queued(id: id, data: data))
-            return (id, state.queue)
+            return id
         }
-        try persistQueue(snapshot)
+        try persistQueue()
         _ = write(.userInfo, Self.userInfoFrame(id, data))
     }
 
@@ -128,9 +130,14 @@ public final class SocketSession: WatchSession, Sendable {
         try SessionLimits.check(data.count, on: channel)
     }
 
-    private func persistQueue(_ queue: QueueFile) throws(WatchLinkError) {
-        let data = (try? WireCodec.makeEncoder().encode(queue)) ?? Data()
-        try SocketIO.writeAtomically(data, to: directory + "/userinfo-queue.json")
+    /// Writes the current queue; one writer at a time, and each writes the latest queue, so an
+    /// older snapshot never overwrites a newer one and two writers never share the temporary file.
+    private func persistQueue() throws(WatchLinkError) {
+        try persistLock.withLock { _ throws(WatchLinkError) in
+            let queue = state.withLock { $0.queue }
+            let data = (try? WireCodec.makeEncoder().encode(queue)) ?? Data()
+            try SocketIO.writeAtomically(data, to: directory + "/userinfo-queue.json")
+        }
     }
 
     static func userInfoFrame(_ id: UInt64, _ data: Data) -> [UInt8] {
@@ -224,12 +231,12 @@ public final class SocketSession: WatchSession, Sendable {
         case .userInfoAck:
             guard body.count >= 8 else { return }
             let id = Self.readID(body)
-            let snapshot = state.withLock { state -> QueueFile? in
+            let changed = state.withLock { state -> Bool in
                 let before = state.queue.items.count
                 state.queue.items.removeAll { $0.id <= id }
-                return state.queue.items.count == before ? nil : state.queue
+                return state.queue.items.count != before
             }
-            if let snapshot { try? persistQueue(snapshot) }
+            if changed { try? persistQueue() }
         case .context:
             let data = Data(body)
             try? SocketIO.writeAtomically(data, to: directory + "/context-received")

@@ -24,12 +24,14 @@ public struct WireRequest: Hashable, Sendable, Codable {
     public var floor: UInt64?
     /// How many times the sender has transmitted this request before.
     public var attempt: Int
+    /// For a non-durable request: the receiver incarnation it is addressed to (`nil` until one is known).
+    public var target: LinkIncarnation?
 
     /// Creates a request envelope.
     public init(
         typeKey: WatchTypeKey, payload: Data, requestID: UUID, idempotencyKey: String? = nil,
         isFireAndForget: Bool = false, isDurable: Bool = true, createdAt: WatchTimestamp, deadline: WatchTimestamp,
-        sequence: UInt64? = nil, floor: UInt64? = nil, attempt: Int = 0
+        sequence: UInt64? = nil, floor: UInt64? = nil, attempt: Int = 0, target: LinkIncarnation? = nil
     ) {
         self.typeKey = typeKey
         self.payload = payload
@@ -42,11 +44,13 @@ public struct WireRequest: Hashable, Sendable, Codable {
         self.sequence = sequence
         self.floor = floor
         self.attempt = attempt
+        self.target = target
     }
 
     enum CodingKeys: String, CodingKey {
         case typeKey = "type", payload, requestID = "id", idempotencyKey = "idem", isFireAndForget = "ff"
         case isDurable = "durable", createdAt = "at", deadline, sequence = "seq", floor, attempt
+        case target = "to"
     }
 
     /// Checks the fields a decoder cannot check, naming the first field at fault.

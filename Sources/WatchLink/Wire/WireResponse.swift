@@ -12,6 +12,8 @@ public struct WireResponse: Hashable, Sendable, Codable {
     public var error: WatchLinkError?
     /// When the response was produced.
     public var createdAt: WatchTimestamp
+    /// The responder's incarnation, stamped when the response is sent.
+    public var incarnation: LinkIncarnation?
 
     /// Creates a response envelope from an outcome.
     public init(requestID: UUID, idempotencyKey: String, outcome: Result<Data, WatchLinkError>, createdAt: WatchTimestamp) {
@@ -31,7 +33,7 @@ public struct WireResponse: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case requestID = "id", idempotencyKey = "idem", value, error, createdAt = "at"
+        case requestID = "id", idempotencyKey = "idem", value, error, createdAt = "at", incarnation = "from"
     }
 
     /// Checks that exactly one of value and error is present.
