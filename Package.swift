@@ -208,6 +208,12 @@ let hostTargets: [Target] = [
             dependencies: ["PWAKitHost", "PWAKitCore"],
             swiftSettings: strictSettings
         ),
+    .executableTarget(
+        name: "HostBenchmark",
+        dependencies: ["PWAKitCore", "PWAKitHost", "PWAKitLinuxHost"],
+        path: "Benchmarks/HostBenchmark",
+        swiftSettings: strictSettings
+    ),
 ]
 package.targets += hostTargets
 package.products += [

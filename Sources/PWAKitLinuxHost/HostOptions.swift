@@ -47,6 +47,10 @@
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
 
+        /// Registers the benchmark floor: a handler named `echo` in the bridge's isolated world
+        /// that answers every message with its own text, straight from the signal callback.
+        public var floorEcho = false
+
         /// Default options: a window for a person.
         public init() {}
     }

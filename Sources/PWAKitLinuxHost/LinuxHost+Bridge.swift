@@ -41,6 +41,7 @@
                 UnsafeMutablePointer<WebKitUserContentManager>?, UnsafeMutablePointer<JSCValue>?, OpaquePointer?, gpointer?
             ) -> gboolean = { _, value, reply, data in
                 let host = LinuxHost.host(data)
+                MainActor.assumeIsolated { host.arrivals?.append(.now) }
                 guard let value, let reply else { return 0 }
                 let pending = PendingReply(reply, context: jsc_value_get_context(value))
                 // NB: the relay posts strings only; anything else is not from it.
@@ -158,7 +159,6 @@
 
         func pageReportedReady(_ caller: BridgeCaller) {
             guard case .open(_, let id) = page, id == caller.pageLoad else { return }
-            readySeen = true
             emitLine(["event": "ready", "origin": .string(caller.origin)])
             if options.screenshot != nil && options.waitFor == .ready { takeSnapshotAfterPaint() }
         }

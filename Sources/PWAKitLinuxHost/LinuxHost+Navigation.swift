@@ -123,6 +123,10 @@
             case WEBKIT_LOAD_FINISHED:
                 emit(BridgeEvent(type: "loaded", data: ["url": .string(uri)]))
                 emitLine(["event": "loaded", "url": .string(uri)])
+                if !loadFinishedOnce {
+                    loadFinishedOnce = true
+                    onFirstLoad?(self)
+                }
                 if options.screenshot != nil && options.waitFor == .paint && !snapshotStarted {
                     takeSnapshotAfterPaint()
                 }

@@ -44,9 +44,12 @@
         var exitStatus: Int32 = 0
         var finished = false
         var loadFinishedOnce = false
-        var readySeen = false
         var snapshotStarted = false
         var lastVisibility = true
+        /// When recording, the arrival time of every bridge (and floor echo) message.
+        var arrivals: [ContinuousClock.Instant]?
+        /// Called once, when the first page has finished loading (automation, benchmarks).
+        public var onFirstLoad: (@MainActor (LinuxHost) -> Void)?
 
         /// Prepares a host for `launch`; ``run()`` opens the window.
         public init(launch: AppLaunch, options: HostOptions, modules: [any PWAModule]) throws {
@@ -138,6 +141,11 @@
             webkit_user_content_manager_register_script_message_handler_with_reply(
                 contentManager, BridgeScripts.handlerName, BridgeScripts.worldName)
             connect(contentManager, "script-message-with-reply-received::\(BridgeScripts.handlerName)", Self.onMessage)
+            if options.floorEcho {
+                webkit_user_content_manager_register_script_message_handler_with_reply(
+                    contentManager, Self.floorHandlerName, BridgeScripts.worldName)
+                connect(contentManager, "script-message-with-reply-received::\(Self.floorHandlerName)", Self.onFloorEcho)
+            }
 
             let view = pwakit_web_view_new(context, contentManager)!
             webView = pwakit_web_view(view)

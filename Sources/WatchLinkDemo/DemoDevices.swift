@@ -45,13 +45,19 @@ enum DemoDevices {
         }
     }
 
-    /// Sends `count` steps (8 in flight) and prints each outcome; steps reuse their idempotency key,
+    /// Sends `count` steps (`--in-flight`, 8 by default) and prints each outcome; steps reuse their idempotency key,
     /// so a restarted phone can resend all of them without any step running twice.
     static func phone(_ options: DemoOptions) async throws(WatchLinkError) {
         let (connection, _) = try makeConnection(.phone, options)
         let count = try options.int("count", default: 10)
         let strategy = try options.strategy()
         let timeout = Duration.seconds(try options.int("timeout", default: 60))
+        // NB: a pause before each further step keeps the stream running long enough for a
+        // test to kill either process in the middle of it, however loaded the machine is.
+        let pace = Duration.milliseconds(try options.int("pace-ms", default: 0))
+        // NB: concurrent sends reach the connection in no fixed order, so step numbers only
+        // match the channel's order when one step is in flight at a time.
+        let inFlight = max(1, try options.int("in-flight", default: 8))
         try await connection.start()
         let mood = try await connection.sharedState("mood", initial: "neutral")
         try await mood.update("happy")
@@ -71,11 +77,14 @@ enum DemoDevices {
                     }
                 }
             }
-            while next < min(count, 8) { launch() }
+            while next < min(count, inFlight) { launch() }
             for await line in group {
                 emit(line)
                 lines.append(line)
-                if next < count { launch() }
+                if next < count {
+                    if pace > .zero { try? await Task.sleep(for: pace) }
+                    launch()
+                }
             }
             return lines
         }

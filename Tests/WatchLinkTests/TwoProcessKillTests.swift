@@ -85,7 +85,7 @@ import Testing
         let count = 300
         let phoneArgs = [
             "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", String(count),
-            "--timeout", "90",
+            "--timeout", "90", "--pace-ms", "20", "--in-flight", "1",
         ]
 
         var watch = try Child(binary, watchArgs)
