@@ -4,6 +4,7 @@
     import PWAKitHost
 
     /// A Promise reply WebKit waits for; answered exactly once, on the main thread.
+    @MainActor
     final class PendingReply {
         private var reply: OpaquePointer?
         private let context: UnsafeMutablePointer<JSCContext>
@@ -26,7 +27,7 @@
             g_object_unref(context)
         }
 
-        deinit {
+        isolated deinit {
             // NB: WebKit rejects a reply dropped unanswered; never leave one hanging.
             if let reply {
                 webkit_script_message_reply_unref(reply)
@@ -70,9 +71,11 @@
 
         func dispatch(_ text: String, page id: PageLoadID, reply: PendingReply) {
             let dispatcher = self.dispatcher!
-            Task { @MainActor in
-                let output = await dispatcher.handle(text, from: id)
-                reply.answer(output?.json)
+            // NB: detached, so the message goes to the dispatcher at once instead of after a
+            // turn of the main loop; only the answer comes back to the main thread.
+            Task.detached {
+                let json = await dispatcher.handle(text, from: id)?.json
+                await MainActor.run { reply.answer(json) }
             }
         }
 

@@ -79,7 +79,8 @@
                 {"version": 1,
                  "app": {"name": "Frames", "bundleId": "dev.pwakit.e2e.frames",
                          "startUrl": "app://frames/index.html?server=\(server.port)"},
-                 "origins": {"allowed": ["127.0.0.1:\(server.port)"], "auth": ["localhost:\(server.port)"]}}
+                 "origins": {"allowed": ["127.0.0.1:\(server.port)"], "auth": ["localhost:\(server.port)"],
+                         "grants": {"127.0.0.1:\(server.port)": ["report", "lifecycle"]}}}
                 """)
             let run = try Self.run(
                 app.url.appendingPathComponent("pwa-config.json").path,

@@ -18,6 +18,8 @@ import Testing
         let platform = try #require(modules.first { $0["name"] as? String == "platform" })
         #expect(platform["enabled"] as? Bool == true)
         #expect(platform["actions"] as? [String] == ["getInfo"])
+        let lifecycle = try #require(modules.first { $0["name"] as? String == "lifecycle" })
+        #expect(lifecycle["actions"] as? [String] == ["ready"])
         #expect((object?["schemaHash"] as? String)?.count == 16)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitCore
+import PWAKitHost
 import PWAKitModules
 
 /// `pwakit modules [path] [--json]`: the modules a host registers for a configuration.
@@ -39,7 +40,9 @@ struct ModulesCommand: ParsableCommand {
             let features = try file.map { try ConfigurationLoader.load(from: $0).features } ?? FeatureFlags()
             let registry: ModuleRegistry
             do throws(RegistryError) {
-                registry = try ModuleRegistry(modules: BuiltInModules.all(), features: features)
+                // Every host also registers `lifecycle` (the page's ready signal).
+                registry = try ModuleRegistry(
+                    modules: BuiltInModules.all() + [LifecycleModule { _ in }], features: features)
             } catch {
                 throw CommandFailure(status: .invalid, code: "modules.registry", message: error.description)
             }
