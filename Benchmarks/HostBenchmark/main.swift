@@ -45,6 +45,15 @@
             await Promise.all(Array.from({ length: 1000 }, () => h.postMessage(m)));
             return true;
             """
+        // The same path without the SDK: the seed's raw protocol through the page-world shim.
+        let rawLoop = """
+            let next; window.pwakit = { _handleResponse: (r) => next(r), _handleEvent: () => {} };
+            const h = window.webkit.messageHandlers.pwakit;
+            for (let i = 0; i < count; i++) {
+              await new Promise((resolve) => { next = resolve; h.postMessage('{"id":"r' + i + '","module":"bench","action":"echo","payload":{"n":1}}'); });
+            }
+            return true;
+            """
         let fullLoop = "for (let i = 0; i < count; i++) await PWAKit.call('bench', 'echo', { n: 1 }); return true;"
         let fullBurst =
             "await Promise.all(Array.from({ length: 1000 }, () => PWAKit.call('bench', 'echo', { n: 1 }))); return true;"
@@ -78,12 +87,15 @@
         let fullSequential = await sequentialRun(fullLoop, world: nil)
         let floorRate = await burstRun(floorBurst, world: world)
         let fullRate = await burstRun(fullBurst, world: nil)
+        // Last: it replaces the page's `window.pwakit`, which the SDK answers through.
+        let rawSequential = await sequentialRun(rawLoop, world: nil)
         func f(_ value: Double) -> String { String(format: "%.0f", value) }
         func r(_ value: Double) -> String { String(format: "%.2f", value) }
         return """
             host bridge benchmark (WebKitGTK, \(sequential) sequential round trips, bursts of 1000)
             floor (bare echo handler, isolated world): p50 \(f(floorSequential.p50)) µs  p99 \(f(floorSequential.p99)) µs  burst \(f(floorRate)) calls/s
             full  (SDK → relay → dispatcher → module): p50 \(f(fullSequential.p50)) µs  p99 \(f(fullSequential.p99)) µs  burst \(f(fullRate)) calls/s
+            raw   (seed protocol, no SDK: shim → relay → dispatcher): p50 \(f(rawSequential.p50)) µs  p99 \(f(rawSequential.p99)) µs
             ratio full/floor: p50 \(r(fullSequential.p50 / floorSequential.p50))  p99 \(r(fullSequential.p99 / floorSequential.p99))  burst \(r(fullRate / floorRate)) (of the floor's calls/s)
             """
     }
