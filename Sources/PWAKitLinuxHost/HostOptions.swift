@@ -51,6 +51,10 @@
         /// that answers every message with its own text, straight from the signal callback.
         public var floorEcho = false
 
+        /// Lets scripts open windows without a gesture (`window.open`, `target=_blank` clicks);
+        /// their URLs still follow the navigation policy.
+        public var allowPopups = false
+
         /// Default options: a window for a person.
         public init() {}
     }

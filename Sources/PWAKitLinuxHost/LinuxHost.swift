@@ -153,7 +153,7 @@
             // NB: a page restored from the back-forward cache would be a page load the
             // dispatcher has already closed; every navigation makes a fresh document instead.
             webkit_settings_set_enable_page_cache(settings, 0)
-            webkit_settings_set_javascript_can_open_windows_automatically(settings, 0)
+            webkit_settings_set_javascript_can_open_windows_automatically(settings, options.allowPopups ? 1 : 0)
             connect(webView, "decide-policy", Self.onDecidePolicy)
             connect(webView, "create", Self.onCreate)
             connect(webView, "load-changed", Self.onLoadChanged)

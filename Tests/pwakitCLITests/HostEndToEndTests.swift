@@ -58,15 +58,18 @@
         }
 
         @Test func navigationFollowsThePolicyAndDialogsAreAnswered() throws {
-            let run = try Self.run(Self.pages.appendingPathComponent("navigation").path)
+            let run = try Self.run(Self.pages.appendingPathComponent("navigation").path, ["--allow-popups"])
             #expect(run.status == 0, "\(run.events) \(run.stderr)")
+            #expect(run.failures == [])
             let external = run.events("external").compactMap { $0["url"] as? String }
-            #expect(external == ["https://github.com/pwakit", "https://unmatched.example/"])
+            #expect(
+                external == ["https://github.com/pwakit", "https://unmatched.example/", "https://github.com/new-window"])
             #expect(run.events("system").compactMap { $0["url"] as? String } == ["tel:+15551234"])
             let blocked = run.events("blocked").compactMap { $0["url"] as? String }
             #expect(blocked.contains("https://github.com/embedded"))
             #expect(blocked.contains("https://github.com/scripted"))
-            #expect(run.events("committed").count == 1, "the page never left the app")
+            let committed = run.events("committed").compactMap { $0["url"] as? String }
+            #expect(committed == ["app://navigation/index.html", "app://navigation/second.html"])
             #expect(run.events("dialog").compactMap { $0["kind"] as? String } == ["confirm", "prompt"])
         }
 
@@ -96,6 +99,39 @@
                 run.events("held").contains {
                     $0["label"] as? String == "in-flight-at-navigation" && $0["completed"] as? Bool == false
                 })
+        }
+
+        @Test func eachAppKeepsItsWebsiteDataToItself() throws {
+            let data = try TemporaryDirectory()
+            let apps = try TemporaryDirectory()
+            func launch(_ app: String) throws -> String? {
+                let config = try apps.write(
+                    "\(app)/pwa-config.json",
+                    """
+                    {"version": 1,
+                     "app": {"name": "\(app)", "bundleId": "dev.pwakit.e2e.storage-\(app)",
+                             "startUrl": "app://storage/index.html?app=\(app)"},
+                     "origins": {"allowed": ["pwakit.dev"]}}
+                    """)
+                let run = try PWAKitBinary.run([
+                    "run", config.path, "--bundle", Self.pages.appendingPathComponent("storage").path, "--report",
+                    "--data-dir", data.url.path, "--timeout", "60",
+                ])
+                #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+                let finish = run.stdout.split(separator: "\n").compactMap {
+                    (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+                }.first { $0["event"] as? String == "finish" }
+                let result = finish?["data"] as? [String: Any]
+                #expect(result?["app"] as? String == app)
+                return result?["previous"] as? String
+            }
+            // Same origin (app://storage), different bundle ids: separate storage.
+            #expect(try launch("one") == nil)
+            #expect(try launch("two") == nil)
+            #expect(try launch("one") == "one")
+            #expect(try launch("two") == "two")
+            let directories = try FileManager.default.contentsOfDirectory(atPath: data.url.path).sorted()
+            #expect(directories == ["dev.pwakit.e2e.storage-one", "dev.pwakit.e2e.storage-two"])
         }
 
         @Test func aScreenshotIsTakenWithoutADisplay() throws {

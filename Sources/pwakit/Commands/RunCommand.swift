@@ -51,6 +51,11 @@ struct RunCommand: ParsableCommand {
         help: "Where external and system URLs go: desktop (xdg-open) or print (only reported).")
     var openURLs: String = "desktop"
 
+    @Flag(
+        name: .customLong("allow-popups"),
+        help: "Let scripts open windows without a gesture (their URLs still follow the navigation policy).")
+    var allowPopups = false
+
     @Option(name: .customLong("data-dir"), help: "The directory holding each app's website data.")
     var dataDirectory: String?
 
@@ -99,6 +104,7 @@ struct RunCommand: ParsableCommand {
             options.report = report
             options.dialogs = dialogs.flatMap(HostOptions.DialogMode.init(rawValue:)) ?? (scripted ? .accept : .native)
             options.promptAnswer = promptAnswer
+            options.allowPopups = allowPopups
             options.dataDirectory = dataDirectory.map { URL(fileURLWithPath: $0) }
             if openURLs == "print" { options.openURL = { _, _ in } }
             if let (width, height) = parsedSize {
