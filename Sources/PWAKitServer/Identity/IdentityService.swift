@@ -52,8 +52,8 @@ struct IdentityService: Sendable {
         let since = now.addingTimeInterval(-configuration.throttleWindow)
         let accountKey = "account:" + email
         let addressKey = "address:" + address
-        let accountFailures = try await storage.loginFailureCount(key: accountKey, since: since)
-        let addressFailures = try await storage.loginFailureCount(key: addressKey, since: since)
+        let accountFailures = try await storage.loginFailureCount(key: accountKey, since: since, until: now)
+        let addressFailures = try await storage.loginFailureCount(key: addressKey, since: since, until: now)
         guard accountFailures < configuration.accountFailureLimit, addressFailures < configuration.addressFailureLimit else {
             throw APIError(
                 .tooManyRequests, .tooManyAttempts, "too many failed logins; try again later",

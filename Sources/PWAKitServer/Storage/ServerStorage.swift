@@ -34,8 +34,9 @@ public protocol ServerStorage: Sendable {
     // MARK: Login throttling
     /// Records one failed login for a throttle key (`account:…` or `address:…`).
     func recordLoginFailure(key: String, at: Date) async throws
-    /// Counts failures for a key since a moment.
-    func loginFailureCount(key: String, since: Date) async throws -> Int
+    /// Counts failures for a key after `since` and no later than `until` (a failure stamped later, by a replica
+    /// whose clock runs ahead, counts once its time has come).
+    func loginFailureCount(key: String, since: Date, until: Date) async throws -> Int
     /// Forgets the failures of a key (after a successful login).
     func clearLoginFailures(key: String) async throws
 

@@ -126,10 +126,10 @@ public struct SQLStorage: ServerStorage {
     }
 
     /// See ``ServerStorage``.
-    public func loginFailureCount(key: String, since: Date) async throws -> Int {
+    public func loginFailureCount(key: String, since: Date, until: Date) async throws -> Int {
         let rows = try await driver.query(
-            "SELECT COUNT(*) AS n FROM login_failures WHERE throttle_key = $1 AND failed_at > $2",
-            [.text(key), .date(since)]
+            "SELECT COUNT(*) AS n FROM login_failures WHERE throttle_key = $1 AND failed_at > $2 AND failed_at <= $3",
+            [.text(key), .date(since), .date(until)]
         )
         return Int(try rows.first?.integer("n") ?? 0)
     }
