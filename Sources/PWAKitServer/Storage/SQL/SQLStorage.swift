@@ -234,6 +234,8 @@ public struct SQLStorage: ServerStorage {
 
     /// See ``ServerStorage``.
     public func insertReleaseMovingForward(_ release: ReleaseRecord) async throws -> Bool {
+        // NB: the check and the insert are one statement, and publishes to one (app, channel) take turns,
+        // so a lower version can never land after a higher one that committed while it was being checked.
         let rows = try await driver.query(
             """
             INSERT INTO releases (app_id, channel, version, version_key, bundle_hash, manifest, key_id, signature, rollout_percent, created_at)
@@ -246,7 +248,8 @@ public struct SQLStorage: ServerStorage {
                 .text(release.bundleHash),
                 .text(release.manifest.base64EncodedString()), .text(release.keyId), .text(release.signature),
                 .integer(Int64(release.rolloutPercent)), .date(release.createdAt),
-            ]
+            ],
+            exclusiveOn: "release-channel:\(release.appId)/\(release.channel)"
         )
         return !rows.isEmpty
     }
