@@ -9,9 +9,9 @@ import Testing
 struct HostileInputTests {
     static let jsonEndpoints = ["/v1/auth/register", "/v1/auth/login", "/v1/auth/refresh"]
 
-    @Test("malformed JSON and wrong types get 400 naming the field", arguments: Transport.allCases)
-    func malformed(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("malformed JSON and wrong types get 400 naming the field", arguments: Transport.allCases, StorageEngine.available)
+    func malformed(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             for path in Self.jsonEndpoints {
                 for body in ["", "{", "nul", "[]", "\"text\"", "42", "{\"email\": }", "\u{FEFF}{}"] {
@@ -29,9 +29,9 @@ struct HostileInputTests {
         }
     }
 
-    @Test("oversized bodies get 413 before they are read", arguments: Transport.allCases)
-    func oversized(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("oversized bodies get 413 before they are read", arguments: Transport.allCases, StorageEngine.available)
+    func oversized(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let big = "{\"email\":\"" + String(repeating: "a", count: 100_000) + "\",\"password\":\"x\"}"
             for path in Self.jsonEndpoints {
@@ -42,9 +42,9 @@ struct HostileInputTests {
         }
     }
 
-    @Test("SQL metacharacters in every string field are data, never code", arguments: Transport.allCases)
-    func sqlMetacharacters(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("SQL metacharacters in every string field are data, never code", arguments: Transport.allCases, StorageEngine.available)
+    func sqlMetacharacters(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let nasty = "x'); DROP TABLE users; -- \" ; SELECT * FROM apps WHERE '1'='1"
@@ -75,9 +75,9 @@ struct HostileInputTests {
         }
     }
 
-    @Test("unknown routes and methods get the uniform error body", arguments: Transport.allCases)
-    func unknownRoutes(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("unknown routes and methods get the uniform error body", arguments: Transport.allCases, StorageEngine.available)
+    func unknownRoutes(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let missing = try await client.send(.get, "/v1/nothing-here")
             #expect(missing.status == .notFound)

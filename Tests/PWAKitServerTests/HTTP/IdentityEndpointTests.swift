@@ -7,9 +7,9 @@ import Testing
 
 @Suite("Identity endpoints")
 struct IdentityEndpointTests {
-    @Test("register, me, login, refresh rotation, logout", arguments: Transport.allCases)
-    func fullCycle(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("register, me, login, refresh rotation, logout", arguments: Transport.allCases, StorageEngine.available)
+    func fullCycle(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let email = "Person-\(uniqueSuffix())@Example.com"
             let registered = try await client.send(
@@ -42,9 +42,9 @@ struct IdentityEndpointTests {
         }
     }
 
-    @Test("a reused refresh token revokes its whole family", arguments: Transport.allCases)
-    func refreshReuseRevokesFamily(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("a reused refresh token revokes its whole family", arguments: Transport.allCases, StorageEngine.available)
+    func refreshReuseRevokesFamily(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let user = try await client.register()
             let first = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": user.refresh])
@@ -61,9 +61,9 @@ struct IdentityEndpointTests {
         }
     }
 
-    @Test("tokens expire by the injected clock", arguments: Transport.allCases)
-    func expiry(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("tokens expire by the injected clock", arguments: Transport.allCases, StorageEngine.available)
+    func expiry(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let user = try await client.register()
             harness.clock.advance(by: 15 * 60 + 1)
@@ -80,9 +80,9 @@ struct IdentityEndpointTests {
         }
     }
 
-    @Test("login errors are uniform and throttled per account", arguments: Transport.allCases)
-    func loginThrottlePerAccount(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("login errors are uniform and throttled per account", arguments: Transport.allCases, StorageEngine.available)
+    func loginThrottlePerAccount(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let email = "victim-\(uniqueSuffix())@example.com"
             _ = try await client.register(email: email, password: "right password")
@@ -103,30 +103,36 @@ struct IdentityEndpointTests {
         }
     }
 
-    @Test("login is throttled per client address across accounts")
-    func loginThrottlePerAddress() async throws {
-        let harness = try await Harness.make {
+    @Test("login is throttled per client address across accounts", arguments: StorageEngine.available)
+    func loginThrottlePerAddress(engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine) {
             $0.trustForwardedFor = true; $0.addressFailureLimit = 3
         }
         try await harness.test(.router) { client in
-            let attacker: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9"]
+            // NB: addresses and emails are unique per run: PostgreSQL keeps earlier runs' failures.
+            let suffix = uniqueSuffix()
+            let attacker: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9-\(suffix)"]
             for index in 0..<3 {
                 _ = try await client.send(
-                    .post, "/v1/auth/login", json: ["email": "a\(index)@example.com", "password": "guess"], headers: attacker)
+                    .post, "/v1/auth/login", json: ["email": "a\(index)-\(suffix)@example.com", "password": "guess"],
+                    headers: attacker)
             }
+            let fresh = "fresh-\(suffix)@example.com"
             let blocked = try await client.send(
-                .post, "/v1/auth/login", json: ["email": "fresh@example.com", "password": "guess"], headers: attacker)
+                .post, "/v1/auth/login", json: ["email": fresh, "password": "guess"], headers: attacker)
             #expect(blocked.json.errorCode == "too_many_attempts")
             let other = try await client.send(
-                .post, "/v1/auth/login", json: ["email": "fresh@example.com", "password": "guess"],
-                headers: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.4"])
+                .post, "/v1/auth/login", json: ["email": fresh, "password": "guess"],
+                headers: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.4-\(suffix)"])
             #expect(other.json.errorCode == "invalid_credentials")
         }
     }
 
-    @Test("registration validates every field and refuses a taken email", arguments: Transport.allCases)
-    func registrationValidation(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test(
+        "registration validates every field and refuses a taken email", arguments: Transport.allCases,
+        StorageEngine.available)
+    func registrationValidation(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let cases: [([String: Any], String)] = [
                 (["email": "not-an-email", "password": "long enough"], "email"),
@@ -151,9 +157,11 @@ struct IdentityEndpointTests {
         }
     }
 
-    @Test("me and logout need a valid token; another user's refresh token is not revoked", arguments: Transport.allCases)
-    func authorization(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test(
+        "me and logout need a valid token; another user's refresh token is not revoked", arguments: Transport.allCases,
+        StorageEngine.available)
+    func authorization(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             for token in [nil, "garbage", "a.b.c", String(repeating: "x", count: 5000)] as [String?] {
                 let response = try await client.send(.get, "/v1/me", token: token)
