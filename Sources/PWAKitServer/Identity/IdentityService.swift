@@ -24,17 +24,17 @@ struct IdentityService: Sendable {
         self.decoyHash = try hasher.hash(environment.token(), salt: environment.randomBytes(16))
     }
 
-    func register(_ request: RegisterRequest) async throws -> TokenPairResponse {
+    /// Creates an account unless the email is taken; the answer is the same either way, so registration
+    /// never reveals whether an account exists. The client signs in next.
+    func register(_ request: RegisterRequest) async throws -> RegistrationResponse {
         let email = try Validation.email(request.email, field: "email")
         try Validation.password(request.password, field: "password")
         let displayName =
             try request.displayName.map { try Validation.displayName($0, field: "displayName") }
             ?? String(email.split(separator: "@").first ?? "")
-        let user = try await createUser(email: email, password: request.password, displayName: displayName, role: .user)
-        guard let user else {
-            throw APIError(.conflict, .emailUnavailable, "this email address cannot be registered", field: "email")
-        }
-        return try await issueTokens(for: user, familyId: nil)
+        // NB: a taken email still costs one password hash, so both answers take as long.
+        _ = try await createUser(email: email, password: request.password, displayName: displayName, role: .user)
+        return RegistrationResponse()
     }
 
     /// Creates a user; `nil` when the email is taken.

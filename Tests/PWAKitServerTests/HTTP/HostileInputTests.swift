@@ -51,10 +51,10 @@ struct HostileInputTests {
             let email = "o'brien+\"quote\"-\(uniqueSuffix())@example.com"
             let registered = try await client.send(
                 .post, "/v1/auth/register", json: ["email": email, "password": nasty, "displayName": nasty])
-            #expect(registered.status == .created)
-            #expect(registered.json["user"]?["displayName"]?.string == nasty)
+            #expect(registered.status == .accepted)
             let login = try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": nasty])
             #expect(login.status == .ok)
+            #expect(login.json["user"]?["displayName"]?.string == nasty)
             let injection = try await client.send(
                 .post, "/v1/auth/login", json: ["email": "' OR '1'='1", "password": "' OR '1'='1"])
             #expect(injection.json.errorCode == "invalid_credentials")

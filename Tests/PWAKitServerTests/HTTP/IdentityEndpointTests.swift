@@ -14,11 +14,14 @@ struct IdentityEndpointTests {
             let email = "Person-\(uniqueSuffix())@Example.com"
             let registered = try await client.send(
                 .post, "/v1/auth/register", json: ["email": email, "password": "long enough", "displayName": "Ada"])
-            #expect(registered.status == .created)
-            #expect(registered.json["user"]?["email"]?.string == email.lowercased())
-            #expect(registered.json["tokenType"]?.string == "Bearer")
-            let access = try #require(registered.json["accessToken"]?.string)
-            let refresh = try #require(registered.json["refreshToken"]?.string)
+            #expect(registered.status == .accepted)
+            #expect(registered.json["status"]?.string == "accepted")
+            #expect(registered.json["accessToken"] == nil)
+            let signedIn = try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": "long enough"])
+            #expect(signedIn.json["user"]?["email"]?.string == email.lowercased())
+            #expect(signedIn.json["tokenType"]?.string == "Bearer")
+            let access = try #require(signedIn.json["accessToken"]?.string)
+            let refresh = try #require(signedIn.json["refreshToken"]?.string)
 
             let me = try await client.send(.get, "/v1/me", token: access)
             #expect(me.status == .ok)
@@ -129,7 +132,7 @@ struct IdentityEndpointTests {
     }
 
     @Test(
-        "registration validates every field and refuses a taken email", arguments: Transport.allCases,
+        "registration validates every field and answers a taken email exactly like a new one", arguments: Transport.allCases,
         StorageEngine.available)
     func registrationValidation(transport: Transport, engine: StorageEngine) async throws {
         let harness = try await Harness.make(engine: engine)
@@ -150,10 +153,21 @@ struct IdentityEndpointTests {
                 #expect(response.json.errorField == field, "\(body)")
             }
             let email = "taken-\(uniqueSuffix())@example.com"
-            _ = try await client.register(email: email)
-            let again = try await client.send(.post, "/v1/auth/register", json: ["email": email, "password": "another one"])
-            #expect(again.status == .conflict)
-            #expect(again.json.errorCode == "email_unavailable")
+            let first = try await client.send(.post, "/v1/auth/register", json: ["email": email, "password": "first one"])
+            let again = try await client.send(
+                .post, "/v1/auth/register", json: ["email": email.uppercased(), "password": "another one"])
+            let fresh = try await client.send(
+                .post, "/v1/auth/register", json: ["email": "fresh-\(uniqueSuffix())@example.com", "password": "another one"])
+            #expect(again.status == .accepted)
+            #expect(again.status == fresh.status)
+            #expect(again.headers[.contentType] == fresh.headers[.contentType])
+            #expect(again.body == fresh.body)
+            #expect(again.body == first.body)
+            // The account keeps its owner's password; the second registration changed nothing.
+            let owner = try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": "first one"])
+            #expect(owner.status == .ok)
+            let intruder = try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": "another one"])
+            #expect(intruder.json.errorCode == "invalid_credentials")
         }
     }
 
