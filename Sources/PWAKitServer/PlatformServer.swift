@@ -63,6 +63,7 @@ public struct PlatformServer: Sendable {
         router.add(middleware: ErrorMiddleware())
         let table = RouteTable(router: router)
         addRoutes(to: table)
+        table.answerOtherMethods()
         extraRoutes(router, self)
         return router
     }
