@@ -6,12 +6,15 @@ import Testing
 /// One suite, run against every available engine; PostgreSQL only when `PWAKIT_TEST_POSTGRES_URL` is set.
 @Suite("Storage")
 struct StorageTests {
-    @Test("PostgreSQL engine availability is reported loudly")
-    func postgresAvailability() {
-        if StorageEngine.postgresURL == nil {
+    @Test("PostgreSQL is skipped only loudly, never when the run requires it, and answers when configured")
+    func postgresAvailability() async throws {
+        guard StorageEngine.postgresURL != nil else {
             print("PostgreSQL suite SKIPPED: PWAKIT_TEST_POSTGRES_URL not set")
+            #expect(!StorageEngine.postgresRequired, "PWAKIT_TEST_REQUIRE_POSTGRES=1 but PWAKIT_TEST_POSTGRES_URL is not set")
+            return
         }
-        #expect(StorageEngine.available.contains(.sqlite))
+        #expect(StorageEngine.available == [.sqlite, .postgres])
+        try await StorageEngine.postgres.withStorage { storage in try await storage.migrate() }
     }
 
     @Test("users: insert once per email, find by email and id", arguments: StorageEngine.available)
