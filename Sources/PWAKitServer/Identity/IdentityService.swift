@@ -101,11 +101,12 @@ struct IdentityService: Sendable {
     private func issueTokens(for user: UserRecord, familyId: String?) async throws -> TokenPairResponse {
         let now = environment.now()
         let refreshToken = environment.token()
+        let session = familyId ?? environment.identifier()
         try await storage.insertRefreshToken(
-            tokenHash: SHA256.hex(of: Data(refreshToken.utf8)), familyId: familyId ?? environment.identifier(), userId: user.id,
+            tokenHash: SHA256.hex(of: Data(refreshToken.utf8)), familyId: session, userId: user.id,
             issuedAt: now, expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime), newFamily: familyId == nil
         )
-        let accessToken = try await tokens.accessToken(for: user, now: now)
+        let accessToken = try await tokens.accessToken(for: user, session: session, now: now)
         return TokenPairResponse(
             accessToken: accessToken, refreshToken: refreshToken, tokenType: "Bearer",
             expiresIn: Int(configuration.accessTokenLifetime), user: UserResponse(user)

@@ -28,6 +28,8 @@ public protocol ServerStorage: Sendable {
     func consumeRefreshToken(tokenHash: String, now: Date) async throws -> RefreshConsumption
     /// Revokes a family so none of its tokens can be used again.
     func revokeRefreshFamily(familyId: String, now: Date) async throws
+    /// Whether a family exists and is not revoked: whether the session its access tokens belong to is live.
+    func refreshFamilyIsActive(familyId: String) async throws -> Bool
     /// The family and user of a token, if it exists.
     func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)?
 

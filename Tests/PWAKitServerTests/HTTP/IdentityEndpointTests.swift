@@ -42,6 +42,12 @@ struct IdentityEndpointTests {
             let afterLogout = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": nextRefresh])
             #expect(afterLogout.status == .unauthorized)
             #expect(afterLogout.json.errorCode == "refresh_token_reused" || afterLogout.json.errorCode == "invalid_refresh_token")
+            // Logout ends the session's access tokens too, before they expire; other sessions go on.
+            let meAfterLogout = try await client.send(.get, "/v1/me", token: access)
+            #expect(meAfterLogout.status == .unauthorized)
+            #expect(meAfterLogout.json.errorCode == "unauthorized")
+            let otherSession = try #require(login.json["accessToken"]?.string)
+            #expect(try await client.send(.get, "/v1/me", token: otherSession).status == .ok)
         }
     }
 
@@ -59,6 +65,10 @@ struct IdentityEndpointTests {
             // The legitimate successor is revoked too.
             let successor = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": second])
             #expect(successor.status == .unauthorized)
+            // And so are the family's access tokens.
+            #expect(try await client.send(.get, "/v1/me", token: user.access).status == .unauthorized)
+            let secondAccess = try #require(first.json["accessToken"]?.string)
+            #expect(try await client.send(.get, "/v1/me", token: secondAccess).status == .unauthorized)
             let unknown = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": "no-such-token"])
             #expect(unknown.json.errorCode == "invalid_refresh_token")
         }

@@ -107,6 +107,13 @@ public struct SQLStorage: ServerStorage {
     }
 
     /// See ``ServerStorage``.
+    public func refreshFamilyIsActive(familyId: String) async throws -> Bool {
+        try await !driver.query(
+            "SELECT id FROM refresh_families WHERE id = $1 AND revoked_at IS NULL", [.text(familyId)]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
     public func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)? {
         guard
             let row = try await driver.query(
