@@ -32,24 +32,40 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat > "$work/seed.json" <<'JSON'
+# A publisher key and a small mini-app, bundled as 1.0.0 (published before fuzzing, so the
+# manifest, latest-release and launch-code success paths exist) and 1.0.1 (the example body
+# for publishRelease, so schemathesis reaches its success path too).
+"$binary" keys generate --output "$work/publisher-key.json" > "$work/publisher-key.out"
+public_key="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["publicKey"])' "$work/publisher-key.out")"
+mkdir -p "$work/dist"
+printf '<!doctype html><title>fuzz</title><script src="app.js"></script>\n' > "$work/dist/index.html"
+printf 'console.log("fuzz")\n' > "$work/dist/app.js"
+
+# fuzz ENGINE [--database-url URL]: seeds, starts a server, publishes, runs schemathesis, stops the server.
+fuzz() {
+    local engine="$1"
+    shift
+    # NB: a fresh app id per run: a PostgreSQL database keeps the releases of earlier runs.
+    local app="fuzz-$engine-$(date +%s)-$RANDOM"
+    local version
+    for version in 1.0.0 1.0.1; do
+        "$binary" bundle "$work/dist" --app-id "$app" --version "$version" --channel stable --entry index.html \
+            --key "$work/publisher-key.json" --output "$work/release-$engine-$version.json" > /dev/null
+    done
+    cat > "$work/seed-$engine.json" <<JSON
 {
   "users": [
     {"email": "fuzz-admin@example.com", "password": "fuzz-admin-password", "role": "admin"},
     {"email": "fuzz-user@example.com", "password": "fuzz-user-password"}
   ],
   "apps": [
-    {"id": "demo", "name": "Demo", "channels": ["stable", "beta"],
-     "credentials": [{"credentialId": "demo-backend", "secret": "demo-backend-secret"}]}
+    {"id": "$app", "name": "Fuzz", "channels": ["stable", "beta"], "publisherKeys": ["$public_key"],
+     "credentials": [{"credentialId": "$app-backend", "secret": "fuzz-backend-secret"}]}
   ]
 }
 JSON
 
-# fuzz ENGINE [--database-url URL]: starts a server, runs schemathesis, stops the server.
-fuzz() {
-    local engine="$1"
-    shift
-    "$binary" server --port 0 --data-dir "$work/data-$engine" --seed "$work/seed.json" --password-cost 16 "$@" \
+    "$binary" server --port 0 --data-dir "$work/data-$engine" --seed "$work/seed-$engine.json" --password-cost 16 "$@" \
         > "$work/server-$engine.out" 2> "$work/server-$engine.err" &
     server_pid=$!
     local url=""
@@ -62,24 +78,48 @@ fuzz() {
     [[ -n "$url" ]] || { echo "server-ci: server did not start"; return 1; }
     echo "server-ci: $engine server at $url"
 
+    if ! PWAKIT_PASSWORD=fuzz-admin-password "$binary" publish "$work/dist" --release "$work/release-$engine-1.0.0.json" \
+        --server "$url" --email fuzz-admin@example.com > "$work/publish-$engine.out" 2> "$work/publish-$engine.err"; then
+        tail -n 3 "$work/publish-$engine.err"
+        echo "server-ci: publishing the seed release failed"
+        return 1
+    fi
+    sed 's/^/server-ci: /' "$work/publish-$engine.out"
+
     local token
     token="$(curl -sf -X POST "$url/v1/auth/login" -H 'Content-Type: application/json' \
         -d '{"email":"fuzz-admin@example.com","password":"fuzz-admin-password"}' \
-        | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')"
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])' || true)"
+    [[ -n "$token" ]] || { echo "server-ci: the seeded administrator could not sign in"; return 1; }
+
+    # The spec as written, plus examples that name this run's app, release and credential.
+    python3 "$root/scripts/server-ci-spec.py" "$root/Server/openapi.yaml" "$work/openapi-$engine.json" "$app" \
+        "$work/release-$engine-1.0.0.json" "$work/release-$engine-1.0.1.json" fuzz-user@example.com fuzz-user-password
+    # Each operation authenticates the way its `security` says: bearer for users, HTTP Basic
+    # (the app's backend credential) for /v1/launch/exchange.
+    cat > "$work/schemathesis-$engine.toml" <<TOML
+[auth.openapi.bearer]
+bearer = "$token"
+
+[auth.openapi.appCredential]
+username = "$app-backend"
+password = "fuzz-backend-secret"
+TOML
 
     echo "server-ci: schemathesis ($engine): phases examples,coverage,fuzzing,stateful; check not_a_server_error; up to $max_examples cases per operation"
     local status=0
+    local reports="$root/.build/schemathesis-$engine"
+    rm -rf "$reports"
     # NB: run from the scratch directory so schemathesis's cache never lands in the repository.
-    (cd "$work" && schemathesis run "$root/Server/openapi.yaml" \
+    (cd "$work" && schemathesis --config-file "$work/schemathesis-$engine.toml" run "$work/openapi-$engine.json" \
         --url "$url" \
-        --header "Authorization: Bearer $token" \
         --checks not_a_server_error \
         --phases examples,coverage,fuzzing,stateful \
         --max-examples "$max_examples" \
         --seed 4242 \
         --generation-database none \
         --no-color \
-        --report junit --report-dir "$root/.build/schemathesis-$engine") || status=$?
+        --report junit,har --report-dir "$reports") || status=$?
 
     if grep -q "internal_error" "$work/server-$engine.err" 2>/dev/null; then
         echo "server-ci: the $engine server logged internal errors:"
@@ -89,6 +129,7 @@ fuzz() {
     kill "$server_pid"
     wait "$server_pid" 2>/dev/null || true
     server_pid=""
+    python3 "$root/scripts/server-ci-summary.py" "$root/Server/openapi.yaml" "$reports" "$engine" || true
     echo "server-ci: schemathesis ($engine) exit status $status"
     return "$status"
 }
@@ -96,7 +137,17 @@ fuzz() {
 overall=0
 fuzz sqlite || overall=1
 if [[ -n "${PWAKIT_TEST_POSTGRES_URL:-}" ]]; then
-    fuzz postgres --database-url "$PWAKIT_TEST_POSTGRES_URL" || overall=1
+    # NB: a database of its own, dropped afterwards: what one run leaves behind (login failures
+    # from this address, apps, releases) must not throttle or collide with the next.
+    fuzz_db="pwakit_fuzz_$(date +%s)_$RANDOM"
+    if psql "$PWAKIT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $fuzz_db" > /dev/null; then
+        fuzz postgres --database-url "${PWAKIT_TEST_POSTGRES_URL%/*}/$fuzz_db" || overall=1
+        psql "$PWAKIT_TEST_POSTGRES_URL" -qc "DROP DATABASE $fuzz_db" > /dev/null \
+            || echo "server-ci: could not drop $fuzz_db"
+    else
+        echo "server-ci: could not create a fuzzing database; using PWAKIT_TEST_POSTGRES_URL as it is"
+        fuzz postgres --database-url "$PWAKIT_TEST_POSTGRES_URL" || overall=1
+    fi
 else
     echo "server-ci: PostgreSQL fuzzing SKIPPED: PWAKIT_TEST_POSTGRES_URL not set"
 fi

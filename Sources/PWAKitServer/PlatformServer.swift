@@ -63,6 +63,7 @@ public struct PlatformServer: Sendable {
         router.add(middleware: ErrorMiddleware())
         let table = RouteTable(router: router)
         addRoutes(to: table)
+        table.answerOtherMethods()
         extraRoutes(router, self)
         return router
     }
@@ -87,6 +88,10 @@ public struct PlatformServer: Sendable {
     public func authenticate(_ request: Request) async throws -> (userId: String, role: UserRole) {
         guard let token = RequestReader.bearerToken(request) else { throw APIError.unauthorized() }
         let claims = try await tokens.verifyAccessToken(token, now: environment.now())
+        // NB: one indexed read per request, so logout and refresh-token reuse end access tokens at once.
+        guard try await storage.refreshFamilyIsActive(familyId: claims.sid) else {
+            throw APIError.unauthorized("the session has ended")
+        }
         return (claims.sub.value, UserRole(rawValue: claims.role))
     }
 

@@ -7,6 +7,12 @@ struct RegisterRequest: Decodable {
     var displayName: String?
 }
 
+/// The answer to every well-formed registration, whether or not the email already had an account.
+struct RegistrationResponse: Codable, Equatable {
+    var status = "accepted"
+    var message = "sign in with this email address and password"
+}
+
 struct LoginRequest: Decodable {
     var email: String
     var password: String

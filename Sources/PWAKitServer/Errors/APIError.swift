@@ -28,8 +28,6 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         public static let invalidCredentials = Code("invalid_credentials")
         /// Too many failed logins for this account or address; see `Retry-After`.
         public static let tooManyAttempts = Code("too_many_attempts")
-        /// The email address cannot be registered.
-        public static let emailUnavailable = Code("email_unavailable")
         /// The refresh token is unknown, expired or revoked.
         public static let invalidRefreshToken = Code("invalid_refresh_token")
         /// A used refresh token was presented again; its whole family is now revoked.

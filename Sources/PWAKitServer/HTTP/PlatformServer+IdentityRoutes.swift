@@ -6,7 +6,7 @@ extension PlatformServer {
     func addIdentityRoutes(to table: RouteTable) {
         table.add(.post, "/v1/auth/register") { request, _ in
             let body = try await RequestReader.json(RegisterRequest.self, from: request, limit: configuration.maximumJSONBody)
-            return try JSONResponse.make(try await identity.register(body), status: .created)
+            return try JSONResponse.make(try await identity.register(body), status: .accepted)
         }
         table.add(.post, "/v1/auth/login") { request, context in
             let body = try await RequestReader.json(LoginRequest.self, from: request, limit: configuration.maximumJSONBody)

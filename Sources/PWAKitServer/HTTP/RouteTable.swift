@@ -16,10 +16,31 @@ final class RouteTable {
         _ handler: @escaping @Sendable (Request, ServerRequestContext) async throws -> Response
     ) {
         routes.append(ServerRoute(method: method.rawValue, path: path))
-        let hummingbirdPath = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.hasPrefix("{") && segment.hasSuffix("}") ? ":" + segment.dropFirst().dropLast() : String(segment)
-        }.joined(separator: "/")
-        router.on(RouterPath(hummingbirdPath), method: method) { request, context in try await handler(request, context) }
+        router.on(Self.routerPath(path), method: method) { request, context in try await handler(request, context) }
+    }
+
+    /// Answers every other common method on each known path with 405 `method_not_allowed` and `Allow`;
+    /// call once, after the last ``add(_:_:_:)``.
+    func answerOtherMethods() {
+        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete]
+        for (path, served) in Dictionary(grouping: routes, by: \.path) {
+            let allowed = Set(served.map(\.method))
+            let allow = allowed.sorted().joined(separator: ", ")
+            for method in methods where !allowed.contains(method.rawValue) {
+                router.on(Self.routerPath(path), method: method) { _, _ -> Response in
+                    throw APIError(
+                        .methodNotAllowed, .methodNotAllowed, "\(path) answers \(allow) only", headers: [.allow: allow])
+                }
+            }
+        }
+    }
+
+    /// Hummingbird's form of an OpenAPI path: `{name}` becomes `:name`.
+    private static func routerPath(_ path: String) -> RouterPath {
+        RouterPath(
+            path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+                segment.hasPrefix("{") && segment.hasSuffix("}") ? ":" + segment.dropFirst().dropLast() : String(segment)
+            }.joined(separator: "/"))
     }
 }
 

@@ -24,17 +24,17 @@ struct IdentityService: Sendable {
         self.decoyHash = try hasher.hash(environment.token(), salt: environment.randomBytes(16))
     }
 
-    func register(_ request: RegisterRequest) async throws -> TokenPairResponse {
+    /// Creates an account unless the email is taken; the answer is the same either way, so registration
+    /// never reveals whether an account exists. The client signs in next.
+    func register(_ request: RegisterRequest) async throws -> RegistrationResponse {
         let email = try Validation.email(request.email, field: "email")
         try Validation.password(request.password, field: "password")
         let displayName =
             try request.displayName.map { try Validation.displayName($0, field: "displayName") }
             ?? String(email.split(separator: "@").first ?? "")
-        let user = try await createUser(email: email, password: request.password, displayName: displayName, role: .user)
-        guard let user else {
-            throw APIError(.conflict, .emailUnavailable, "this email address cannot be registered", field: "email")
-        }
-        return try await issueTokens(for: user, familyId: nil)
+        // NB: a taken email still costs one password hash, so both answers take as long.
+        _ = try await createUser(email: email, password: request.password, displayName: displayName, role: .user)
+        return RegistrationResponse()
     }
 
     /// Creates a user; `nil` when the email is taken.
@@ -52,8 +52,8 @@ struct IdentityService: Sendable {
         let since = now.addingTimeInterval(-configuration.throttleWindow)
         let accountKey = "account:" + email
         let addressKey = "address:" + address
-        let accountFailures = try await storage.loginFailureCount(key: accountKey, since: since)
-        let addressFailures = try await storage.loginFailureCount(key: addressKey, since: since)
+        let accountFailures = try await storage.loginFailureCount(key: accountKey, since: since, until: now)
+        let addressFailures = try await storage.loginFailureCount(key: addressKey, since: since, until: now)
         guard accountFailures < configuration.accountFailureLimit, addressFailures < configuration.addressFailureLimit else {
             throw APIError(
                 .tooManyRequests, .tooManyAttempts, "too many failed logins; try again later",
@@ -101,11 +101,12 @@ struct IdentityService: Sendable {
     private func issueTokens(for user: UserRecord, familyId: String?) async throws -> TokenPairResponse {
         let now = environment.now()
         let refreshToken = environment.token()
+        let session = familyId ?? environment.identifier()
         try await storage.insertRefreshToken(
-            tokenHash: SHA256.hex(of: Data(refreshToken.utf8)), familyId: familyId ?? environment.identifier(), userId: user.id,
+            tokenHash: SHA256.hex(of: Data(refreshToken.utf8)), familyId: session, userId: user.id,
             issuedAt: now, expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime), newFamily: familyId == nil
         )
-        let accessToken = try await tokens.accessToken(for: user, now: now)
+        let accessToken = try await tokens.accessToken(for: user, session: session, now: now)
         return TokenPairResponse(
             accessToken: accessToken, refreshToken: refreshToken, tokenType: "Bearer",
             expiresIn: Int(configuration.accessTokenLifetime), user: UserResponse(user)

@@ -10,6 +10,9 @@ struct AccessClaims: JWTPayload {
     var iat: IssuedAtClaim
     var exp: ExpirationClaim
     var role: String
+    /// The session: the refresh-token family the token was issued with. Ending the family (logout, reuse)
+    /// ends its access tokens too.
+    var sid: String
 
     /// Signature checks happen in jwt-kit; time and audience are checked by `TokenService`
     /// against the injected clock, so nothing is left to check here.

@@ -29,11 +29,11 @@ struct TokenService: Sendable {
         return TokenService(keys: keys, keyId: keyId, publicKey: privateKey.publicKey, configuration: configuration)
     }
 
-    func accessToken(for user: UserRecord, now: Date) async throws -> String {
+    func accessToken(for user: UserRecord, session: String, now: Date) async throws -> String {
         let claims = AccessClaims(
             sub: .init(value: user.id), iss: .init(value: configuration.issuer), aud: .init(value: [Self.hostAudience]),
             iat: .init(value: now), exp: .init(value: now.addingTimeInterval(configuration.accessTokenLifetime)),
-            role: user.role.rawValue
+            role: user.role.rawValue, sid: session
         )
         return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
     }

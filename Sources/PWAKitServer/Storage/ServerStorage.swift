@@ -28,14 +28,17 @@ public protocol ServerStorage: Sendable {
     func consumeRefreshToken(tokenHash: String, now: Date) async throws -> RefreshConsumption
     /// Revokes a family so none of its tokens can be used again.
     func revokeRefreshFamily(familyId: String, now: Date) async throws
+    /// Whether a family exists and is not revoked: whether the session its access tokens belong to is live.
+    func refreshFamilyIsActive(familyId: String) async throws -> Bool
     /// The family and user of a token, if it exists.
     func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)?
 
     // MARK: Login throttling
     /// Records one failed login for a throttle key (`account:…` or `address:…`).
     func recordLoginFailure(key: String, at: Date) async throws
-    /// Counts failures for a key since a moment.
-    func loginFailureCount(key: String, since: Date) async throws -> Int
+    /// Counts failures for a key after `since` and no later than `until` (a failure stamped later, by a replica
+    /// whose clock runs ahead, counts once its time has come).
+    func loginFailureCount(key: String, since: Date, until: Date) async throws -> Int
     /// Forgets the failures of a key (after a successful login).
     func clearLoginFailures(key: String) async throws
 

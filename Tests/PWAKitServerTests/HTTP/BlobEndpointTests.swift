@@ -10,9 +10,11 @@ import Testing
 
 @Suite("Blob endpoints")
 struct BlobEndpointTests {
-    @Test("upload verifies the hash; download is immutable with ETag and ranges", arguments: Transport.allCases)
-    func uploadAndServe(transport: Transport) async throws {
-        let harness = try await Harness.make { $0.maximumBlobSize = 64 * 1024 }
+    @Test(
+        "upload verifies the hash; download is immutable with ETag and ranges", arguments: Transport.allCases,
+        StorageEngine.available)
+    func uploadAndServe(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine) { $0.maximumBlobSize = 64 * 1024 }
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let bytes = (0..<10_000).map { UInt8($0 % 251) }
@@ -87,9 +89,9 @@ struct BlobEndpointTests {
 
 @Suite("Large blobs")
 struct LargeBlobTests {
-    @Test("blobs above the direct-read limit stream whole and in ranges", arguments: Transport.allCases)
-    func streaming(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("blobs above the direct-read limit stream whole and in ranges", arguments: Transport.allCases, StorageEngine.available)
+    func streaming(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let bytes = (0..<(2 * 1024 * 1024 + 300_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }

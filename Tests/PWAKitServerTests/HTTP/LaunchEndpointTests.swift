@@ -24,9 +24,10 @@ struct LaunchEndpointTests {
         [.authorization: "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()]
     }
 
-    @Test("a code is exchanged once, by its own app's backend, within 60 s", arguments: Transport.allCases)
-    func exchange(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test(
+        "a code is exchanged once, by its own app's backend, within 60 s", arguments: Transport.allCases, StorageEngine.available)
+    func exchange(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let appId = "sso-\(uniqueSuffix())"
@@ -72,9 +73,11 @@ struct LaunchEndpointTests {
         }
     }
 
-    @Test("the launch token verifies offline with the published key: audience, expiry, nonce", arguments: Transport.allCases)
-    func offlineToken(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test(
+        "the launch token verifies offline with the published key: audience, expiry, nonce", arguments: Transport.allCases,
+        StorageEngine.available)
+    func offlineToken(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let appId = "offline-\(uniqueSuffix())"
@@ -103,9 +106,9 @@ struct LaunchEndpointTests {
         }
     }
 
-    @Test("codes need a signed-in user and a known release of that app", arguments: Transport.allCases)
-    func issueValidation(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test("codes need a signed-in user and a known release of that app", arguments: Transport.allCases, StorageEngine.available)
+    func issueValidation(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let appId = "codes-\(uniqueSuffix())"

@@ -9,9 +9,11 @@ import Testing
 
 @Suite("Release endpoints")
 struct ReleaseEndpointTests {
-    @Test("publish verifies signature and blobs, stores exact bytes, moves channels forward", arguments: Transport.allCases)
-    func publishAndDeliver(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test(
+        "publish verifies signature and blobs, stores exact bytes, moves channels forward", arguments: Transport.allCases,
+        StorageEngine.available)
+    func publishAndDeliver(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let appId = "quiz-\(uniqueSuffix())"
@@ -71,9 +73,10 @@ struct ReleaseEndpointTests {
         }
     }
 
-    @Test("tampered manifests, foreign keys and wrong app ids are refused", arguments: Transport.allCases)
-    func tampering(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test(
+        "tampered manifests, foreign keys and wrong app ids are refused", arguments: Transport.allCases, StorageEngine.available)
+    func tampering(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let appId = "safe-\(uniqueSuffix())"
@@ -136,9 +139,11 @@ struct ReleaseEndpointTests {
         }
     }
 
-    @Test("percentage rollout: a stable share of users, widened by the admin", arguments: Transport.allCases)
-    func rollout(transport: Transport) async throws {
-        let harness = try await Harness.make()
+    @Test(
+        "percentage rollout: a stable share of users, widened by the admin", arguments: Transport.allCases,
+        StorageEngine.available)
+    func rollout(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let appId = "roll-\(uniqueSuffix())"

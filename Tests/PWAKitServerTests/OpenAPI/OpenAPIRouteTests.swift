@@ -36,7 +36,7 @@ struct OpenAPIRouteTests {
 
     @Test("every server route is in the spec and every spec route is served")
     func sameRoutes() async throws {
-        let harness = try await Harness.make()
+        let harness = try await Harness.make(engine: .sqlite)
         let served = Set(harness.server.routes.map(\.description))
         let documented = try Self.specRoutes()
         #expect(documented.count >= 20)
@@ -45,15 +45,18 @@ struct OpenAPIRouteTests {
         try await harness.server.storage.close()
     }
 
-    @Test("every spec route answers with its own handler, never 'route not found', 405 or 5xx")
-    func specRoutesAnswer() async throws {
-        let harness = try await Harness.make()
+    @Test(
+        "every spec route answers with its own handler, never 'route not found', 405 or 5xx",
+        arguments: StorageEngine.available)
+    func specRoutesAnswer(engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
         let routes = try Self.specRoutes().sorted()
         try await harness.test(.router) { client in
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
-            try await client.createApp("spec-app", admin: admin)
+            let appId = "spec-app-\(uniqueSuffix())"
+            try await client.createApp(appId, admin: admin)
             let samples = [
-                "{appId}": "spec-app", "{sha256}": String(repeating: "a", count: 64),
+                "{appId}": appId, "{sha256}": String(repeating: "a", count: 64),
                 "{bundleHash}": String(repeating: "b", count: 64),
                 "{channel}": "stable", "{version}": "1.0.0",
             ]

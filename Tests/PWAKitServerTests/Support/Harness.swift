@@ -22,10 +22,12 @@ struct Harness: Sendable {
     let adminEmail: String
     static let adminPassword = "admin-password-1"
 
-    static func make(engine: StorageEngine = .sqlite, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws
+    static func make(engine: StorageEngine, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws
         -> Harness
     {
-        let clock = TestClock()
+        // NB: each harness starts at its own hour in 2001–2012, so login failures other runs left in a shared
+        // PostgreSQL database fall outside its throttle window, and its own never reach a real-time server's.
+        let clock = TestClock(Date(timeIntervalSince1970: 1_000_000_000 + Double(Int.random(in: 0..<100_000)) * 3600))
         var configuration = ServerConfiguration()
         configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
         configure(&configuration)
@@ -118,15 +120,18 @@ extension TestClientProtocol {
         return try await sendBytes(method, path, body: Array(data), token: token, headers: headers)
     }
 
-    /// Registers a fresh user; returns (access token, refresh token, user id).
+    /// Registers a fresh user and signs in; returns (access token, refresh token, user id).
     func register(email: String = "user-\(uniqueSuffix())@example.com", password: String = "correct horse") async throws -> (
         access: String, refresh: String, id: String
     ) {
-        let response = try await send(.post, "/v1/auth/register", json: ["email": email, "password": password])
-        guard response.status == .created, let access = response.json["accessToken"]?.string,
-            let refresh = response.json["refreshToken"]?.string,
+        let registered = try await send(.post, "/v1/auth/register", json: ["email": email, "password": password])
+        guard registered.status == .accepted else {
+            throw HarnessError("register failed: \(registered.status) \(registered.text)")
+        }
+        let response = try await send(.post, "/v1/auth/login", json: ["email": email, "password": password])
+        guard let access = response.json["accessToken"]?.string, let refresh = response.json["refreshToken"]?.string,
             let id = response.json["user"]?["id"]?.string
-        else { throw HarnessError("register failed: \(response.status) \(response.text)") }
+        else { throw HarnessError("sign-in after registering failed: \(response.status) \(response.text)") }
         return (access, refresh, id)
     }
 

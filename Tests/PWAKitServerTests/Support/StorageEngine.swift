@@ -9,6 +9,9 @@ enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertible {
 
     static let postgresURL = ProcessInfo.processInfo.environment["PWAKIT_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
 
+    /// Whether this run must reach PostgreSQL (`PWAKIT_TEST_REQUIRE_POSTGRES=1`, set by `scripts/test` in CI).
+    static let postgresRequired = ProcessInfo.processInfo.environment["PWAKIT_TEST_REQUIRE_POSTGRES"] == "1"
+
     /// The engines available in this run.
     static var available: [StorageEngine] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
 

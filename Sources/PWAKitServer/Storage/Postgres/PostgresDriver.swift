@@ -12,6 +12,29 @@ struct PostgresDriver: SQLDriver {
     let runner: Task<Void, Never>
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        try await Self.rows(of: try await client.query(Self.statement(sql, binds), logger: logger))
+    }
+
+    func query(_ sql: String, _ binds: [SQLValue], exclusiveOn key: String) async throws -> [SQLRow] {
+        // NB: a transaction-scoped advisory lock; under READ COMMITTED the statement after it takes a fresh
+        // snapshot, so it sees whatever the previous holder committed.
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                _ = try await Self.rows(
+                    of: try await connection.query(
+                        Self.statement("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(key)]), logger: logger))
+                let rows = try await Self.rows(of: try await connection.query(Self.statement(sql, binds), logger: logger))
+                try await connection.query("COMMIT", logger: logger)
+                return rows
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    private static func statement(_ sql: String, _ binds: [SQLValue]) -> PostgresQuery {
         var bindings = PostgresBindings(capacity: binds.count)
         for value in binds {
             switch value {
@@ -20,7 +43,10 @@ struct PostgresDriver: SQLDriver {
             case .null: bindings.appendNull()
             }
         }
-        let sequence = try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    private static func rows(of sequence: PostgresRowSequence) async throws -> [SQLRow] {
         var rows: [SQLRow] = []
         for try await row in sequence {
             var values: [String: SQLValue] = [:]

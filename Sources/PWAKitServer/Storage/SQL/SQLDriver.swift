@@ -4,6 +4,9 @@
 /// rewrites them to SQLite's numbered form (`?1`, `?2`, …). Values are never spliced into SQL.
 protocol SQLDriver: Sendable {
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+    /// Runs one statement while holding an exclusive lock named `key`: statements under the same key,
+    /// from every replica sharing the database, run one after another and each sees the ones before it.
+    func query(_ sql: String, _ binds: [SQLValue], exclusiveOn key: String) async throws -> [SQLRow]
     /// Runs the migration statements once per database, serialised against other replicas.
     func runMigrations(_ migrations: [(version: Int, statements: [String])]) async throws
     func close() async throws

@@ -107,6 +107,13 @@ public struct SQLStorage: ServerStorage {
     }
 
     /// See ``ServerStorage``.
+    public func refreshFamilyIsActive(familyId: String) async throws -> Bool {
+        try await !driver.query(
+            "SELECT id FROM refresh_families WHERE id = $1 AND revoked_at IS NULL", [.text(familyId)]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
     public func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)? {
         guard
             let row = try await driver.query(
@@ -126,10 +133,10 @@ public struct SQLStorage: ServerStorage {
     }
 
     /// See ``ServerStorage``.
-    public func loginFailureCount(key: String, since: Date) async throws -> Int {
+    public func loginFailureCount(key: String, since: Date, until: Date) async throws -> Int {
         let rows = try await driver.query(
-            "SELECT COUNT(*) AS n FROM login_failures WHERE throttle_key = $1 AND failed_at > $2",
-            [.text(key), .date(since)]
+            "SELECT COUNT(*) AS n FROM login_failures WHERE throttle_key = $1 AND failed_at > $2 AND failed_at <= $3",
+            [.text(key), .date(since), .date(until)]
         )
         return Int(try rows.first?.integer("n") ?? 0)
     }
@@ -234,6 +241,8 @@ public struct SQLStorage: ServerStorage {
 
     /// See ``ServerStorage``.
     public func insertReleaseMovingForward(_ release: ReleaseRecord) async throws -> Bool {
+        // NB: the check and the insert are one statement, and publishes to one (app, channel) take turns,
+        // so a lower version can never land after a higher one that committed while it was being checked.
         let rows = try await driver.query(
             """
             INSERT INTO releases (app_id, channel, version, version_key, bundle_hash, manifest, key_id, signature, rollout_percent, created_at)
@@ -246,7 +255,8 @@ public struct SQLStorage: ServerStorage {
                 .text(release.bundleHash),
                 .text(release.manifest.base64EncodedString()), .text(release.keyId), .text(release.signature),
                 .integer(Int64(release.rolloutPercent)), .date(release.createdAt),
-            ]
+            ],
+            exclusiveOn: "release-channel:\(release.appId)/\(release.channel)"
         )
         return !rows.isEmpty
     }

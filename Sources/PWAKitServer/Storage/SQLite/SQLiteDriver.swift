@@ -41,6 +41,11 @@ struct SQLiteDriver: SQLDriver {
         }
     }
 
+    func query(_ sql: String, _ binds: [SQLValue], exclusiveOn key: String) async throws -> [SQLRow] {
+        // NB: one connection runs one statement at a time, and SQLite lets one writer in at a time.
+        try await query(sql, binds)
+    }
+
     func runMigrations(_ migrations: [(version: Int, statements: [String])]) async throws {
         try await execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)")

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import PWAKitServer
+
+/// Anti-rollback holds when publishes to one channel overlap on a shared PostgreSQL database.
+@Suite("Release races")
+struct ReleaseRaceTests {
+    /// Holds every insert of version 1.1.0 for apps named `race-hold-…` open, uncommitted, until the test
+    /// writes that app's row into `pwakit_test_gates`: a publish caught between its check and its commit.
+    static let holdTrigger = [
+        "CREATE TABLE IF NOT EXISTS pwakit_test_gates (app_id TEXT PRIMARY KEY)",
+        """
+        CREATE OR REPLACE FUNCTION pwakit_test_hold_release() RETURNS trigger AS $body$
+        BEGIN
+          IF NEW.app_id LIKE 'race-hold-%' AND NEW.version = '1.1.0' THEN
+            WHILE NOT EXISTS (SELECT 1 FROM pwakit_test_gates WHERE app_id = NEW.app_id) LOOP
+              PERFORM pg_sleep(0.01);
+            END LOOP;
+          END IF;
+          RETURN NEW;
+        END $body$ LANGUAGE plpgsql
+        """,
+        """
+        CREATE OR REPLACE TRIGGER pwakit_test_hold_release AFTER INSERT ON releases
+        FOR EACH ROW EXECUTE FUNCTION pwakit_test_hold_release()
+        """,
+    ]
+
+    static func release(_ appId: String, _ version: String, _ key: Int64) -> ReleaseRecord {
+        ReleaseRecord(
+            appId: appId, channel: "stable", version: version, versionKey: key, bundleHash: "hash-\(version)",
+            manifest: Data(version.utf8), keyId: "k", signature: "s", rolloutPercent: 100,
+            createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    @Test("a lower version checked while a higher one is being committed is refused (PostgreSQL)")
+    func lowerVersionDuringHigherCommit() async throws {
+        guard StorageEngine.postgresURL != nil else {
+            print("Release race suite SKIPPED: PWAKIT_TEST_POSTGRES_URL not set")
+            return
+        }
+        try await StorageEngine.postgres.withStorage { control in
+            try await control.migrate()
+            for statement in Self.holdTrigger { try await control.driver.execute(statement) }
+            try await StorageEngine.postgres.withStorage { storage in
+                let appId = "race-hold-\(uniqueSuffix())"
+                let higher = Task { try await storage.insertReleaseMovingForward(Self.release(appId, "1.1.0", 1_001_000)) }
+                // Wait until 1.1.0 is inserted but held before its commit.
+                try await Self.poll(control, "SELECT 1 AS x FROM pg_stat_activity WHERE wait_event = 'PgSleep'")
+                let lower = Task { try await storage.insertReleaseMovingForward(Self.release(appId, "1.0.5", 1_000_005)) }
+                // Wait until 1.0.5 either landed (the race) or waits its turn behind 1.1.0.
+                try await Self.poll(
+                    control,
+                    """
+                    SELECT 1 AS x FROM releases WHERE app_id = $1 AND version = '1.0.5'
+                    UNION ALL SELECT 1 AS x FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+                    """, [.text(appId)])
+                try await control.driver.execute("INSERT INTO pwakit_test_gates (app_id) VALUES ($1)", [.text(appId)])
+                #expect(try await higher.value)
+                #expect(try await lower.value == false, "1.0.5 landed after 1.1.0")
+                #expect(try await storage.releases(appId: appId, channel: "stable").map(\.version) == ["1.1.0"])
+            }
+        }
+    }
+
+    /// Re-runs `sql` until it returns a row, for at most ten seconds.
+    static func poll(_ storage: SQLStorage, _ sql: String, _ binds: [SQLValue] = []) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await storage.driver.query(sql, binds).isEmpty {
+            guard ContinuousClock.now < deadline else { throw HarnessError("timed out waiting for: \(sql)") }
+            await Task.yield()
+        }
+    }
+}
