@@ -9,17 +9,58 @@ extension WatchConnection {
             return
         }
         queuedSubmissions.append((request, strategy, retry))
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        Task { self.flushSubmissions() }
+        schedulePump()
     }
 
-    func flushSubmissions() {
-        flushScheduled = false
-        let batch = queuedSubmissions
-        queuedSubmissions.removeAll()
+    /// Queues a handler's result; results that finish together share one durable sync.
+    func handlerFinished(_ call: InboundCall, _ result: Result<Data, WatchLinkError>) {
+        guard lifecycle == .running else { return }
+        guard call.isDurable else {
+            // NB: a non-durable result is not written, so there is no sync to share: answer now.
+            perform(
+                engine.handlerFinished(
+                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: currentTime()))
+            return
+        }
+        finishedCalls.append((call, result))
+        schedulePump()
+    }
+
+    func schedulePump() {
+        guard !pumpScheduled else { return }
+        pumpScheduled = true
+        Task { self.pump() }
+    }
+
+    /// Processes everything that has arrived — session inputs, handler results, submissions — in
+    /// that order, as one batch with a single durable sync (group commit).
+    func pump() {
+        pumpScheduled = false
+        guard lifecycle == .running else { return }
         let now = currentTime()
-        performGrouped(batch.map { engine.submit($0.0, strategy: $0.1, retry: $0.2, now: now) })
+        var lists: [[LinkAction]] = []
+        for input in bridge?.drain() ?? [] {
+            switch input {
+            case .activated(let state):
+                if state == .activated { lists.append(engine.activate(now: now)) }
+            case .reachability(let reachable):
+                lists.append(engine.setReachable(reachable, now: now))
+            case .data(let data, let channel):
+                lists.append(engine.receive(data, on: channel, now: now))
+            }
+        }
+        let finished = finishedCalls
+        finishedCalls.removeAll()
+        for (call, result) in finished {
+            lists.append(
+                engine.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now))
+        }
+        let submissions = queuedSubmissions
+        queuedSubmissions.removeAll()
+        for (request, strategy, retry) in submissions {
+            lists.append(engine.submit(request, strategy: strategy, retry: retry, now: now))
+        }
+        performGrouped(lists)
     }
 
     /// Performs the effects of several inputs with one durable sync (group commit).
@@ -46,45 +87,6 @@ extension WatchConnection {
         if needsSync || !records.isEmpty { actions.append(.sync) }
         if compacted { actions.append(.compact(engine.snapshot(now: currentTime()))) }
         perform(actions + rest)
-    }
-
-    /// Processes every session input that has arrived, in order, as one batch.
-    func drainInputs(_ bridge: SessionBridge) {
-        guard lifecycle == .running else { return }
-        let now = currentTime()
-        var lists: [[LinkAction]] = []
-        for input in bridge.drain() {
-            switch input {
-            case .activated(let state):
-                if state == .activated { lists.append(engine.activate(now: now)) }
-            case .reachability(let reachable):
-                lists.append(engine.setReachable(reachable, now: now))
-            case .data(let data, let channel):
-                lists.append(engine.receive(data, on: channel, now: now))
-            }
-        }
-        performGrouped(lists)
-    }
-
-    /// Queues a handler's result; results that finish together share one durable sync.
-    func handlerFinished(_ call: InboundCall, _ result: Result<Data, WatchLinkError>) {
-        guard lifecycle == .running else { return }
-        finishedCalls.append((call, result))
-        guard !finishFlushScheduled else { return }
-        finishFlushScheduled = true
-        Task { self.flushFinishedCalls() }
-    }
-
-    func flushFinishedCalls() {
-        finishFlushScheduled = false
-        guard lifecycle == .running else { return }
-        let batch = finishedCalls
-        finishedCalls.removeAll()
-        let now = currentTime()
-        performGrouped(
-            batch.map { call, result in
-                engine.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
-            })
     }
 
     func tick() {
@@ -116,12 +118,13 @@ extension WatchConnection {
                 send(channel, data, purpose)
             case .run(let call):
                 let handlers = self.handlers
-                Task {
+                // NB: the handler is nonisolated, so start it on the global executor rather than queue it on the actor first.
+                Task.detached {
                     let result: Result<Data, WatchLinkError>
                     do throws(WatchLinkError) {
                         result = .success(try await handlers.run(call.typeKey, payload: call.payload))
                     } catch { result = .failure(error) }
-                    self.handlerFinished(call, result)
+                    await self.handlerFinished(call, result)
                 }
             case .accepted(let id):
                 acceptWaiters.removeValue(forKey: id)?.resume(returning: .success(Data()))

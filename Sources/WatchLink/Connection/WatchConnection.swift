@@ -26,10 +26,10 @@ public actor WatchConnection {
     var wakeTask: Task<Void, Never>?
     var wakeAt: WatchTimestamp?
     var inputTask: Task<Void, Never>?
+    var bridge: SessionBridge?
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
-    var flushScheduled = false
     var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
-    var finishFlushScheduled = false
+    var pumpScheduled = false
     var storageError: WatchLinkError?
 
     /// Creates a connection for `origin` over `session`, keeping its log in `store`.
@@ -60,9 +60,10 @@ public actor WatchConnection {
         lifecycle = .running
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let bridge = SessionBridge(signal: continuation)
+        self.bridge = bridge
         inputTask = Task { [weak self] in
             for await _ in signals {
-                await self?.drainInputs(bridge)
+                await self?.pump()
             }
         }
         let actions = engine.recover(from: records, receivedContext: session.receivedApplicationContext, now: currentTime())

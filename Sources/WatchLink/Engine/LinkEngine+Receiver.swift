@@ -162,7 +162,9 @@ extension LinkEngine {
         if request.isDurable { actions += [.persist(.inboxStarted(mark)), .sync] }
         actions.append(
             .run(
-                InboundCall(typeKey: request.typeKey, payload: request.payload, requestID: request.requestID, idempotencyKey: key)
+                InboundCall(
+                    typeKey: request.typeKey, payload: request.payload, requestID: request.requestID, idempotencyKey: key,
+                    isDurable: request.isDurable)
             ))
         return actions
     }
