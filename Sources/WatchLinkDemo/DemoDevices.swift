@@ -55,32 +55,74 @@ enum DemoDevices {
         try await connection.start()
         let mood = try await connection.sharedState("mood", initial: "neutral")
         try await mood.update("happy")
-        let results = await withTaskGroup(of: String.self, returning: [String].self) { group in
-            var next = 0
-            var lines: [String] = []
-            func launch() {
-                let n = next
-                next += 1
-                group.addTask {
-                    do throws(WatchLinkError) {
-                        let done = try await connection.send(
-                            Step(n: n), strategy: strategy, timeout: timeout, idempotencyKey: "step-\(n)")
-                        return "ok \(done.n)"
-                    } catch {
-                        return "err \(n) \(error.code)"
-                    }
-                }
+        let results = await sendSteps(count, over: connection, strategy: strategy, timeout: timeout)
+        let ok = results.filter { $0.hasPrefix("ok") }.count
+        emit("done ok=\(ok) err=\(results.count - ok) health=\(connection.status.health.rawValue)")
+    }
+
+    /// What the step sender waits for: a request accepted into the outbox, or a step's outcome line.
+    enum StepProgress: Sendable {
+        case accepted
+        case finished(Int, String)
+    }
+
+    /// Sends steps `0..<count`, 8 in flight, printing each outcome as it arrives.
+    ///
+    /// NB: concurrent callers reach the connection in no particular order, so step `n + 1` is only
+    /// launched once step `n` is in the outbox (or has already failed); the ordered channel then
+    /// runs the steps in step order.
+    static func sendSteps(
+        _ count: Int, over connection: WatchConnection, strategy: DeliveryStrategy, timeout: Duration
+    ) async -> [String] {
+        let (progress, sink) = AsyncStream.makeStream(of: StepProgress.self)
+        let events = await connection.events()
+        let forwarder = Task {
+            for await event in events {
+                if case .requestAccepted = event { sink.yield(.accepted) }
             }
-            while next < min(count, 8) { launch() }
-            for await line in group {
+        }
+        defer { forwarder.cancel() }
+        return await withTaskGroup(of: Void.self, returning: [String].self) { group in
+            var updates = progress.makeAsyncIterator()
+            var lines: [String] = []
+            var accepted = 0
+            var launched = 0
+            func record(_ line: String) {
                 emit(line)
                 lines.append(line)
-                if next < count { launch() }
+            }
+            while lines.count < count {
+                if launched < count && launched - lines.count < 8 {
+                    let n = launched
+                    launched += 1
+                    group.addTask {
+                        do throws(WatchLinkError) {
+                            let done = try await connection.send(
+                                Step(n: n), strategy: strategy, timeout: timeout, idempotencyKey: "step-\(n)")
+                            sink.yield(.finished(n, "ok \(done.n)"))
+                        } catch {
+                            sink.yield(.finished(n, "err \(n) \(error.code)"))
+                        }
+                    }
+                    var settled = false
+                    while accepted < launched && !settled, let update = await updates.next() {
+                        switch update {
+                        case .accepted: accepted += 1
+                        case .finished(let k, let line):
+                            record(line)
+                            settled = k == n
+                        }
+                    }
+                    continue
+                }
+                guard let update = await updates.next() else { break }
+                switch update {
+                case .accepted: accepted += 1
+                case .finished(_, let line): record(line)
+                }
             }
             return lines
         }
-        let ok = results.filter { $0.hasPrefix("ok") }.count
-        emit("done ok=\(ok) err=\(results.count - ok) health=\(connection.status.health.rawValue)")
     }
 
     /// Writes one line to standard output immediately (the kill test reads it live).
