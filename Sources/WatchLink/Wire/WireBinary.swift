@@ -33,6 +33,18 @@ enum WireBinary {
 
     static func encode(_ request: WireRequest) -> Data {
         var out = header(.request, capacity: request.payload.count + request.typeKey.rawValue.utf8.count + 128)
+        write(request, into: &out)
+        return Data(out.bytes)
+    }
+
+    static func encode(_ response: WireResponse) -> Data {
+        var out = header(.response, capacity: (response.value?.count ?? 0) + 96)
+        write(response, into: &out)
+        return Data(out.bytes)
+    }
+
+    /// Appends a request's fields (no frame header).
+    static func write(_ request: WireRequest, into out: inout ByteWriter) {
         out.uuid(request.requestID)
         out.string(request.idempotencyKey)
         out.string(request.typeKey.rawValue)
@@ -53,11 +65,10 @@ enum WireBinary {
             out.uint64(target.boot)
             out.uint64(target.nonce)
         }
-        return Data(out.bytes)
     }
 
-    static func encode(_ response: WireResponse) -> Data {
-        var out = header(.response, capacity: (response.value?.count ?? 0) + 96)
+    /// Appends a response's fields (no frame header).
+    static func write(_ response: WireResponse, into out: inout ByteWriter) {
         out.uuid(response.requestID)
         out.string(response.idempotencyKey)
         var flags: ResponseFlags = []
@@ -80,7 +91,6 @@ enum WireBinary {
             out.uint64(incarnation.boot)
             out.uint64(incarnation.nonce)
         }
-        return Data(out.bytes)
     }
 
     private static func header(_ kind: Kind, capacity: Int) -> ByteWriter {
@@ -105,16 +115,21 @@ enum WireBinary {
         switch Kind(rawValue: bytes[2]) {
         case .request?:
             var reader = ByteReader(bytes, offset: 3, scope: "request")
-            return .request(try decodeRequest(&reader))
+            let request = try readRequest(&reader)
+            guard reader.isAtEnd else { throw reader.failure("to", "trailing bytes") }
+            return .request(request)
         case .response?:
             var reader = ByteReader(bytes, offset: 3, scope: "response")
-            return .response(try decodeResponse(&reader))
+            let response = try readResponse(&reader)
+            guard reader.isAtEnd else { throw reader.failure("from", "trailing bytes") }
+            return .response(response)
         case nil:
             throw WatchLinkError(.invalidEnvelope, "unknown frame kind \(bytes[2])", details: ["field": "kind"])
         }
     }
 
-    private static func decodeRequest(_ reader: inout ByteReader) throws(WatchLinkError) -> WireRequest {
+    /// Reads the fields ``write(_:into:)`` wrote for a request.
+    static func readRequest(_ reader: inout ByteReader) throws(WatchLinkError) -> WireRequest {
         let id = try reader.uuid("id")
         let key = try reader.string("idem")
         let type = try reader.string("type")
@@ -128,7 +143,6 @@ enum WireBinary {
         let floor = flags.contains(.floor) ? try reader.uint64("floor") : nil
         var target: LinkIncarnation?
         if flags.contains(.target) { target = LinkIncarnation(boot: try reader.uint64("to"), nonce: try reader.uint64("to")) }
-        guard reader.isAtEnd else { throw reader.failure("to", "trailing bytes") }
         return WireRequest(
             typeKey: WatchTypeKey(type), payload: payload, requestID: id, idempotencyKey: key,
             isFireAndForget: flags.contains(.fireAndForget), isDurable: flags.contains(.durable),
@@ -136,7 +150,8 @@ enum WireBinary {
             sequence: sequence, floor: floor, attempt: Int(attempt), target: target)
     }
 
-    private static func decodeResponse(_ reader: inout ByteReader) throws(WatchLinkError) -> WireResponse {
+    /// Reads the fields ``write(_:into:)`` wrote for a response.
+    static func readResponse(_ reader: inout ByteReader) throws(WatchLinkError) -> WireResponse {
         let id = try reader.uuid("id")
         let key = try reader.string("idem")
         let flags = ResponseFlags(rawValue: try reader.byte("flags"))
@@ -157,7 +172,6 @@ enum WireBinary {
         if flags.contains(.incarnation) {
             response.incarnation = LinkIncarnation(boot: try reader.uint64("from"), nonce: try reader.uint64("from"))
         }
-        guard reader.isAtEnd else { throw reader.failure("from", "trailing bytes") }
         return response
     }
 
