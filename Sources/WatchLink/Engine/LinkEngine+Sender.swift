@@ -174,7 +174,8 @@ extension LinkEngine {
     {
         let wasFloor = outbox[id]?.entry.request.sequence.map { $0 == orderedFloor } ?? false
         guard let pending = outbox.removeValue(forKey: id) else { return }
-        outboxOrder.removeAll { $0 == id }
+        // NB: requests mostly settle oldest first, so the search stops near the front.
+        if let index = outboxOrder.firstIndex(of: id) { outboxOrder.remove(at: index) }
         if wasFloor { resendOrderedHead(now: now) }
         if let index = contextRequests.firstIndex(of: id) {
             contextRequests.remove(at: index)
