@@ -201,6 +201,50 @@ import Testing
         #expect(response.error?.code == .expired)
     }
 
+    @Test(arguments: ["response", "unordered request", "context"])
+    func floorOnAnyFrameSkipsTheGap(carrier: String) {
+        var watch = H.engine(.watch)
+        var third = H.request(3)
+        third.sequence = 3
+        third.floor = 1
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(third)), on: .userInfo, now: H.t0)).isEmpty)
+        let frame: WireFrame
+        switch carrier {
+        case "response":
+            var response = WireResponse(
+                requestID: H.request(8).requestID, idempotencyKey: "elsewhere", outcome: .success(Data()), createdAt: H.t0)
+            response.floor = 3
+            frame = .response(response)
+        case "unordered request":
+            var other = H.request(9)
+            other.floor = 3
+            frame = .request(other)
+        default:
+            frame = .context(WireContext(floor: 3))
+        }
+        let channel: SessionChannel = carrier == "context" ? .applicationContext : .message
+        let actions = watch.receive(WireCodec.encode(frame), on: channel, now: H.t0)
+        #expect(H.runs(actions).first?.requestID == third.requestID)
+        #expect(H.records(actions).contains(.orderedWatermark(2)))
+    }
+
+    @Test func everyOutgoingFrameCarriesTheSendersFloor() {
+        var phone = H.engine(.phone)
+        let ordered = phone.submit(H.request(1), strategy: .userInfoOnly, retry: .standard, now: H.t0)
+        let unordered = phone.submit(H.request(2), strategy: .messageOnly, retry: .standard, now: H.t0)
+        for frame in H.frames(ordered + unordered) {
+            guard case .request(let request) = frame else { continue }
+            #expect(request.floor == 1)
+        }
+        var watch = H.engine(.watch)
+        let answered = watch.receive(WireCodec.encode(.request(H.request(5))), on: .message, now: H.t0)
+        let runs = H.runs(answered)
+        let reply = watch.handlerFinished(
+            idempotencyKey: runs[0].idempotencyKey, requestID: runs[0].requestID, result: .success(Data()), now: H.t0)
+        guard case .response(let response)? = H.frames(reply).first else { Issue.record("no answer"); return }
+        #expect(response.floor == 1)
+    }
+
     @Test func lateRequestIsRefusedNotRun() {
         var watch = H.engine(.watch)
         let actions = watch.receive(

@@ -75,6 +75,7 @@ import Testing
             outcome: .failure(WatchLinkError(.timeout, "late", details: ["b": "2", "a": "1"])),
             createdAt: WatchTimestamp(milliseconds: -9))
         response.incarnation = LinkIncarnation(boot: 1, nonce: 7)
+        response.floor = 5
         for frame in [WireFrame.request(full), .response(response)] {
             let data = WireCodec.encode(frame)
             #expect(data.first == WireBinary.marker)
@@ -128,6 +129,7 @@ import Testing
             #expect(error.details["field"] == "request.type")
         }
         var badFloor = request()
+        badFloor.sequence = 2
         badFloor.floor = 3
         #expect(throws: WatchLinkError.self) { try WireCodec.decode(WireCodec.encode(.request(badFloor))) }
     }

@@ -48,21 +48,25 @@ extension LinkEngine {
         guard isActivated else { return [] }
         var response = response
         response.incarnation = incarnation
+        response.floor = orderedFloor
         return [.send(isReachable ? .message : .userInfo, WireCodec.encode(.response(response)), purpose: .response)]
     }
 
     /// Routes an inbound request through the inbox: answer from it, run it, or buffer it for order.
     mutating func handleRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
-        var actions: [LinkAction] = []
-        if request.sequence != nil, let floor = request.floor, floor > watermark + 1 {
-            // NB: the sender has settled everything below its floor; stop waiting for it, even when
-            // this request itself is a duplicate.
-            watermark = floor - 1
-            for buffered in orderedBuffer.keys.sorted() where buffered <= watermark { orderedBuffer[buffered] = nil }
-            actions += [.persist(.orderedWatermark(watermark)), .sync]
-            actions += drainOrdered(now: now)
-        }
-        return actions + routeRequest(request, now: now)
+        applyFloor(request.floor, now: now) + routeRequest(request, now: now)
+    }
+
+    /// The counterpart has settled every ordered request below `floor`: stop waiting for them.
+    ///
+    /// Every frame carries the floor — requests (ordered or not, duplicates too), responses and
+    /// contexts — so a gap left by a request the sender gave up on or lost in a crash is skipped
+    /// as soon as any frame arrives, not only the next ordered request.
+    mutating func applyFloor(_ floor: UInt64?, now: WatchTimestamp) -> [LinkAction] {
+        guard let floor, floor > watermark + 1 else { return [] }
+        watermark = floor - 1
+        for buffered in orderedBuffer.keys.sorted() where buffered <= watermark { orderedBuffer[buffered] = nil }
+        return [.persist(.orderedWatermark(watermark)), .sync] + drainOrdered(now: now)
     }
 
     mutating func routeRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {

@@ -29,6 +29,7 @@ enum WireBinary {
         static let value = ResponseFlags(rawValue: 1 << 0)
         static let error = ResponseFlags(rawValue: 1 << 1)
         static let incarnation = ResponseFlags(rawValue: 1 << 2)
+        static let floor = ResponseFlags(rawValue: 1 << 3)
     }
 
     static func encode(_ request: WireRequest) -> Data {
@@ -75,6 +76,7 @@ enum WireBinary {
         if response.value != nil { flags.insert(.value) }
         if response.error != nil { flags.insert(.error) }
         if response.incarnation != nil { flags.insert(.incarnation) }
+        if response.floor != nil { flags.insert(.floor) }
         out.byte(flags.rawValue)
         out.int64(response.createdAt.milliseconds)
         if let value = response.value { out.data(value) }
@@ -91,6 +93,7 @@ enum WireBinary {
             out.uint64(incarnation.boot)
             out.uint64(incarnation.nonce)
         }
+        if let floor = response.floor { out.uint64(floor) }
     }
 
     private static func header(_ kind: Kind, capacity: Int) -> ByteWriter {
@@ -121,7 +124,7 @@ enum WireBinary {
         case .response?:
             var reader = ByteReader(bytes, offset: 3, scope: "response")
             let response = try readResponse(&reader)
-            guard reader.isAtEnd else { throw reader.failure("from", "trailing bytes") }
+            guard reader.isAtEnd else { throw reader.failure("floor", "trailing bytes") }
             return .response(response)
         case nil:
             throw WatchLinkError(.invalidEnvelope, "unknown frame kind \(bytes[2])", details: ["field": "kind"])
@@ -172,6 +175,7 @@ enum WireBinary {
         if flags.contains(.incarnation) {
             response.incarnation = LinkIncarnation(boot: try reader.uint64("from"), nonce: try reader.uint64("from"))
         }
+        if flags.contains(.floor) { response.floor = try reader.uint64("floor") }
         return response
     }
 

@@ -20,7 +20,9 @@ public struct WireRequest: Hashable, Sendable, Codable {
     public var deadline: WatchTimestamp
     /// The position in the sender's ordered channel, for requests whose handlers must run in order.
     public var sequence: UInt64?
-    /// Every ordered request below this sequence is settled at the sender and may be skipped.
+    /// Every ordered request of the sender below this sequence is settled there and may be skipped.
+    ///
+    /// Carried by every request, ordered or not, so the receiver learns of gaps promptly.
     public var floor: UInt64?
     /// How many times the sender has transmitted this request before.
     public var attempt: Int
@@ -66,9 +68,6 @@ public struct WireRequest: Hashable, Sendable, Codable {
         }
         if attempt < 0 {
             throw WatchLinkError(.invalidEnvelope, "attempt must not be negative", details: ["field": "request.attempt"])
-        }
-        if floor != nil && sequence == nil {
-            throw WatchLinkError(.invalidEnvelope, "floor without sequence", details: ["field": "request.floor"])
         }
         if let floor, let sequence, floor > sequence {
             throw WatchLinkError(.invalidEnvelope, "floor above the request's own sequence", details: ["field": "request.floor"])
