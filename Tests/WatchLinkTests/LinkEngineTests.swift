@@ -245,6 +245,32 @@ import Testing
         #expect(response.floor == 1)
     }
 
+    @Test func messageChannelRunsOneHandlerAtATimeInArrivalOrder() {
+        var watch = H.engine(.watch)
+        var runs: [InboundCall] = []
+        for n in [1, 2, 3] { runs += H.runs(watch.receive(WireCodec.encode(.request(H.request(n))), on: .message, now: H.t0)) }
+        #expect(runs.map(\.requestID) == [H.request(1).requestID])
+        // A duplicate of a waiting request is not queued twice.
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(H.request(2))), on: .message, now: H.t0)).isEmpty)
+        for n in [2, 3] {
+            let finished = watch.handlerFinished(
+                idempotencyKey: runs[0].idempotencyKey, requestID: runs[0].requestID, result: .success(Data()), now: H.t0)
+            runs = H.runs(finished)
+            #expect(runs.map(\.requestID) == [H.request(n).requestID])
+        }
+        // User-info requests without a sequence are not held up by the message channel.
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(H.request(4))), on: .userInfo, now: H.t0)).count == 1)
+    }
+
+    @Test func aHandlerPastItsDeadlineNoLongerHoldsUpTheMessageChannel() {
+        var watch = H.engine(.watch)
+        let first = H.runs(watch.receive(WireCodec.encode(.request(H.request(1, deadline: 100))), on: .message, now: H.t0))
+        #expect(first.count == 1)
+        let later = H.t0.advanced(by: .seconds(1))
+        let second = watch.receive(WireCodec.encode(.request(H.request(2))), on: .message, now: later)
+        #expect(H.runs(second).map(\.requestID) == [H.request(2).requestID])
+    }
+
     @Test func lateRequestIsRefusedNotRun() {
         var watch = H.engine(.watch)
         let actions = watch.receive(

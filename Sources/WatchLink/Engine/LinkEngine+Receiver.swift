@@ -14,7 +14,7 @@ extension LinkEngine {
             return actions
         }
         switch frame {
-        case .request(let request): return finish(handleRequest(request, now: now), now: now)
+        case .request(let request): return finish(handleRequest(request, on: channel, now: now), now: now)
         case .response(let response): return finish(handleResponse(response, now: now), now: now)
         case .context(let context): return finish(handleContext(context, now: now), now: now)
         }
@@ -41,6 +41,10 @@ extension LinkEngine {
             orderedBusy = nil
             actions += drainOrdered(now: now)
         }
+        if messageBusy?.key == key {
+            messageBusy = nil
+            actions += drainMessages(now: now)
+        }
         return finish(actions, now: now)
     }
 
@@ -53,8 +57,8 @@ extension LinkEngine {
     }
 
     /// Routes an inbound request through the inbox: answer from it, run it, or buffer it for order.
-    mutating func handleRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
-        applyFloor(request.floor, now: now) + routeRequest(request, now: now)
+    mutating func handleRequest(_ request: WireRequest, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
+        applyFloor(request.floor, now: now) + routeRequest(request, on: channel, now: now)
     }
 
     /// The counterpart has settled every ordered request below `floor`: stop waiting for them.
@@ -69,7 +73,7 @@ extension LinkEngine {
         return [.persist(.orderedWatermark(watermark)), .sync] + drainOrdered(now: now)
     }
 
-    mutating func routeRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
+    mutating func routeRequest(_ request: WireRequest, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
         if let answer = answerFromInbox(request, now: now) { return answer }
         if !request.isDurable && request.target != incarnation {
@@ -100,7 +104,37 @@ extension LinkEngine {
             }
             return drainOrdered(now: now)
         }
+        if channel == .message { return enqueueMessage(request, now: now) }
         return start(request, now: now)
+    }
+
+    /// Queues a request from the ordered `message` channel; its handler runs after those that arrived before it.
+    mutating func enqueueMessage(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
+        let key = request.idempotencyKey
+        if let busy = messageBusy, now > busy.deadline {
+            // NB: a handler still running past its request's deadline no longer holds up the channel.
+            messageBusy = nil
+        }
+        guard !messageQueue.contains(where: { $0.idempotencyKey == key }) else { return [] }
+        // NB: beyond the limit the message is dropped unanswered, like a lost message: the sender retries.
+        guard messageQueue.count < configuration.orderedBufferLimit else { return [] }
+        messageQueue.append(request)
+        return drainMessages(now: now)
+    }
+
+    /// Starts queued `message`-channel requests in arrival order, one at a time.
+    mutating func drainMessages(now: WatchTimestamp) -> [LinkAction] {
+        var actions: [LinkAction] = []
+        while messageBusy == nil, !messageQueue.isEmpty {
+            let next = messageQueue.removeFirst()
+            if let answer = answerFromInbox(next, now: now) {
+                actions += answer
+                continue
+            }
+            actions += start(next, now: now)
+            if inbox[next.idempotencyKey] != nil { messageBusy = (next.idempotencyKey, next.deadline) }
+        }
+        return actions
     }
 
     /// Answers a duplicate from the inbox; `nil` when the request is new.

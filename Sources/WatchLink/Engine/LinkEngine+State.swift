@@ -71,7 +71,7 @@ extension LinkEngine {
             let key = request.idempotencyKey
             answered[key] = request.attempt
             if let previous = contextAnswered[key], previous >= request.attempt { continue }
-            actions += handleRequest(request, now: now)
+            actions += handleRequest(request, on: .applicationContext, now: now)
         }
         contextAnswered = answered
         return actions

@@ -74,6 +74,10 @@ public struct LinkEngine: Sendable {
     var watermark: UInt64 = 0
     var orderedBuffer: [UInt64: WireRequest] = [:]
     var orderedBusy: String?
+    /// Unsequenced requests that arrived on the `message` channel, waiting for the one running.
+    var messageQueue: [WireRequest] = []
+    /// The `message`-channel request whose handler is running, with its deadline.
+    var messageBusy: (key: String, deadline: WatchTimestamp)?
     var states: [String: StateEntry] = [:]
     var remoteStates: [String: StateEntry] = [:]
     var resolutions: [String: StateResolution] = [:]
