@@ -19,27 +19,61 @@ enum DemoDevices {
         return (WatchConnection(origin: origin, session: session, store: store, clock: ContinuousClock()), session)
     }
 
+    /// The two shared states both devices keep: `mood` (both write it) and `last-step` (the watch writes it).
+    struct DemoStates: Sendable {
+        let mood: SharedState<String>
+        let lastStep: SharedState<Int>
+
+        init(_ connection: WatchConnection) async throws(WatchLinkError) {
+            mood = try await connection.sharedState("mood", initial: "neutral")
+            lastStep = try await connection.sharedState("last-step", initial: -1)
+        }
+
+        /// `state mood=V@ID last-step=V@ID`: the values and the update ids of their versions.
+        var line: String {
+            func id(_ version: StateVersion?) -> String { version.map { String($0.updateID.uuidString.prefix(8)) } ?? "-" }
+            return "state mood=\(mood.value)@\(id(mood.version)) last-step=\(lastStep.value)@\(id(lastStep.version))"
+        }
+
+        /// Prints ``line`` whenever it changes, forever.
+        func report() async {
+            var last = ""
+            while !Task.isCancelled {
+                if line != last {
+                    last = line
+                    emit(last)
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
     /// Serves ``Step`` requests forever; each run is appended (and synced) to the runs file.
     static func watch(_ options: DemoOptions) async throws(WatchLinkError) {
         let (connection, _) = try makeConnection(.watch, options)
         let runsPath = options.values["runs"]
         let total = Mutex(0)
+        let lastStep = Mutex<SharedState<Int>?>(nil)
         try connection.register(Step.self) { step in
             if let runsPath { appendLine("\(step.n)", to: runsPath) }
             let now = total.withLock { value -> Int in
                 value += step.n
                 return value
             }
+            if let state = lastStep.withLock({ $0 }), step.n > state.value { try await state.update(step.n) }
             return StepDone(n: step.n, total: now)
         }
         try await connection.start()
-        let mood = try await connection.sharedState("mood", initial: "neutral")
+        let states = try await DemoStates(connection)
+        lastStep.withLock { $0 = states.lastStep }
+        try await states.mood.update("watch-up")
         emit("watch ready")
         var last = ""
+        Task { await states.report() }
         while true {
             try? await Task.sleep(for: .milliseconds(200))
-            if mood.value != last {
-                last = mood.value
+            if states.mood.value != last {
+                last = states.mood.value
                 emit("watch sees mood \(last)")
             }
         }
@@ -53,11 +87,19 @@ enum DemoDevices {
         let strategy = try options.strategy()
         let timeout = Duration.seconds(try options.int("timeout", default: 60))
         try await connection.start()
-        let mood = try await connection.sharedState("mood", initial: "neutral")
-        try await mood.update("happy")
+        let states = try await DemoStates(connection)
+        try await states.mood.update("happy")
         let results = await sendSteps(count, over: connection, strategy: strategy, timeout: timeout)
+        try await states.mood.update("finished")
         let ok = results.filter { $0.hasPrefix("ok") }.count
         emit("done ok=\(ok) err=\(results.count - ok) health=\(connection.status.health.rawValue)")
+        let linger = try options.int("linger", default: 0)
+        if linger > 0 {
+            // NB: keep the connection up so shared state can converge, and report it as it does.
+            let reporter = Task { await states.report() }
+            try? await Task.sleep(for: .seconds(linger))
+            reporter.cancel()
+        }
     }
 
     /// What the step sender waits for: a request accepted into the outbox, or a step's outcome line.
