@@ -248,26 +248,35 @@ import Testing
     @Test func messageChannelRunsOneHandlerAtATimeInArrivalOrder() {
         var watch = H.engine(.watch)
         var runs: [InboundCall] = []
-        for n in [1, 2, 3] { runs += H.runs(watch.receive(WireCodec.encode(.request(H.request(n))), on: .message, now: H.t0)) }
+        func serial(_ n: Int) -> WireRequest {
+            var request = H.request(n)
+            request.runsInArrivalOrder = true
+            return request
+        }
+        for n in [1, 2, 3] { runs += H.runs(watch.receive(WireCodec.encode(.request(serial(n))), on: .message, now: H.t0)) }
         #expect(runs.map(\.requestID) == [H.request(1).requestID])
         // A duplicate of a waiting request is not queued twice.
-        #expect(H.runs(watch.receive(WireCodec.encode(.request(H.request(2))), on: .message, now: H.t0)).isEmpty)
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(serial(2))), on: .message, now: H.t0)).isEmpty)
         for n in [2, 3] {
             let finished = watch.handlerFinished(
                 idempotencyKey: runs[0].idempotencyKey, requestID: runs[0].requestID, result: .success(Data()), now: H.t0)
             runs = H.runs(finished)
             #expect(runs.map(\.requestID) == [H.request(n).requestID])
         }
-        // User-info requests without a sequence are not held up by the message channel.
+        // Neither are user-info requests nor messages sent with a fallback strategy held up.
         #expect(H.runs(watch.receive(WireCodec.encode(.request(H.request(4))), on: .userInfo, now: H.t0)).count == 1)
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(H.request(5))), on: .message, now: H.t0)).count == 1)
     }
 
     @Test func aHandlerPastItsDeadlineNoLongerHoldsUpTheMessageChannel() {
         var watch = H.engine(.watch)
-        let first = H.runs(watch.receive(WireCodec.encode(.request(H.request(1, deadline: 100))), on: .message, now: H.t0))
-        #expect(first.count == 1)
+        var slow = H.request(1, deadline: 100)
+        slow.runsInArrivalOrder = true
+        var next = H.request(2)
+        next.runsInArrivalOrder = true
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(slow)), on: .message, now: H.t0)).count == 1)
         let later = H.t0.advanced(by: .seconds(1))
-        let second = watch.receive(WireCodec.encode(.request(H.request(2))), on: .message, now: later)
+        let second = watch.receive(WireCodec.encode(.request(next)), on: .message, now: later)
         #expect(H.runs(second).map(\.requestID) == [H.request(2).requestID])
     }
 

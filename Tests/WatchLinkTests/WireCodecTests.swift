@@ -70,6 +70,7 @@ import Testing
         full.floor = 4
         full.attempt = 3
         full.target = LinkIncarnation(boot: 2, nonce: 0xABCD)
+        full.runsInArrivalOrder = true
         var response = WireResponse(
             requestID: Self.id, idempotencyKey: "k",
             outcome: .failure(WatchLinkError(.timeout, "late", details: ["b": "2", "a": "1"])),

@@ -104,11 +104,15 @@ extension LinkEngine {
             }
             return drainOrdered(now: now)
         }
-        if channel == .message { return enqueueMessage(request, now: now) }
+        if channel == .message && request.runsInArrivalOrder { return enqueueMessage(request, now: now) }
         return start(request, now: now)
     }
 
-    /// Queues a request from the ordered `message` channel; its handler runs after those that arrived before it.
+    /// Queues a `messageOnly` request from the ordered `message` channel; its handler runs after those
+    /// of such requests that arrived before it.
+    ///
+    /// NB: requests with a fallback strategy run concurrently even when they arrive as messages: any
+    /// attempt of theirs may take another channel, so their order is not the channel's to keep.
     mutating func enqueueMessage(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
         if let busy = messageBusy, now > busy.deadline {

@@ -117,6 +117,7 @@ extension LinkEngine {
         var request = pending.entry.request
         request.attempt = pending.attempts - 1
         request.floor = orderedFloor
+        request.runsInArrivalOrder = strategy == .messageOnly
         if !request.isDurable {
             // NB: attempts addressed to no incarnation are refused unrun, so the first known one may be adopted.
             if pending.target == nil { pending.target = peerIncarnation }

@@ -22,6 +22,7 @@ enum WireBinary {
         static let sequence = RequestFlags(rawValue: 1 << 2)
         static let floor = RequestFlags(rawValue: 1 << 3)
         static let target = RequestFlags(rawValue: 1 << 4)
+        static let serial = RequestFlags(rawValue: 1 << 5)
     }
 
     struct ResponseFlags: OptionSet {
@@ -56,6 +57,7 @@ enum WireBinary {
         if request.sequence != nil { flags.insert(.sequence) }
         if request.floor != nil { flags.insert(.floor) }
         if request.target != nil { flags.insert(.target) }
+        if request.runsInArrivalOrder { flags.insert(.serial) }
         out.byte(flags.rawValue)
         out.int64(request.createdAt.milliseconds)
         out.int64(request.deadline.milliseconds)
@@ -150,7 +152,8 @@ enum WireBinary {
             typeKey: WatchTypeKey(type), payload: payload, requestID: id, idempotencyKey: key,
             isFireAndForget: flags.contains(.fireAndForget), isDurable: flags.contains(.durable),
             createdAt: WatchTimestamp(milliseconds: createdAt), deadline: WatchTimestamp(milliseconds: deadline),
-            sequence: sequence, floor: floor, attempt: Int(attempt), target: target)
+            sequence: sequence, floor: floor, attempt: Int(attempt), target: target,
+            runsInArrivalOrder: flags.contains(.serial))
     }
 
     /// Reads the fields ``write(_:into:)`` wrote for a response.
