@@ -5,7 +5,7 @@ extension WatchConnection {
     func enqueue(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy) {
         guard request.isDurable else {
             // NB: nothing to sync, so nothing to batch: submit now and save a hop.
-            perform(engine.submit(request, strategy: strategy, retry: retry, now: currentTime()))
+            commit([engine.submit(request, strategy: strategy, retry: retry, now: currentTime())])
             return
         }
         queuedSubmissions.append((request, strategy, retry))
@@ -17,9 +17,10 @@ extension WatchConnection {
         guard lifecycle == .running else { return }
         guard call.isDurable else {
             // NB: a non-durable result is not written, so there is no sync to share: answer now.
-            perform(
+            commit([
                 engine.handlerFinished(
-                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: currentTime()))
+                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: currentTime())
+            ])
             return
         }
         finishedCalls.append((call, result))
@@ -60,10 +61,80 @@ extension WatchConnection {
         for (request, strategy, retry) in submissions {
             lists.append(engine.submit(request, strategy: strategy, retry: retry, now: now))
         }
-        performGrouped(lists)
+        commit(lists)
     }
 
-    /// Performs the effects of several inputs with one durable sync (group commit).
+    /// Performs the effects of several inputs after one durable sync that runs off the actor.
+    ///
+    /// At most one sync is in flight. Its records were appended before it started; its effects run
+    /// when it returns. Whatever arrives meanwhile waits behind it, in order, and becomes the next
+    /// group — so the actor keeps gathering work while the disk syncs, and effects keep the order in
+    /// which the engine produced them. Work that writes nothing runs at once when nothing is waiting.
+    /// A store that syncs inline (``DurableStore/syncsInBackground``) gets the synchronous group commit.
+    func commit(_ lists: [[LinkAction]]) {
+        guard storageError == nil else { return }
+        guard store.syncsInBackground else {
+            performGrouped(lists)
+            return
+        }
+        if syncInFlight {
+            commitBacklog += lists
+            return
+        }
+        var records: [DurableRecord] = []
+        var rest: [LinkAction] = []
+        var needsSync = false
+        for list in lists {
+            for action in list {
+                switch action {
+                case .persist(let record): records.append(record)
+                case .sync: needsSync = true
+                case .compact: needsSync = true
+                default: rest.append(action)
+                }
+            }
+        }
+        if records.isEmpty && !needsSync {
+            perform(rest)
+            return
+        }
+        if lists.joined().contains(where: { if case .compact = $0 { true } else { false } }) {
+            // NB: compaction is rare; it rewrites the log from a fresh snapshot, synchronously.
+            performGrouped(lists)
+            return
+        }
+        do throws(WatchLinkError) { try store.append(records) } catch {
+            failStorage(error)
+            return
+        }
+        syncInFlight = true
+        let store = self.store
+        let effects = rest
+        syncQueue.async {
+            let result: Result<Void, WatchLinkError>
+            do throws(WatchLinkError) {
+                try store.sync()
+                result = .success(())
+            } catch { result = .failure(error) }
+            Task { await self.synced(result, then: effects) }
+        }
+    }
+
+    /// The sync started by ``commit(_:)`` returned: perform its effects, then start the next group.
+    func synced(_ result: Result<Void, WatchLinkError>, then effects: [LinkAction]) {
+        syncInFlight = false
+        guard lifecycle == .running, storageError == nil else { return }
+        if case .failure(let error) = result {
+            failStorage(error)
+            return
+        }
+        perform(effects)
+        let waiting = commitBacklog
+        commitBacklog.removeAll()
+        if !waiting.isEmpty { commit(waiting) }
+    }
+
+    /// Performs the effects of several inputs with one durable sync (group commit), synchronously.
     ///
     /// Every record moves ahead of a single sync and every other effect follows it, so each
     /// input still sees "record, sync, then effects". A compaction is replaced by a fresh
@@ -92,7 +163,7 @@ extension WatchConnection {
     func tick() {
         guard lifecycle == .running else { return }
         wakeAt = nil
-        perform(engine.tick(now: currentTime()))
+        commit([engine.tick(now: currentTime())])
     }
 
     /// Performs the engine's effects in order.
@@ -175,6 +246,7 @@ extension WatchConnection {
                 .storageFailed, error.message, details: error.details.merging(["cause": error.code.rawValue]) { a, _ in a })
         storageError = failure
         lifecycle = .stopped
+        commitBacklog.removeAll()
         wakeTask?.cancel()
         inputTask?.cancel()
         for waiter in waiters.values { waiter.resume(returning: .failure(failure)) }

@@ -30,6 +30,12 @@ public actor WatchConnection {
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
     var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
     var pumpScheduled = false
+    /// Whether a group commit's sync is running on ``syncQueue``.
+    var syncInFlight = false
+    /// Effects gathered while a sync is in flight; they form the next group.
+    var commitBacklog: [[LinkAction]] = []
+    /// Runs durable syncs off the actor, one at a time.
+    nonisolated let syncQueue = DispatchQueue(label: "watchlink.sync")
     var storageError: WatchLinkError?
 
     /// Creates a connection for `origin` over `session`, keeping its log in `store`.

@@ -76,6 +76,9 @@ public final class FileStore: DurableStore {
         return out
     }
 
+    /// `fdatasync` waits on the disk, so the connection runs it off its actor.
+    public var syncsInBackground: Bool { true }
+
     /// Buffers records for the next sync.
     public func append(_ records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frame(records)
