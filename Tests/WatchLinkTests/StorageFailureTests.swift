@@ -114,6 +114,26 @@ import Testing
         await pair.phone.stop()
     }
 
+    @Test func aStoreSyncedInTheBackgroundServesEveryKindOfCall() async throws {
+        let pair = try Pair(background: true)
+        try await pair.watch.start()
+        try await pair.phone.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<20 {
+                group.addTask { _ = try await pair.phone.send(Ping(text: "\(n)"), strategy: .messageOnly) }
+            }
+            group.addTask {
+                let state = try await pair.phone.sharedState("k", initial: 0)
+                for value in 1...5 { try await state.update(value) }
+            }
+            try await group.waitForAll()
+        }
+        let posted = try await pair.phone.post(contentsOf: [Note(body: "a"), Note(body: "b")], strategy: .userInfoOnly)
+        #expect(posted.allSatisfy { if case .success = $0 { true } else { false } })
+        #expect(pair.runs.value.withLock { $0 } == 20)
+        #expect(pair.phoneStore.load().contains { if case .state = $0 { true } else { false } })
+    }
+
     @Test func aStoreThatCannotCompactOnStartRefusesToStart() async {
         let pair = try? Pair()
         guard let pair else { Issue.record("could not build the pair"); return }

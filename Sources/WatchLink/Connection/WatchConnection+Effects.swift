@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension WatchConnection {
     /// Queues a submission; submissions that arrive together share one durable sync (group commit).
@@ -108,21 +109,31 @@ extension WatchConnection {
             return
         }
         syncInFlight = true
+        inFlightEffects = rest
         let store = self.store
-        let effects = rest
         syncQueue.async {
             let result: Result<Void, WatchLinkError>
             do throws(WatchLinkError) {
                 try store.sync()
                 result = .success(())
             } catch { result = .failure(error) }
-            Task { await self.synced(result, then: effects) }
+            self.syncOutcome.withLock { $0 = result }
+            Task { await self.synced() }
         }
     }
 
     /// The sync started by ``commit(_:)`` returned: perform its effects, then start the next group.
-    func synced(_ result: Result<Void, WatchLinkError>, then effects: [LinkAction]) {
+    ///
+    /// Does nothing when ``finishCommits()`` already handled that sync.
+    func synced() {
+        let taken = syncOutcome.withLock { outcome -> Result<Void, WatchLinkError>? in
+            defer { outcome = nil }
+            return outcome
+        }
+        guard syncInFlight, let result = taken else { return }
         syncInFlight = false
+        let effects = inFlightEffects
+        inFlightEffects.removeAll()
         guard lifecycle == .running, storageError == nil else { return }
         if case .failure(let error) = result {
             failStorage(error)
@@ -132,6 +143,17 @@ extension WatchConnection {
         let waiting = commitBacklog
         commitBacklog.removeAll()
         if !waiting.isEmpty { commit(waiting) }
+    }
+
+    /// Waits for the sync in flight and every group behind it, performing their effects, so that a
+    /// call that reports storage errors synchronously (`post(contentsOf:)`, a shared-state update)
+    /// can write inline without overtaking effects that are still waiting for the disk.
+    func finishCommits() {
+        while syncInFlight {
+            // NB: blocks the actor only while the disk finishes the sync already under way.
+            syncQueue.sync {}
+            synced()
+        }
     }
 
     /// Performs the effects of several inputs with one durable sync (group commit), synchronously.

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Typed, reliable request/response and shared state between phone and watch.
 ///
@@ -32,6 +33,10 @@ public actor WatchConnection {
     var pumpScheduled = false
     /// Whether a group commit's sync is running on ``syncQueue``.
     var syncInFlight = false
+    /// The effects waiting for the sync in flight.
+    var inFlightEffects: [LinkAction] = []
+    /// The outcome of the sync in flight, once it returned and until it is handled.
+    nonisolated let syncOutcome = Mutex<Result<Void, WatchLinkError>?>(nil)
     /// Effects gathered while a sync is in flight; they form the next group.
     var commitBacklog: [[LinkAction]] = []
     /// Runs durable syncs off the actor, one at a time.
@@ -150,6 +155,7 @@ public actor WatchConnection {
         // NB: a later item can push an earlier one out of a full outbox, so look at every list.
         var refused: [UUID: WatchLinkError] = [:]
         for case .complete(let id, .failure(let error)) in lists.joined() where refused[id] == nil { refused[id] = error }
+        finishCommits()
         performGrouped(lists)
         if let storageError { throw storageError }
         return wires.map { wire in refused[wire.requestID].map { .failure($0) } ?? .success(wire.requestID) }
@@ -193,6 +199,7 @@ public actor WatchConnection {
     func updateState(_ key: String, data: Data) throws(WatchLinkError) {
         if let storageError { throw storageError }
         try engine.checkStateFits(key, value: data)
+        finishCommits()
         perform(engine.updateState(key, value: data, now: currentTime()))
         if let storageError { throw storageError }
     }
