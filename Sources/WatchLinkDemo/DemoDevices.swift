@@ -19,77 +19,157 @@ enum DemoDevices {
         return (WatchConnection(origin: origin, session: session, store: store, clock: ContinuousClock()), session)
     }
 
+    /// The two shared states both devices keep: `mood` (both write it) and `last-step` (the watch writes it).
+    struct DemoStates: Sendable {
+        let mood: SharedState<String>
+        let lastStep: SharedState<Int>
+
+        init(_ connection: WatchConnection) async throws(WatchLinkError) {
+            mood = try await connection.sharedState("mood", initial: "neutral")
+            lastStep = try await connection.sharedState("last-step", initial: -1)
+        }
+
+        /// `state mood=V@ID last-step=V@ID`: the values and the update ids of their versions.
+        var line: String {
+            func id(_ version: StateVersion?) -> String { version.map { String($0.updateID.uuidString.prefix(8)) } ?? "-" }
+            return "state mood=\(mood.value)@\(id(mood.version)) last-step=\(lastStep.value)@\(id(lastStep.version))"
+        }
+
+        /// Prints ``line`` whenever it changes, forever.
+        func report() async {
+            var last = ""
+            while !Task.isCancelled {
+                if line != last {
+                    last = line
+                    emit(last)
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
     /// Serves ``Step`` requests forever; each run is appended (and synced) to the runs file.
     static func watch(_ options: DemoOptions) async throws(WatchLinkError) {
         let (connection, _) = try makeConnection(.watch, options)
         let runsPath = options.values["runs"]
         let total = Mutex(0)
+        let lastStep = Mutex<SharedState<Int>?>(nil)
         try connection.register(Step.self) { step in
             if let runsPath { appendLine("\(step.n)", to: runsPath) }
             let now = total.withLock { value -> Int in
                 value += step.n
                 return value
             }
+            if let state = lastStep.withLock({ $0 }), step.n > state.value { try await state.update(step.n) }
             return StepDone(n: step.n, total: now)
         }
         try await connection.start()
-        let mood = try await connection.sharedState("mood", initial: "neutral")
+        let states = try await DemoStates(connection)
+        lastStep.withLock { $0 = states.lastStep }
+        try await states.mood.update("watch-up")
         emit("watch ready")
         var last = ""
+        Task { await states.report() }
         while true {
             try? await Task.sleep(for: .milliseconds(200))
-            if mood.value != last {
-                last = mood.value
+            if states.mood.value != last {
+                last = states.mood.value
                 emit("watch sees mood \(last)")
             }
         }
     }
 
-    /// Sends `count` steps (`--in-flight`, 8 by default) and prints each outcome; steps reuse their idempotency key,
+    /// Sends `count` steps (8 in flight) and prints each outcome; steps reuse their idempotency key,
     /// so a restarted phone can resend all of them without any step running twice.
     static func phone(_ options: DemoOptions) async throws(WatchLinkError) {
         let (connection, _) = try makeConnection(.phone, options)
         let count = try options.int("count", default: 10)
         let strategy = try options.strategy()
         let timeout = Duration.seconds(try options.int("timeout", default: 60))
+        try await connection.start()
+        let states = try await DemoStates(connection)
+        try await states.mood.update("happy")
         // NB: a pause before each further step keeps the stream running long enough for a
         // test to kill either process in the middle of it, however loaded the machine is.
         let pace = Duration.milliseconds(try options.int("pace-ms", default: 0))
-        // NB: concurrent sends reach the connection in no fixed order, so step numbers only
-        // match the channel's order when one step is in flight at a time.
-        let inFlight = max(1, try options.int("in-flight", default: 8))
-        try await connection.start()
-        let mood = try await connection.sharedState("mood", initial: "neutral")
-        try await mood.update("happy")
-        let results = await withTaskGroup(of: String.self, returning: [String].self) { group in
-            var next = 0
-            var lines: [String] = []
-            func launch() {
-                let n = next
-                next += 1
-                group.addTask {
-                    do throws(WatchLinkError) {
-                        let done = try await connection.send(
-                            Step(n: n), strategy: strategy, timeout: timeout, idempotencyKey: "step-\(n)")
-                        return "ok \(done.n)"
-                    } catch {
-                        return "err \(n) \(error.code)"
-                    }
-                }
+        let results = await sendSteps(count, over: connection, strategy: strategy, timeout: timeout, pace: pace)
+        try await states.mood.update("finished")
+        let ok = results.filter { $0.hasPrefix("ok") }.count
+        emit("done ok=\(ok) err=\(results.count - ok) health=\(connection.status.health.rawValue)")
+        let linger = try options.int("linger", default: 0)
+        if linger > 0 {
+            // NB: keep the connection up so shared state can converge, and report it as it does.
+            let reporter = Task { await states.report() }
+            try? await Task.sleep(for: .seconds(linger))
+            reporter.cancel()
+        }
+    }
+
+    /// What the step sender waits for: a request accepted into the outbox, or a step's outcome line.
+    enum StepProgress: Sendable {
+        case accepted
+        case finished(Int, String)
+    }
+
+    /// Sends steps `0..<count`, 8 in flight, printing each outcome as it arrives.
+    ///
+    /// NB: concurrent callers reach the connection in no particular order, so step `n + 1` is only
+    /// launched once step `n` is in the outbox (or has already failed); the ordered channel then
+    /// runs the steps in step order.
+    static func sendSteps(
+        _ count: Int, over connection: WatchConnection, strategy: DeliveryStrategy, timeout: Duration,
+        pace: Duration = .zero
+    ) async -> [String] {
+        let (progress, sink) = AsyncStream.makeStream(of: StepProgress.self)
+        let events = await connection.events()
+        let forwarder = Task {
+            for await event in events {
+                if case .requestAccepted = event { sink.yield(.accepted) }
             }
-            while next < min(count, inFlight) { launch() }
-            for await line in group {
+        }
+        defer { forwarder.cancel() }
+        return await withTaskGroup(of: Void.self, returning: [String].self) { group in
+            var updates = progress.makeAsyncIterator()
+            var lines: [String] = []
+            var accepted = 0
+            var launched = 0
+            func record(_ line: String) {
                 emit(line)
                 lines.append(line)
-                if next < count {
-                    if pace > .zero { try? await Task.sleep(for: pace) }
-                    launch()
+            }
+            while lines.count < count {
+                if launched < count && launched - lines.count < 8 {
+                    if pace > .zero && launched > 0 { try? await Task.sleep(for: pace) }
+                    let n = launched
+                    launched += 1
+                    group.addTask {
+                        do throws(WatchLinkError) {
+                            let done = try await connection.send(
+                                Step(n: n), strategy: strategy, timeout: timeout, idempotencyKey: "step-\(n)")
+                            sink.yield(.finished(n, "ok \(done.n)"))
+                        } catch {
+                            sink.yield(.finished(n, "err \(n) \(error.code)"))
+                        }
+                    }
+                    var settled = false
+                    while accepted < launched && !settled, let update = await updates.next() {
+                        switch update {
+                        case .accepted: accepted += 1
+                        case .finished(let k, let line):
+                            record(line)
+                            settled = k == n
+                        }
+                    }
+                    continue
+                }
+                guard let update = await updates.next() else { break }
+                switch update {
+                case .accepted: accepted += 1
+                case .finished(_, let line): record(line)
                 }
             }
             return lines
         }
-        let ok = results.filter { $0.hasPrefix("ok") }.count
-        emit("done ok=\(ok) err=\(results.count - ok) health=\(connection.status.health.rawValue)")
     }
 
     /// Writes one line to standard output immediately (the kill test reads it live).

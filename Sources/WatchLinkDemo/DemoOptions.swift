@@ -7,8 +7,8 @@ struct DemoOptions {
 
     static let usage = """
         usage: watchlink-demo watch --socket PATH --data DIR [--runs FILE]
-               watchlink-demo phone --socket PATH --data DIR [--count N] [--strategy NAME] [--timeout SECONDS]
-                   [--pace-ms MS] [--in-flight N]
+               watchlink-demo phone --socket PATH --data DIR [--count N] [--strategy NAME] [--timeout SECONDS] [--linger SECONDS]
+                   [--pace-ms MS]
                watchlink-demo chaos [--seed N] [--requests N]
         """
 

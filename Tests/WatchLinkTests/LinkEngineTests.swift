@@ -201,6 +201,85 @@ import Testing
         #expect(response.error?.code == .expired)
     }
 
+    @Test(arguments: ["response", "unordered request", "context"])
+    func floorOnAnyFrameSkipsTheGap(carrier: String) {
+        var watch = H.engine(.watch)
+        var third = H.request(3)
+        third.sequence = 3
+        third.floor = 1
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(third)), on: .userInfo, now: H.t0)).isEmpty)
+        let frame: WireFrame
+        switch carrier {
+        case "response":
+            var response = WireResponse(
+                requestID: H.request(8).requestID, idempotencyKey: "elsewhere", outcome: .success(Data()), createdAt: H.t0)
+            response.floor = 3
+            frame = .response(response)
+        case "unordered request":
+            var other = H.request(9)
+            other.floor = 3
+            frame = .request(other)
+        default:
+            frame = .context(WireContext(floor: 3))
+        }
+        let channel: SessionChannel = carrier == "context" ? .applicationContext : .message
+        let actions = watch.receive(WireCodec.encode(frame), on: channel, now: H.t0)
+        #expect(H.runs(actions).first?.requestID == third.requestID)
+        #expect(H.records(actions).contains(.orderedWatermark(2)))
+    }
+
+    @Test func everyOutgoingFrameCarriesTheSendersFloor() {
+        var phone = H.engine(.phone)
+        let ordered = phone.submit(H.request(1), strategy: .userInfoOnly, retry: .standard, now: H.t0)
+        let unordered = phone.submit(H.request(2), strategy: .messageOnly, retry: .standard, now: H.t0)
+        for frame in H.frames(ordered + unordered) {
+            guard case .request(let request) = frame else { continue }
+            #expect(request.floor == 1)
+        }
+        var watch = H.engine(.watch)
+        let answered = watch.receive(WireCodec.encode(.request(H.request(5))), on: .message, now: H.t0)
+        let runs = H.runs(answered)
+        let reply = watch.handlerFinished(
+            idempotencyKey: runs[0].idempotencyKey, requestID: runs[0].requestID, result: .success(Data()), now: H.t0)
+        guard case .response(let response)? = H.frames(reply).first else { Issue.record("no answer"); return }
+        #expect(response.floor == 1)
+    }
+
+    @Test func messageChannelRunsOneHandlerAtATimeInArrivalOrder() {
+        var watch = H.engine(.watch)
+        var runs: [InboundCall] = []
+        func serial(_ n: Int) -> WireRequest {
+            var request = H.request(n)
+            request.runsInArrivalOrder = true
+            return request
+        }
+        for n in [1, 2, 3] { runs += H.runs(watch.receive(WireCodec.encode(.request(serial(n))), on: .message, now: H.t0)) }
+        #expect(runs.map(\.requestID) == [H.request(1).requestID])
+        // A duplicate of a waiting request is not queued twice.
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(serial(2))), on: .message, now: H.t0)).isEmpty)
+        for n in [2, 3] {
+            let finished = watch.handlerFinished(
+                idempotencyKey: runs[0].idempotencyKey, requestID: runs[0].requestID, result: .success(Data()), now: H.t0)
+            runs = H.runs(finished)
+            #expect(runs.map(\.requestID) == [H.request(n).requestID])
+        }
+        // Neither are user-info requests nor messages sent with a fallback strategy held up.
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(H.request(4))), on: .userInfo, now: H.t0)).count == 1)
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(H.request(5))), on: .message, now: H.t0)).count == 1)
+    }
+
+    @Test func aHandlerPastItsDeadlineNoLongerHoldsUpTheMessageChannel() {
+        var watch = H.engine(.watch)
+        var slow = H.request(1, deadline: 100)
+        slow.runsInArrivalOrder = true
+        var next = H.request(2)
+        next.runsInArrivalOrder = true
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(slow)), on: .message, now: H.t0)).count == 1)
+        let later = H.t0.advanced(by: .seconds(1))
+        let second = watch.receive(WireCodec.encode(.request(next)), on: .message, now: later)
+        #expect(H.runs(second).map(\.requestID) == [H.request(2).requestID])
+    }
+
     @Test func lateRequestIsRefusedNotRun() {
         var watch = H.engine(.watch)
         let actions = watch.receive(

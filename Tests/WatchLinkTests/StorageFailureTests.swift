@@ -6,10 +6,13 @@ import Testing
 
 /// A failed append or sync stops the connection: nothing it was meant to make safe happens.
 @Suite struct StorageFailureTests {
-    /// An in-memory store whose writes can be made to fail.
+    /// An in-memory store whose writes can be made to fail; it can ask to be synced off the actor, like a file.
     final class FailingStore: DurableStore {
         let inner = InMemoryStore()
         let failing = Mutex(false)
+        let syncsInBackground: Bool
+
+        init(syncsInBackground: Bool = false) { self.syncsInBackground = syncsInBackground }
 
         func check() throws(WatchLinkError) {
             if failing.withLock({ $0 }) { throw WatchLinkError(.storageFailed, "disk full") }
@@ -38,11 +41,13 @@ import Testing
     struct Pair {
         let phone: WatchConnection
         let watch: WatchConnection
-        let phoneStore = FailingStore()
-        let watchStore = FailingStore()
+        let phoneStore: FailingStore
+        let watchStore: FailingStore
         let runs = Counter()
 
-        init() throws {
+        init(background: Bool = false) throws {
+            phoneStore = FailingStore(syncsInBackground: background)
+            watchStore = FailingStore(syncsInBackground: background)
             let (phoneSession, watchSession) = InMemorySession.makePair()
             let clock = ManualClock()
             let t0 = WatchTimestamp(milliseconds: 1_000_000)
@@ -60,8 +65,9 @@ import Testing
         }
     }
 
-    @Test func aFailedSyncOnTheSenderFailsTheSendAndRunsNothing() async throws {
-        let pair = try Pair()
+    @Test(arguments: [false, true])
+    func aFailedSyncOnTheSenderFailsTheSendAndRunsNothing(background: Bool) async throws {
+        let pair = try Pair(background: background)
         try await pair.watch.start()
         try await pair.phone.start()
         pair.phoneStore.failing.withLock { $0 = true }
@@ -76,8 +82,9 @@ import Testing
         #expect(pair.phoneStore.load().allSatisfy { if case .outboxAdded = $0 { false } else { true } })
     }
 
-    @Test func theFailingSendGetsAStorageError() async throws {
-        let pair = try Pair()
+    @Test(arguments: [false, true])
+    func theFailingSendGetsAStorageError(background: Bool) async throws {
+        let pair = try Pair(background: background)
         try await pair.phone.start()
         pair.phoneStore.failing.withLock { $0 = true }
         do {
@@ -88,8 +95,9 @@ import Testing
         }
     }
 
-    @Test func aFailedStartMarkOnTheReceiverRunsNoHandler() async throws {
-        let pair = try Pair()
+    @Test(arguments: [false, true])
+    func aFailedStartMarkOnTheReceiverRunsNoHandler(background: Bool) async throws {
+        let pair = try Pair(background: background)
         try await pair.watch.start()
         try await pair.phone.start()
         pair.watchStore.failing.withLock { $0 = true }
@@ -104,6 +112,26 @@ import Testing
         #expect(pair.runs.value.withLock { $0 } == 0)
         task.cancel()
         await pair.phone.stop()
+    }
+
+    @Test func aStoreSyncedInTheBackgroundServesEveryKindOfCall() async throws {
+        let pair = try Pair(background: true)
+        try await pair.watch.start()
+        try await pair.phone.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<20 {
+                group.addTask { _ = try await pair.phone.send(Ping(text: "\(n)"), strategy: .messageOnly) }
+            }
+            group.addTask {
+                let state = try await pair.phone.sharedState("k", initial: 0)
+                for value in 1...5 { try await state.update(value) }
+            }
+            try await group.waitForAll()
+        }
+        let posted = try await pair.phone.post(contentsOf: [Note(body: "a"), Note(body: "b")], strategy: .userInfoOnly)
+        #expect(posted.allSatisfy { if case .success = $0 { true } else { false } })
+        #expect(pair.runs.value.withLock { $0 } == 20)
+        #expect(pair.phoneStore.load().contains { if case .state = $0 { true } else { false } })
     }
 
     @Test func aStoreThatCannotCompactOnStartRefusesToStart() async {

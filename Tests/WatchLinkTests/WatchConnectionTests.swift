@@ -212,4 +212,35 @@ import Testing
             _ = try await phone.connection.send(Ping(text: "x"), timeout: .zero)
         }
     }
+
+    @Test func messageChannelHandlersRunOneAtATimeInArrivalOrder() async throws {
+        let (phone, watch) = makePair()
+        let log = Mutex<[String]>([])
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        try watch.connection.register(Ping.self) { ping in
+            log.withLock { $0.append("start " + ping.text) }
+            if ping.text == "a" {
+                for await _ in gate { break }
+            }
+            log.withLock { $0.append("end " + ping.text) }
+            return Pong(text: ping.text)
+        }
+        try await watch.connection.start()
+        try await phone.connection.start()
+        // NB: learn the watch's incarnation first, so the non-durable request is not refused and re-sent.
+        _ = try await phone.connection.send(Ping(text: "warm-up"), strategy: .messageOnly, durable: false)
+        log.withLock { $0.removeAll() }
+        var calls: [Task<Pong, any Error>] = []
+        for (i, text) in ["a", "b", "c"].enumerated() {
+            calls.append(Task { try await phone.connection.send(Ping(text: text), strategy: .messageOnly, durable: i != 1) })
+            // NB: submit in a known order; the message channel then delivers in that order.
+            await eventually { phone.connection.status.pendingCount == i + 1 }
+        }
+        await eventually { log.withLock { $0 } == ["start a"] }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(log.withLock { $0 } == ["start a"], "b and c must wait for a")
+        open.yield()
+        for call in calls { _ = try await call.value }
+        #expect(log.withLock { $0 } == ["start a", "end a", "start b", "end b", "start c", "end c"])
+    }
 }

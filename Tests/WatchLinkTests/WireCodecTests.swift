@@ -56,8 +56,55 @@ import Testing
         }
     }
 
+    @Test func jsonFramesStillDecode() throws {
+        let frame = WireFrame.request(request())
+        #expect(WireCodec.encode(frame).first == WireBinary.marker)
+        #expect(try WireCodec.decode(WireCodec.encodeJSON(frame)) == frame)
+    }
+
+    @Test func binaryFramesCarryEveryField() throws {
+        var full = request()
+        full.isFireAndForget = true
+        full.isDurable = false
+        full.sequence = 9
+        full.floor = 4
+        full.attempt = 3
+        full.target = LinkIncarnation(boot: 2, nonce: 0xABCD)
+        full.runsInArrivalOrder = true
+        var response = WireResponse(
+            requestID: Self.id, idempotencyKey: "k",
+            outcome: .failure(WatchLinkError(.timeout, "late", details: ["b": "2", "a": "1"])),
+            createdAt: WatchTimestamp(milliseconds: -9))
+        response.incarnation = LinkIncarnation(boot: 1, nonce: 7)
+        response.floor = 5
+        for frame in [WireFrame.request(full), .response(response)] {
+            let data = WireCodec.encode(frame)
+            #expect(data.first == WireBinary.marker)
+            #expect(try WireCodec.decode(data) == frame)
+        }
+    }
+
+    @Test func truncatedBinaryFrameNamesTheFieldAndKeepsItsID() {
+        let data = WireCodec.encode(.request(request()))
+        for cut in [3, 10, 19, 30, data.count - 1] {
+            do {
+                _ = try WireCodec.decode(data.prefix(cut))
+                Issue.record("expected failure at \(cut)")
+            } catch {
+                #expect(error.code == .invalidEnvelope)
+                #expect(error.details["field"]?.hasPrefix("request.") == true)
+            }
+        }
+        #expect(WireCodec.salvageRequestID(data.prefix(30))?.0 == Self.id)
+        #expect(WireCodec.salvageRequestID(data.prefix(10)) == nil)
+        var other = [UInt8](data)
+        other[1] = 9
+        #expect(throws: WatchLinkError.self) { try WireCodec.decode(Data(other)) }
+        #expect((try? WireCodec.decode(Data(data + [0]))) == nil)
+    }
+
     @Test func badFieldIsNamed() throws {
-        var json = String(decoding: WireCodec.encode(.request(request())), as: UTF8.self)
+        var json = String(decoding: WireCodec.encodeJSON(.request(request())), as: UTF8.self)
         json = json.replacingOccurrences(of: "\"deadline\":5000", with: "\"deadline\":\"soon\"")
         do {
             _ = try WireCodec.decode(Data(json.utf8))
@@ -83,6 +130,7 @@ import Testing
             #expect(error.details["field"] == "request.type")
         }
         var badFloor = request()
+        badFloor.sequence = 2
         badFloor.floor = 3
         #expect(throws: WatchLinkError.self) { try WireCodec.decode(WireCodec.encode(.request(badFloor))) }
     }

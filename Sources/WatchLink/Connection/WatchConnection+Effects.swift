@@ -1,28 +1,162 @@
 import Foundation
+import Synchronization
 
 extension WatchConnection {
     /// Queues a submission; submissions that arrive together share one durable sync (group commit).
     func enqueue(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy) {
         guard request.isDurable else {
             // NB: nothing to sync, so nothing to batch: submit now and save a hop.
-            perform(engine.submit(request, strategy: strategy, retry: retry, now: currentTime()))
+            commit([engine.submit(request, strategy: strategy, retry: retry, now: currentTime())])
             return
         }
         queuedSubmissions.append((request, strategy, retry))
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        Task { self.flushSubmissions() }
+        schedulePump()
     }
 
-    func flushSubmissions() {
-        flushScheduled = false
-        let batch = queuedSubmissions
-        queuedSubmissions.removeAll()
+    /// Queues a handler's result; results that finish together share one durable sync.
+    func handlerFinished(_ call: InboundCall, _ result: Result<Data, WatchLinkError>) {
+        guard lifecycle == .running else { return }
+        guard call.isDurable else {
+            // NB: a non-durable result is not written, so there is no sync to share: answer now.
+            commit([
+                engine.handlerFinished(
+                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: currentTime())
+            ])
+            return
+        }
+        finishedCalls.append((call, result))
+        schedulePump()
+    }
+
+    func schedulePump() {
+        guard !pumpScheduled else { return }
+        pumpScheduled = true
+        Task { self.pump() }
+    }
+
+    /// Processes everything that has arrived — session inputs, handler results, submissions — in
+    /// that order, as one batch with a single durable sync (group commit).
+    func pump() {
+        pumpScheduled = false
+        guard lifecycle == .running else { return }
         let now = currentTime()
-        performGrouped(batch.map { engine.submit($0.0, strategy: $0.1, retry: $0.2, now: now) })
+        var lists: [[LinkAction]] = []
+        for input in bridge?.drain() ?? [] {
+            switch input {
+            case .activated(let state):
+                if state == .activated { lists.append(engine.activate(now: now)) }
+            case .reachability(let reachable):
+                lists.append(engine.setReachable(reachable, now: now))
+            case .data(let data, let channel):
+                lists.append(engine.receive(data, on: channel, now: now))
+            }
+        }
+        let finished = finishedCalls
+        finishedCalls.removeAll()
+        for (call, result) in finished {
+            lists.append(
+                engine.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now))
+        }
+        let submissions = queuedSubmissions
+        queuedSubmissions.removeAll()
+        for (request, strategy, retry) in submissions {
+            lists.append(engine.submit(request, strategy: strategy, retry: retry, now: now))
+        }
+        commit(lists)
     }
 
-    /// Performs the effects of several inputs with one durable sync (group commit).
+    /// Performs the effects of several inputs after one durable sync that runs off the actor.
+    ///
+    /// At most one sync is in flight. Its records were appended before it started; its effects run
+    /// when it returns. Whatever arrives meanwhile waits behind it, in order, and becomes the next
+    /// group — so the actor keeps gathering work while the disk syncs, and effects keep the order in
+    /// which the engine produced them. Work that writes nothing runs at once when nothing is waiting.
+    /// A store that syncs inline (``DurableStore/syncsInBackground``) gets the synchronous group commit.
+    func commit(_ lists: [[LinkAction]]) {
+        guard storageError == nil else { return }
+        guard store.syncsInBackground else {
+            performGrouped(lists)
+            return
+        }
+        if syncInFlight {
+            commitBacklog += lists
+            return
+        }
+        var records: [DurableRecord] = []
+        var rest: [LinkAction] = []
+        var needsSync = false
+        for list in lists {
+            for action in list {
+                switch action {
+                case .persist(let record): records.append(record)
+                case .sync: needsSync = true
+                case .compact: needsSync = true
+                default: rest.append(action)
+                }
+            }
+        }
+        if records.isEmpty && !needsSync {
+            perform(rest)
+            return
+        }
+        if lists.joined().contains(where: { if case .compact = $0 { true } else { false } }) {
+            // NB: compaction is rare; it rewrites the log from a fresh snapshot, synchronously.
+            performGrouped(lists)
+            return
+        }
+        do throws(WatchLinkError) { try store.append(records) } catch {
+            failStorage(error)
+            return
+        }
+        syncInFlight = true
+        inFlightEffects = rest
+        let store = self.store
+        syncQueue.async {
+            let result: Result<Void, WatchLinkError>
+            do throws(WatchLinkError) {
+                try store.sync()
+                result = .success(())
+            } catch { result = .failure(error) }
+            self.syncOutcome.withLock { $0 = result }
+            Task { await self.synced() }
+        }
+    }
+
+    /// The sync started by ``commit(_:)`` returned: perform its effects, then start the next group.
+    ///
+    /// Does nothing when ``finishCommits()`` already handled that sync.
+    func synced() {
+        let taken = syncOutcome.withLock { outcome -> Result<Void, WatchLinkError>? in
+            defer { outcome = nil }
+            return outcome
+        }
+        guard syncInFlight, let result = taken else { return }
+        syncInFlight = false
+        let effects = inFlightEffects
+        inFlightEffects.removeAll()
+        guard lifecycle == .running, storageError == nil else { return }
+        if case .failure(let error) = result {
+            failStorage(error)
+            return
+        }
+        perform(effects)
+        let waiting = commitBacklog
+        commitBacklog.removeAll()
+        if !waiting.isEmpty { commit(waiting) }
+    }
+
+    /// Waits for the sync in flight and every group behind it, performing their effects, so that a
+    /// call that reports storage errors synchronously (`post(contentsOf:)`, a shared-state update)
+    /// can write inline without overtaking effects that are still waiting for the disk.
+    func finishCommits() {
+        while syncInFlight {
+            // NB: blocks the actor only while the disk finishes the sync already under way.
+            syncQueue.sync {}
+            synced()
+        }
+    }
+
+    /// Performs the effects of several inputs with one durable sync (group commit), synchronously.
     ///
     /// Every record moves ahead of a single sync and every other effect follows it, so each
     /// input still sees "record, sync, then effects". A compaction is replaced by a fresh
@@ -48,49 +182,10 @@ extension WatchConnection {
         perform(actions + rest)
     }
 
-    /// Processes every session input that has arrived, in order, as one batch.
-    func drainInputs(_ bridge: SessionBridge) {
-        guard lifecycle == .running else { return }
-        let now = currentTime()
-        var lists: [[LinkAction]] = []
-        for input in bridge.drain() {
-            switch input {
-            case .activated(let state):
-                if state == .activated { lists.append(engine.activate(now: now)) }
-            case .reachability(let reachable):
-                lists.append(engine.setReachable(reachable, now: now))
-            case .data(let data, let channel):
-                lists.append(engine.receive(data, on: channel, now: now))
-            }
-        }
-        performGrouped(lists)
-    }
-
-    /// Queues a handler's result; results that finish together share one durable sync.
-    func handlerFinished(_ call: InboundCall, _ result: Result<Data, WatchLinkError>) {
-        guard lifecycle == .running else { return }
-        finishedCalls.append((call, result))
-        guard !finishFlushScheduled else { return }
-        finishFlushScheduled = true
-        Task { self.flushFinishedCalls() }
-    }
-
-    func flushFinishedCalls() {
-        finishFlushScheduled = false
-        guard lifecycle == .running else { return }
-        let batch = finishedCalls
-        finishedCalls.removeAll()
-        let now = currentTime()
-        performGrouped(
-            batch.map { call, result in
-                engine.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
-            })
-    }
-
     func tick() {
         guard lifecycle == .running else { return }
         wakeAt = nil
-        perform(engine.tick(now: currentTime()))
+        commit([engine.tick(now: currentTime())])
     }
 
     /// Performs the engine's effects in order.
@@ -116,12 +211,13 @@ extension WatchConnection {
                 send(channel, data, purpose)
             case .run(let call):
                 let handlers = self.handlers
-                Task {
+                // NB: the handler is nonisolated, so start it on the global executor rather than queue it on the actor first.
+                Task.detached {
                     let result: Result<Data, WatchLinkError>
                     do throws(WatchLinkError) {
                         result = .success(try await handlers.run(call.typeKey, payload: call.payload))
                     } catch { result = .failure(error) }
-                    self.handlerFinished(call, result)
+                    await self.handlerFinished(call, result)
                 }
             case .accepted(let id):
                 acceptWaiters.removeValue(forKey: id)?.resume(returning: .success(Data()))
@@ -172,6 +268,7 @@ extension WatchConnection {
                 .storageFailed, error.message, details: error.details.merging(["cause": error.code.rawValue]) { a, _ in a })
         storageError = failure
         lifecycle = .stopped
+        commitBacklog.removeAll()
         wakeTask?.cancel()
         inputTask?.cancel()
         for waiter in waiters.values { waiter.resume(returning: .failure(failure)) }

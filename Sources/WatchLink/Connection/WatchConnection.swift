@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Typed, reliable request/response and shared state between phone and watch.
 ///
@@ -26,10 +27,20 @@ public actor WatchConnection {
     var wakeTask: Task<Void, Never>?
     var wakeAt: WatchTimestamp?
     var inputTask: Task<Void, Never>?
+    var bridge: SessionBridge?
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
-    var flushScheduled = false
     var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
-    var finishFlushScheduled = false
+    var pumpScheduled = false
+    /// Whether a group commit's sync is running on ``syncQueue``.
+    var syncInFlight = false
+    /// The effects waiting for the sync in flight.
+    var inFlightEffects: [LinkAction] = []
+    /// The outcome of the sync in flight, once it returned and until it is handled.
+    nonisolated let syncOutcome = Mutex<Result<Void, WatchLinkError>?>(nil)
+    /// Effects gathered while a sync is in flight; they form the next group.
+    var commitBacklog: [[LinkAction]] = []
+    /// Runs durable syncs off the actor, one at a time.
+    nonisolated let syncQueue = DispatchQueue(label: "watchlink.sync")
     var storageError: WatchLinkError?
 
     /// Creates a connection for `origin` over `session`, keeping its log in `store`.
@@ -60,9 +71,10 @@ public actor WatchConnection {
         lifecycle = .running
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let bridge = SessionBridge(signal: continuation)
+        self.bridge = bridge
         inputTask = Task { [weak self] in
             for await _ in signals {
-                await self?.drainInputs(bridge)
+                await self?.pump()
             }
         }
         let actions = engine.recover(from: records, receivedContext: session.receivedApplicationContext, now: currentTime())
@@ -143,6 +155,7 @@ public actor WatchConnection {
         // NB: a later item can push an earlier one out of a full outbox, so look at every list.
         var refused: [UUID: WatchLinkError] = [:]
         for case .complete(let id, .failure(let error)) in lists.joined() where refused[id] == nil { refused[id] = error }
+        finishCommits()
         performGrouped(lists)
         if let storageError { throw storageError }
         return wires.map { wire in refused[wire.requestID].map { .failure($0) } ?? .success(wire.requestID) }
@@ -186,6 +199,7 @@ public actor WatchConnection {
     func updateState(_ key: String, data: Data) throws(WatchLinkError) {
         if let storageError { throw storageError }
         try engine.checkStateFits(key, value: data)
+        finishCommits()
         perform(engine.updateState(key, value: data, now: currentTime()))
         if let storageError { throw storageError }
     }

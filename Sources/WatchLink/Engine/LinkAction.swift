@@ -42,6 +42,8 @@ public struct InboundCall: Sendable, Hashable {
     public var requestID: UUID
     /// The key the inbox deduplicates on; pass it back in `handlerFinished`.
     public var idempotencyKey: String
+    /// Whether the request's inbox entry is on disk, so its result must be synced before the answer.
+    public var isDurable: Bool
 }
 
 /// A diagnostic event, for logs and dashboards.

@@ -14,7 +14,7 @@ extension LinkEngine {
             return actions
         }
         switch frame {
-        case .request(let request): return finish(handleRequest(request, now: now), now: now)
+        case .request(let request): return finish(handleRequest(request, on: channel, now: now), now: now)
         case .response(let response): return finish(handleResponse(response, now: now), now: now)
         case .context(let context): return finish(handleContext(context, now: now), now: now)
         }
@@ -41,6 +41,10 @@ extension LinkEngine {
             orderedBusy = nil
             actions += drainOrdered(now: now)
         }
+        if messageBusy?.key == key {
+            messageBusy = nil
+            actions += drainMessages(now: now)
+        }
         return finish(actions, now: now)
     }
 
@@ -48,24 +52,28 @@ extension LinkEngine {
         guard isActivated else { return [] }
         var response = response
         response.incarnation = incarnation
+        response.floor = orderedFloor
         return [.send(isReachable ? .message : .userInfo, WireCodec.encode(.response(response)), purpose: .response)]
     }
 
     /// Routes an inbound request through the inbox: answer from it, run it, or buffer it for order.
-    mutating func handleRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
-        var actions: [LinkAction] = []
-        if request.sequence != nil, let floor = request.floor, floor > watermark + 1 {
-            // NB: the sender has settled everything below its floor; stop waiting for it, even when
-            // this request itself is a duplicate.
-            watermark = floor - 1
-            for buffered in orderedBuffer.keys.sorted() where buffered <= watermark { orderedBuffer[buffered] = nil }
-            actions += [.persist(.orderedWatermark(watermark)), .sync]
-            actions += drainOrdered(now: now)
-        }
-        return actions + routeRequest(request, now: now)
+    mutating func handleRequest(_ request: WireRequest, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
+        applyFloor(request.floor, now: now) + routeRequest(request, on: channel, now: now)
     }
 
-    mutating func routeRequest(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
+    /// The counterpart has settled every ordered request below `floor`: stop waiting for them.
+    ///
+    /// Every frame carries the floor — requests (ordered or not, duplicates too), responses and
+    /// contexts — so a gap left by a request the sender gave up on or lost in a crash is skipped
+    /// as soon as any frame arrives, not only the next ordered request.
+    mutating func applyFloor(_ floor: UInt64?, now: WatchTimestamp) -> [LinkAction] {
+        guard let floor, floor > watermark + 1 else { return [] }
+        watermark = floor - 1
+        for buffered in orderedBuffer.keys.sorted() where buffered <= watermark { orderedBuffer[buffered] = nil }
+        return [.persist(.orderedWatermark(watermark)), .sync] + drainOrdered(now: now)
+    }
+
+    mutating func routeRequest(_ request: WireRequest, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
         if let answer = answerFromInbox(request, now: now) { return answer }
         if !request.isDurable && request.target != incarnation {
@@ -96,7 +104,41 @@ extension LinkEngine {
             }
             return drainOrdered(now: now)
         }
+        if channel == .message && request.runsInArrivalOrder { return enqueueMessage(request, now: now) }
         return start(request, now: now)
+    }
+
+    /// Queues a `messageOnly` request from the ordered `message` channel; its handler runs after those
+    /// of such requests that arrived before it.
+    ///
+    /// NB: requests with a fallback strategy run concurrently even when they arrive as messages: any
+    /// attempt of theirs may take another channel, so their order is not the channel's to keep.
+    mutating func enqueueMessage(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
+        let key = request.idempotencyKey
+        if let busy = messageBusy, now > busy.deadline {
+            // NB: a handler still running past its request's deadline no longer holds up the channel.
+            messageBusy = nil
+        }
+        guard !messageQueue.contains(where: { $0.idempotencyKey == key }) else { return [] }
+        // NB: beyond the limit the message is dropped unanswered, like a lost message: the sender retries.
+        guard messageQueue.count < configuration.orderedBufferLimit else { return [] }
+        messageQueue.append(request)
+        return drainMessages(now: now)
+    }
+
+    /// Starts queued `message`-channel requests in arrival order, one at a time.
+    mutating func drainMessages(now: WatchTimestamp) -> [LinkAction] {
+        var actions: [LinkAction] = []
+        while messageBusy == nil, !messageQueue.isEmpty {
+            let next = messageQueue.removeFirst()
+            if let answer = answerFromInbox(next, now: now) {
+                actions += answer
+                continue
+            }
+            actions += start(next, now: now)
+            if inbox[next.idempotencyKey] != nil { messageBusy = (next.idempotencyKey, next.deadline) }
+        }
+        return actions
     }
 
     /// Answers a duplicate from the inbox; `nil` when the request is new.
@@ -162,7 +204,9 @@ extension LinkEngine {
         if request.isDurable { actions += [.persist(.inboxStarted(mark)), .sync] }
         actions.append(
             .run(
-                InboundCall(typeKey: request.typeKey, payload: request.payload, requestID: request.requestID, idempotencyKey: key)
+                InboundCall(
+                    typeKey: request.typeKey, payload: request.payload, requestID: request.requestID, idempotencyKey: key,
+                    isDurable: request.isDurable)
             ))
         return actions
     }

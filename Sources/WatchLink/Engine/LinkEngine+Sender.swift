@@ -116,7 +116,8 @@ extension LinkEngine {
         pending.lastChannel = channel
         var request = pending.entry.request
         request.attempt = pending.attempts - 1
-        if request.sequence != nil { request.floor = orderedFloor }
+        request.floor = orderedFloor
+        request.runsInArrivalOrder = strategy == .messageOnly
         if !request.isDurable {
             // NB: attempts addressed to no incarnation are refused unrun, so the first known one may be adopted.
             if pending.target == nil { pending.target = peerIncarnation }
@@ -174,7 +175,8 @@ extension LinkEngine {
     {
         let wasFloor = outbox[id]?.entry.request.sequence.map { $0 == orderedFloor } ?? false
         guard let pending = outbox.removeValue(forKey: id) else { return }
-        outboxOrder.removeAll { $0 == id }
+        // NB: requests mostly settle oldest first, so the search stops near the front.
+        if let index = outboxOrder.firstIndex(of: id) { outboxOrder.remove(at: index) }
         if wasFloor { resendOrderedHead(now: now) }
         if let index = contextRequests.firstIndex(of: id) {
             contextRequests.remove(at: index)
@@ -204,12 +206,13 @@ extension LinkEngine {
     /// A response arrived for one of our requests.
     mutating func handleResponse(_ response: WireResponse, now: WatchTimestamp) -> [LinkAction] {
         if let responder = response.incarnation { peerIncarnation = responder }
-        guard let pending = outbox[response.requestID] else { return [] }
-        if response.error?.code == .wrongIncarnation { return readdress(pending, response, now: now) }
+        let skipped = applyFloor(response.floor, now: now)
+        guard let pending = outbox[response.requestID] else { return skipped }
+        if response.error?.code == .wrongIncarnation { return skipped + readdress(pending, response, now: now) }
         var batch = SettleBatch()
         noteSuccess(into: &batch)
         settle(response.requestID, response.outcome, now: now, into: &batch)
-        return batch.actions
+        return skipped + batch.actions
     }
 }
 

@@ -61,7 +61,7 @@ extension LinkEngine {
 
     /// Merges the counterpart's context: its shared-state entries and context-routed requests.
     mutating func handleContext(_ context: WireContext, now: WatchTimestamp) -> [LinkAction] {
-        var actions: [LinkAction] = []
+        var actions = applyFloor(context.floor, now: now)
         for key in context.states.keys.sorted() {
             actions += mergeRemote(key, context.states[key]!, now: now)
         }
@@ -71,7 +71,7 @@ extension LinkEngine {
             let key = request.idempotencyKey
             answered[key] = request.attempt
             if let previous = contextAnswered[key], previous >= request.attempt { continue }
-            actions += handleRequest(request, now: now)
+            actions += handleRequest(request, on: .applicationContext, now: now)
         }
         contextAnswered = answered
         return actions
@@ -114,7 +114,7 @@ extension LinkEngine {
             if !request.isDurable { request.target = pending.target }
             requests.append(request)
         }
-        var data = WireCodec.encode(.context(WireContext(states: states, requests: requests)))
+        var data = WireCodec.encode(.context(WireContext(states: states, requests: requests, floor: orderedFloor)))
         var actions: [LinkAction] = []
         if data.count > SessionLimits.applicationContext && !requests.isEmpty {
             var batch = SettleBatch()
@@ -128,7 +128,7 @@ extension LinkEngine {
             }
             contextPublishAt = nil
             actions += batch.actions
-            data = WireCodec.encode(.context(WireContext(states: states, requests: [])))
+            data = WireCodec.encode(.context(WireContext(states: states, requests: [], floor: orderedFloor)))
         }
         return actions + [.send(.applicationContext, data, purpose: .context)]
     }

@@ -74,12 +74,18 @@ public struct LinkEngine: Sendable {
     var watermark: UInt64 = 0
     var orderedBuffer: [UInt64: WireRequest] = [:]
     var orderedBusy: String?
+    /// Unsequenced requests that arrived on the `message` channel, waiting for the one running.
+    var messageQueue: [WireRequest] = []
+    /// The `message`-channel request whose handler is running, with its deadline.
+    var messageBusy: (key: String, deadline: WatchTimestamp)?
     var states: [String: StateEntry] = [:]
     var remoteStates: [String: StateEntry] = [:]
     var resolutions: [String: StateResolution] = [:]
     var contextPublishAt: WatchTimestamp?
     var lastContextPublish: WatchTimestamp?
     var recordsSinceCompaction = 0
+    /// Records in the last compacted snapshot; the log grows by at least this much before the next one.
+    var lastSnapshotSize = 0
     var contextAnswered: [String: Int] = [:]
 
     /// Creates an engine with empty durable state.
@@ -135,7 +141,9 @@ public struct LinkEngine: Sendable {
         reservedSequences = nextSequence
         // NB: the snapshot carries the new boot count and is synced before anything else happens.
         incarnation = LinkIncarnation(boot: boot + 1, nonce: random.next())
-        var actions: [LinkAction] = [.compact(snapshot(now: now))]
+        let records = snapshot(now: now)
+        lastSnapshotSize = records.count
+        var actions: [LinkAction] = [.compact(records)]
         recordsSinceCompaction = 0
         if let receivedContext, case .context(let context)? = try? WireCodec.decode(receivedContext) {
             actions += handleContext(context, now: now)
@@ -243,10 +251,14 @@ public struct LinkEngine: Sendable {
             }
         }
         recordsSinceCompaction += actions.reduce(0) { if case .persist = $1 { $0 + 1 } else { $0 } }
-        if recordsSinceCompaction >= configuration.compactionThreshold {
+        // NB: waiting for the log to grow by the snapshot's own size keeps compaction's cost amortised
+        // constant per record however many inbox entries are retained.
+        if recordsSinceCompaction >= max(configuration.compactionThreshold, lastSnapshotSize) {
             recordsSinceCompaction = 0
             pruneInbox(now: now)
-            actions.append(.compact(snapshot(now: now)))
+            let records = snapshot(now: now)
+            lastSnapshotSize = records.count
+            actions.append(.compact(records))
         }
         return actions
     }

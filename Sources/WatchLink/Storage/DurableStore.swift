@@ -13,6 +13,14 @@ public protocol DurableStore: Sendable {
     func sync() throws(WatchLinkError)
     /// Atomically replaces the whole log.
     func replace(with records: [DurableRecord]) throws(WatchLinkError)
+    /// Whether `sync` waits on a device, so the connection should run it off its actor while it
+    /// gathers the next group commit. `false` by default: the sync then runs inline.
+    var syncsInBackground: Bool { get }
+}
+
+extension DurableStore {
+    /// Stores sync inline unless they say otherwise.
+    public var syncsInBackground: Bool { false }
 }
 
 /// A store in memory, for tests and for devices that accept losing state on termination.

@@ -7,7 +7,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// A durable log in a file: length-prefixed JSON records, `fsync` to sync, and
+/// A durable log in a file: length-prefixed records (``RecordCodec``), `fdatasync` to sync, and
 /// write-temporary + `fsync` + `rename` + directory `fsync` to compact.
 ///
 /// A torn record at the end (a crash mid-append) is ignored on load.
@@ -53,9 +53,8 @@ public final class FileStore: DurableStore {
                     details: ["field": "log[\(records.count)]"])
             }
             guard offset + 4 + length <= bytes.count else { break }
-            let slice = Data(bytes[(offset + 4)..<(offset + 4 + length)])
             do {
-                records.append(try decoder.decode(DurableRecord.self, from: slice))
+                records.append(try RecordCodec.decode(Array(bytes[(offset + 4)..<(offset + 4 + length)]), json: decoder))
             } catch {
                 throw WatchLinkError(
                     .storageFailed, "corrupt record at offset \(offset)", details: ["field": "log[\(records.count)]"])
@@ -69,10 +68,7 @@ public final class FileStore: DurableStore {
         var out: [UInt8] = []
         let encoder = WireCodec.makeEncoder()
         for record in records {
-            let body: Data
-            do { body = try encoder.encode(record) } catch {
-                throw WatchLinkError(.storageFailed, "cannot encode record: \(error)")
-            }
+            let body = try RecordCodec.encode(record, json: encoder)
             let n = UInt32(body.count)
             out += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
             out += body
@@ -80,22 +76,25 @@ public final class FileStore: DurableStore {
         return out
     }
 
+    /// `fdatasync` waits on the disk, so the connection runs it off its actor.
+    public var syncsInBackground: Bool { true }
+
     /// Buffers records for the next sync.
     public func append(_ records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frame(records)
         state.withLock { $0.buffer += bytes }
     }
 
-    /// Writes buffered records and `fsync`s the file.
+    /// Writes buffered records and syncs the file's data (`fdatasync`: the size an append changes is synced too).
     public func sync() throws(WatchLinkError) {
         let result: Int32 = state.withLock { state in
             if state.buffer.isEmpty { return 0 }
             let ok = FileStore.writeAll(state.fd, state.buffer)
             state.buffer.removeAll(keepingCapacity: true)
             guard ok else { return -1 }
-            return fsync(state.fd)
+            return FileStore.syncData(state.fd)
         }
-        if result != 0 { throw FileStore.failure("fsync", path) }
+        if result != 0 { throw FileStore.failure("fdatasync", path) }
     }
 
     /// Writes a new log beside the old one, syncs it and renames it into place.
@@ -128,6 +127,14 @@ public final class FileStore: DurableStore {
             offset += n
         }
         return true
+    }
+
+    static func syncData(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc)
+            fdatasync(fd)
+        #else
+            fsync(fd)
+        #endif
     }
 
     static func syncDirectory(of path: String) {

@@ -1,6 +1,9 @@
 public import Foundation
 
-/// Encodes and decodes wire frames deterministically (sorted-key JSON).
+/// Encodes and decodes wire frames deterministically.
+///
+/// Requests and responses travel in the compact binary encoding of ``WireBinary``; contexts
+/// travel as sorted-key JSON. The decoder accepts both encodings of every frame kind.
 public enum WireCodec {
     /// Frames larger than this are rejected before parsing (the largest session limit).
     public static let maximumFrameSize = SessionLimits.applicationContext
@@ -37,6 +40,15 @@ public enum WireCodec {
 
     /// Encodes a frame.
     public static func encode(_ frame: WireFrame) -> Data {
+        switch frame {
+        case .request(let request): WireBinary.encode(request)
+        case .response(let response): WireBinary.encode(response)
+        case .context: encodeJSON(frame)
+        }
+    }
+
+    /// Encodes a frame as sorted-key JSON.
+    static func encodeJSON(_ frame: WireFrame) -> Data {
         var envelope = Envelope(v: WireFrame.protocolVersion, kind: "")
         switch frame {
         case .request(let request): envelope.kind = "request"; envelope.request = request
@@ -54,6 +66,15 @@ public enum WireCodec {
         if data.count > maximumFrameSize {
             throw WatchLinkError(
                 .payloadTooLarge, "frame of \(data.count) bytes exceeds \(maximumFrameSize)", details: ["field": "frame"])
+        }
+        if data.first == WireBinary.marker {
+            let frame = try WireBinary.decode([UInt8](data))
+            switch frame {
+            case .request(let request): try request.validate()
+            case .response(let response): try response.validate()
+            case .context: break
+            }
+            return frame
         }
         let envelope: Envelope
         do {
@@ -88,6 +109,9 @@ public enum WireCodec {
 
     /// The request id and idempotency key of a request frame too broken to decode, if they can be read.
     public static func salvageRequestID(_ data: Data) -> (UUID, String)? {
+        if data.first == WireBinary.marker {
+            return data.count <= maximumFrameSize ? WireBinary.salvageRequestID([UInt8](data)) : nil
+        }
         guard data.count <= maximumFrameSize, let loose = try? JSONDecoder().decode(LooseEnvelope.self, from: data),
             let id = loose.requestID
         else { return nil }

@@ -19,10 +19,13 @@ public struct WireContext: Hashable, Sendable, Codable {
     public var states: [String: StateEntry]
     /// Requests routed through the context, pending at the sender.
     public var requests: [WireRequest]
+    /// The sender's ordered floor (see ``WireRequest/floor``).
+    public var floor: UInt64?
 
     /// Creates a context payload.
-    public init(states: [String: StateEntry] = [:], requests: [WireRequest] = []) {
+    public init(states: [String: StateEntry] = [:], requests: [WireRequest] = [], floor: UInt64? = nil) {
         self.states = states
         self.requests = requests
+        self.floor = floor
     }
 }

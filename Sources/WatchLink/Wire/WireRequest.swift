@@ -20,18 +20,24 @@ public struct WireRequest: Hashable, Sendable, Codable {
     public var deadline: WatchTimestamp
     /// The position in the sender's ordered channel, for requests whose handlers must run in order.
     public var sequence: UInt64?
-    /// Every ordered request below this sequence is settled at the sender and may be skipped.
+    /// Every ordered request of the sender below this sequence is settled there and may be skipped.
+    ///
+    /// Carried by every request, ordered or not, so the receiver learns of gaps promptly.
     public var floor: UInt64?
     /// How many times the sender has transmitted this request before.
     public var attempt: Int
     /// For a non-durable request: the receiver incarnation it is addressed to (`nil` until one is known).
     public var target: LinkIncarnation?
+    /// Whether the sender pinned the request to the ordered `message` channel (`messageOnly`), so the
+    /// receiver runs its handler after those of earlier such requests, one at a time.
+    public var runsInArrivalOrder: Bool
 
     /// Creates a request envelope.
     public init(
         typeKey: WatchTypeKey, payload: Data, requestID: UUID, idempotencyKey: String? = nil,
         isFireAndForget: Bool = false, isDurable: Bool = true, createdAt: WatchTimestamp, deadline: WatchTimestamp,
-        sequence: UInt64? = nil, floor: UInt64? = nil, attempt: Int = 0, target: LinkIncarnation? = nil
+        sequence: UInt64? = nil, floor: UInt64? = nil, attempt: Int = 0, target: LinkIncarnation? = nil,
+        runsInArrivalOrder: Bool = false
     ) {
         self.typeKey = typeKey
         self.payload = payload
@@ -45,12 +51,31 @@ public struct WireRequest: Hashable, Sendable, Codable {
         self.floor = floor
         self.attempt = attempt
         self.target = target
+        self.runsInArrivalOrder = runsInArrivalOrder
     }
 
     enum CodingKeys: String, CodingKey {
         case typeKey = "type", payload, requestID = "id", idempotencyKey = "idem", isFireAndForget = "ff"
         case isDurable = "durable", createdAt = "at", deadline, sequence = "seq", floor, attempt
-        case target = "to"
+        case target = "to", runsInArrivalOrder = "serial"
+    }
+
+    /// Decodes a request; `serial` is optional (absent means `false`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        typeKey = try c.decode(WatchTypeKey.self, forKey: .typeKey)
+        payload = try c.decode(Data.self, forKey: .payload)
+        requestID = try c.decode(UUID.self, forKey: .requestID)
+        idempotencyKey = try c.decode(String.self, forKey: .idempotencyKey)
+        isFireAndForget = try c.decode(Bool.self, forKey: .isFireAndForget)
+        isDurable = try c.decode(Bool.self, forKey: .isDurable)
+        createdAt = try c.decode(WatchTimestamp.self, forKey: .createdAt)
+        deadline = try c.decode(WatchTimestamp.self, forKey: .deadline)
+        sequence = try c.decodeIfPresent(UInt64.self, forKey: .sequence)
+        floor = try c.decodeIfPresent(UInt64.self, forKey: .floor)
+        attempt = try c.decode(Int.self, forKey: .attempt)
+        target = try c.decodeIfPresent(LinkIncarnation.self, forKey: .target)
+        runsInArrivalOrder = try c.decodeIfPresent(Bool.self, forKey: .runsInArrivalOrder) ?? false
     }
 
     /// Checks the fields a decoder cannot check, naming the first field at fault.
@@ -66,9 +91,6 @@ public struct WireRequest: Hashable, Sendable, Codable {
         }
         if attempt < 0 {
             throw WatchLinkError(.invalidEnvelope, "attempt must not be negative", details: ["field": "request.attempt"])
-        }
-        if floor != nil && sequence == nil {
-            throw WatchLinkError(.invalidEnvelope, "floor without sequence", details: ["field": "request.floor"])
         }
         if let floor, let sequence, floor > sequence {
             throw WatchLinkError(.invalidEnvelope, "floor above the request's own sequence", details: ["field": "request.floor"])

@@ -14,6 +14,8 @@ public struct WireResponse: Hashable, Sendable, Codable {
     public var createdAt: WatchTimestamp
     /// The responder's incarnation, stamped when the response is sent.
     public var incarnation: LinkIncarnation?
+    /// The responder's ordered floor as a sender (see ``WireRequest/floor``), stamped when sent.
+    public var floor: UInt64?
 
     /// Creates a response envelope from an outcome.
     public init(requestID: UUID, idempotencyKey: String, outcome: Result<Data, WatchLinkError>, createdAt: WatchTimestamp) {
@@ -33,7 +35,7 @@ public struct WireResponse: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case requestID = "id", idempotencyKey = "idem", value, error, createdAt = "at", incarnation = "from"
+        case requestID = "id", idempotencyKey = "idem", value, error, createdAt = "at", incarnation = "from", floor
     }
 
     /// Checks that exactly one of value and error is present.

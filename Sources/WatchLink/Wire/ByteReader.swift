@@ -1,0 +1,73 @@
+import Foundation
+
+/// Reads the primitives ``ByteWriter`` writes; every failure names the field being read.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+    /// The envelope path prefixed to field names in errors, e.g. `request`.
+    let scope: String
+
+    init(_ bytes: [UInt8], offset: Int, scope: String) {
+        self.bytes = bytes
+        self.offset = offset
+        self.scope = scope
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    func failure(_ field: String, _ message: String) -> WatchLinkError {
+        WatchLinkError(.invalidEnvelope, "unreadable frame: \(message)", details: ["field": "\(scope).\(field)"])
+    }
+
+    mutating func byte(_ field: String) throws(WatchLinkError) -> UInt8 {
+        guard offset < bytes.count else { throw failure(field, "truncated") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func uint64(_ field: String) throws(WatchLinkError) -> UInt64 {
+        guard bytes.count - offset >= 8 else { throw failure(field, "truncated") }
+        var value: UInt64 = 0
+        for i in 0..<8 { value = value << 8 | UInt64(bytes[offset + i]) }
+        offset += 8
+        return value
+    }
+
+    mutating func int64(_ field: String) throws(WatchLinkError) -> Int64 { Int64(bitPattern: try uint64(field)) }
+
+    mutating func length(_ field: String) throws(WatchLinkError) -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte(field)
+            value |= UInt64(next & 0x7F) << shift
+            if next & 0x80 == 0 { break }
+            shift += 7
+            guard shift < 35 else { throw failure(field, "length too long") }
+        }
+        guard value <= UInt64(bytes.count - offset) else { throw failure(field, "length \(value) past the end") }
+        return Int(value)
+    }
+
+    mutating func data(_ field: String) throws(WatchLinkError) -> Data {
+        let count = try length(field)
+        defer { offset += count }
+        return Data(bytes[offset..<(offset + count)])
+    }
+
+    mutating func string(_ field: String) throws(WatchLinkError) -> String {
+        let count = try length(field)
+        defer { offset += count }
+        guard let text = String(bytes: bytes[offset..<(offset + count)], encoding: .utf8) else {
+            throw failure(field, "invalid UTF-8")
+        }
+        return text
+    }
+
+    mutating func uuid(_ field: String) throws(WatchLinkError) -> UUID {
+        guard bytes.count - offset >= 16 else { throw failure(field, "truncated") }
+        let b = bytes[offset..<(offset + 16)].map { $0 }
+        offset += 16
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// The compact binary encoding of request and response envelopes.
+///
+/// A frame is a marker byte (never `{`, so it cannot be mistaken for JSON), the protocol
+/// version, the frame kind, then the envelope's fields in a fixed order. The request id and
+/// idempotency key come first so a receiver can still answer a request whose later fields are
+/// broken. Contexts stay JSON: they are rare and carry user state.
+enum WireBinary {
+    /// The first byte of every binary frame.
+    static let marker: UInt8 = 0xB7
+
+    enum Kind: UInt8 {
+        case request = 1
+        case response = 2
+    }
+
+    struct RequestFlags: OptionSet {
+        let rawValue: UInt8
+        static let fireAndForget = RequestFlags(rawValue: 1 << 0)
+        static let durable = RequestFlags(rawValue: 1 << 1)
+        static let sequence = RequestFlags(rawValue: 1 << 2)
+        static let floor = RequestFlags(rawValue: 1 << 3)
+        static let target = RequestFlags(rawValue: 1 << 4)
+        static let serial = RequestFlags(rawValue: 1 << 5)
+    }
+
+    struct ResponseFlags: OptionSet {
+        let rawValue: UInt8
+        static let value = ResponseFlags(rawValue: 1 << 0)
+        static let error = ResponseFlags(rawValue: 1 << 1)
+        static let incarnation = ResponseFlags(rawValue: 1 << 2)
+        static let floor = ResponseFlags(rawValue: 1 << 3)
+    }
+
+    static func encode(_ request: WireRequest) -> Data {
+        var out = header(.request, capacity: request.payload.count + request.typeKey.rawValue.utf8.count + 128)
+        write(request, into: &out)
+        return Data(out.bytes)
+    }
+
+    static func encode(_ response: WireResponse) -> Data {
+        var out = header(.response, capacity: (response.value?.count ?? 0) + 96)
+        write(response, into: &out)
+        return Data(out.bytes)
+    }
+
+    /// Appends a request's fields (no frame header).
+    static func write(_ request: WireRequest, into out: inout ByteWriter) {
+        out.uuid(request.requestID)
+        out.string(request.idempotencyKey)
+        out.string(request.typeKey.rawValue)
+        out.data(request.payload)
+        var flags: RequestFlags = []
+        if request.isFireAndForget { flags.insert(.fireAndForget) }
+        if request.isDurable { flags.insert(.durable) }
+        if request.sequence != nil { flags.insert(.sequence) }
+        if request.floor != nil { flags.insert(.floor) }
+        if request.target != nil { flags.insert(.target) }
+        if request.runsInArrivalOrder { flags.insert(.serial) }
+        out.byte(flags.rawValue)
+        out.int64(request.createdAt.milliseconds)
+        out.int64(request.deadline.milliseconds)
+        out.int64(Int64(request.attempt))
+        if let sequence = request.sequence { out.uint64(sequence) }
+        if let floor = request.floor { out.uint64(floor) }
+        if let target = request.target {
+            out.uint64(target.boot)
+            out.uint64(target.nonce)
+        }
+    }
+
+    /// Appends a response's fields (no frame header).
+    static func write(_ response: WireResponse, into out: inout ByteWriter) {
+        out.uuid(response.requestID)
+        out.string(response.idempotencyKey)
+        var flags: ResponseFlags = []
+        if response.value != nil { flags.insert(.value) }
+        if response.error != nil { flags.insert(.error) }
+        if response.incarnation != nil { flags.insert(.incarnation) }
+        if response.floor != nil { flags.insert(.floor) }
+        out.byte(flags.rawValue)
+        out.int64(response.createdAt.milliseconds)
+        if let value = response.value { out.data(value) }
+        if let error = response.error {
+            out.string(error.code.rawValue)
+            out.string(error.message)
+            out.length(error.details.count)
+            for key in error.details.keys.sorted() {
+                out.string(key)
+                out.string(error.details[key]!)
+            }
+        }
+        if let incarnation = response.incarnation {
+            out.uint64(incarnation.boot)
+            out.uint64(incarnation.nonce)
+        }
+        if let floor = response.floor { out.uint64(floor) }
+    }
+
+    private static func header(_ kind: Kind, capacity: Int) -> ByteWriter {
+        var out = ByteWriter(capacity: capacity)
+        out.byte(marker)
+        out.byte(UInt8(WireFrame.protocolVersion))
+        out.byte(kind.rawValue)
+        return out
+    }
+
+    /// Decodes a binary frame; fields are checked by the envelopes' own validation afterwards.
+    static func decode(_ bytes: [UInt8]) throws(WatchLinkError) -> WireFrame {
+        guard bytes.count >= 3 else {
+            throw WatchLinkError(.invalidEnvelope, "unreadable frame: truncated header", details: ["field": "v"])
+        }
+        guard Int(bytes[1]) == WireFrame.protocolVersion else {
+            throw WatchLinkError(
+                .unsupportedVersion,
+                "protocol version \(bytes[1]) is not supported; this build speaks \(WireFrame.protocolVersion)",
+                details: ["field": "v"])
+        }
+        switch Kind(rawValue: bytes[2]) {
+        case .request?:
+            var reader = ByteReader(bytes, offset: 3, scope: "request")
+            let request = try readRequest(&reader)
+            guard reader.isAtEnd else { throw reader.failure("to", "trailing bytes") }
+            return .request(request)
+        case .response?:
+            var reader = ByteReader(bytes, offset: 3, scope: "response")
+            let response = try readResponse(&reader)
+            guard reader.isAtEnd else { throw reader.failure("floor", "trailing bytes") }
+            return .response(response)
+        case nil:
+            throw WatchLinkError(.invalidEnvelope, "unknown frame kind \(bytes[2])", details: ["field": "kind"])
+        }
+    }
+
+    /// Reads the fields ``write(_:into:)`` wrote for a request.
+    static func readRequest(_ reader: inout ByteReader) throws(WatchLinkError) -> WireRequest {
+        let id = try reader.uuid("id")
+        let key = try reader.string("idem")
+        let type = try reader.string("type")
+        let payload = try reader.data("payload")
+        let flags = RequestFlags(rawValue: try reader.byte("flags"))
+        let createdAt = try reader.int64("at")
+        let deadline = try reader.int64("deadline")
+        let attempt = try reader.int64("attempt")
+        guard attempt >= 0, attempt <= Int64(Int32.max) else { throw reader.failure("attempt", "out of range") }
+        let sequence = flags.contains(.sequence) ? try reader.uint64("seq") : nil
+        let floor = flags.contains(.floor) ? try reader.uint64("floor") : nil
+        var target: LinkIncarnation?
+        if flags.contains(.target) { target = LinkIncarnation(boot: try reader.uint64("to"), nonce: try reader.uint64("to")) }
+        return WireRequest(
+            typeKey: WatchTypeKey(type), payload: payload, requestID: id, idempotencyKey: key,
+            isFireAndForget: flags.contains(.fireAndForget), isDurable: flags.contains(.durable),
+            createdAt: WatchTimestamp(milliseconds: createdAt), deadline: WatchTimestamp(milliseconds: deadline),
+            sequence: sequence, floor: floor, attempt: Int(attempt), target: target,
+            runsInArrivalOrder: flags.contains(.serial))
+    }
+
+    /// Reads the fields ``write(_:into:)`` wrote for a response.
+    static func readResponse(_ reader: inout ByteReader) throws(WatchLinkError) -> WireResponse {
+        let id = try reader.uuid("id")
+        let key = try reader.string("idem")
+        let flags = ResponseFlags(rawValue: try reader.byte("flags"))
+        let createdAt = WatchTimestamp(milliseconds: try reader.int64("at"))
+        var response = WireResponse(requestID: id, idempotencyKey: key, outcome: .success(Data()), createdAt: createdAt)
+        response.value = flags.contains(.value) ? try reader.data("value") : nil
+        if flags.contains(.error) {
+            let code = try reader.string("error.code")
+            let message = try reader.string("error.message")
+            let count = try reader.length("error.details")
+            var details: [String: String] = [:]
+            for _ in 0..<count {
+                let name = try reader.string("error.details")
+                details[name] = try reader.string("error.details")
+            }
+            response.error = WatchLinkError(WatchLinkError.Code(code), message, details: details)
+        }
+        if flags.contains(.incarnation) {
+            response.incarnation = LinkIncarnation(boot: try reader.uint64("from"), nonce: try reader.uint64("from"))
+        }
+        if flags.contains(.floor) { response.floor = try reader.uint64("floor") }
+        return response
+    }
+
+    /// The request id and idempotency key of a binary request frame too broken to decode.
+    static func salvageRequestID(_ bytes: [UInt8]) -> (UUID, String)? {
+        guard bytes.count >= 3, bytes[2] == Kind.request.rawValue else { return nil }
+        var reader = ByteReader(bytes, offset: 3, scope: "request")
+        guard let id = try? reader.uuid("id") else { return nil }
+        let key = (try? reader.string("idem")).flatMap { $0.isEmpty || $0.utf8.count > 128 ? nil : $0 }
+        return (id, key ?? id.uuidString)
+    }
+}
