@@ -119,7 +119,9 @@
                 documentCommitted(uri)
                 let signingIn = navigator.decide(uri, target: .mainFrame) == .loadForSignIn
                 if signingIn { gtk_widget_show_all(signInBar) } else { gtk_widget_hide(signInBar) }
-                emitLine(["event": "committed", "url": .string(uri), "bridge": .bool(isBridged)])
+                emitLine([
+                    "event": "committed", "url": .string(uri), "bridge": .bool(isBridged), "signInBar": .bool(signingIn),
+                ])
             case WEBKIT_LOAD_FINISHED:
                 emit(BridgeEvent(type: "loaded", data: ["url": .string(uri)]))
                 emitLine(["event": "loaded", "url": .string(uri)])

@@ -92,6 +92,8 @@
             #expect(run.status == 0, "\(run.events) \(run.stderr)")
             let committed = run.events("committed")
             #expect(committed.compactMap { $0["bridge"] as? Bool } == [true, false, true], "\(committed)")
+            // The auth page shows the bar that leads back to the start URL; the others do not.
+            #expect(committed.compactMap { $0["signInBar"] as? Bool } == [false, true, false], "\(committed)")
             #expect(
                 run.events("log").contains { ($0["data"] as? [[String: Any]])?.count == 3 },
                 "the start page reported its frame checks")
