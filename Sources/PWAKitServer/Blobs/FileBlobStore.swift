@@ -3,6 +3,7 @@ public import Foundation
 import HTTPTypes
 public import Hummingbird
 import NIOCore
+import NIOPosix
 import PWAKitBundles
 
 #if canImport(Glibc)
@@ -17,9 +18,12 @@ public struct FileBlobStore: BlobStore {
     public let root: URL
     private let rootPath: String
     private let fileIO = FileIO()
-    /// Ranges up to this size (2 MiB: the memory one in-flight response may hold) are read with `pread`
-    /// in one go; larger ones stream from the I/O thread pool.
+    /// Ranges up to this size are read with `pread` on the request's own thread; larger ones stream
+    /// from the I/O thread pool.
     static let directReadLimit = 2 * 1024 * 1024
+    /// Direct reads go in chunks of this size, each sent before the next is read. NB: it stays under
+    /// malloc's mmap threshold (128 KiB), so chunk buffers are reused memory rather than fresh pages.
+    static let directChunkLength = 64 * 1024
 
     /// Creates the store, creating its directory if needed.
     public init(root: URL) throws {
@@ -68,8 +72,11 @@ public struct FileBlobStore: BlobStore {
                 chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                 try handle.write(contentsOf: Data(chunk.readableBytesView))
             }
-            try handle.synchronize()
-            try handle.close()
+            // NB: fsync can take as long as the disk does; it must not hold up the event loop.
+            try await NIOThreadPool.singleton.runIfActive {
+                try handle.synchronize()
+                try handle.close()
+            }
         } catch {
             try? handle.close()
             throw error
@@ -102,22 +109,41 @@ public struct FileBlobStore: BlobStore {
     /// Streams a range of a stored blob from disk.
     public func body(hash: String, range: ClosedRange<Int>, context: some RequestContext) async throws -> ResponseBody {
         guard ManifestRules.isSHA256Hex(hash) else { throw BlobStoreError(.notFound) }
-        if range.count <= Self.directReadLimit {
-            return ResponseBody(byteBuffer: try readDirectly(path: path(for: hash), range: range))
+        let path = path(for: hash)
+        guard range.count <= Self.directReadLimit else {
+            return try await fileIO.loadFile(path: path, range: range, context: context)
         }
-        return try await fileIO.loadFile(path: path(for: hash), range: range, context: context)
+        if range.count <= Self.directChunkLength {
+            let descriptor = try Self.openForReading(path)
+            defer { close(descriptor) }
+            return ResponseBody(byteBuffer: try Self.read(descriptor, offset: range.lowerBound, count: range.count))
+        }
+        return ResponseBody(contentLength: range.count) { writer in
+            let descriptor = try Self.openForReading(path)
+            defer { close(descriptor) }
+            var offset = range.lowerBound
+            while offset <= range.upperBound {
+                let count = min(Self.directChunkLength, range.upperBound + 1 - offset)
+                try await writer.write(try Self.read(descriptor, offset: offset, count: count))
+                offset += count
+            }
+            try await writer.finish(nil)
+        }
     }
 
-    /// Reads a small range with `pread`. NB: blobs are immutable and small reads come from the page
-    /// cache, so this brief blocking read is cheaper than a hop to the I/O thread pool.
-    private func readDirectly(path: String, range: ClosedRange<Int>) throws -> ByteBuffer {
-        let descriptor = open(path, O_RDONLY)
+    private static func openForReading(_ path: String) throws -> CInt {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw BlobStoreError(.notFound) }
-        defer { close(descriptor) }
-        var buffer = ByteBufferAllocator().buffer(capacity: range.count)
-        while buffer.readableBytes < range.count {
-            let remaining = range.count - buffer.readableBytes
-            let offset = off_t(range.lowerBound + buffer.readableBytes)
+        return descriptor
+    }
+
+    /// Reads with `pread`. NB: blobs are immutable and these reads are small and come from the page cache,
+    /// so a brief blocking read is cheaper than a hop to the I/O thread pool and back.
+    private static func read(_ descriptor: CInt, offset start: Int, count: Int) throws -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: count)
+        while buffer.readableBytes < count {
+            let remaining = count - buffer.readableBytes
+            let offset = off_t(start + buffer.readableBytes)
             let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: remaining) { pointer in
                 max(0, pread(descriptor, pointer.baseAddress, remaining, offset))
             }
