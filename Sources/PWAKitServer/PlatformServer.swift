@@ -87,7 +87,7 @@ public struct PlatformServer: Sendable {
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.
     public func authenticate(_ request: Request) async throws -> (userId: String, role: UserRole) {
         guard let token = RequestReader.bearerToken(request) else { throw APIError.unauthorized() }
-        let claims = try await tokens.verifyAccessToken(token, now: environment.now())
+        let claims = try tokens.verifyAccessToken(token, now: environment.now())
         // NB: one indexed read per request, so logout and refresh-token reuse end access tokens at once.
         guard try await storage.refreshFamilyIsActive(familyId: claims.sid) else {
             throw APIError.unauthorized("the session has ended")

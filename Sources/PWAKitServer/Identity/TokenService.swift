@@ -39,8 +39,9 @@ struct TokenService: Sendable {
     }
 
     /// Verifies signature, issuer, audience and expiry; any failure is the same 401.
-    func verifyAccessToken(_ token: String, now: Date) async throws -> AccessClaims {
-        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessClaims.self) else {
+    func verifyAccessToken(_ token: String, now: Date) throws -> AccessClaims {
+        guard token.utf8.count <= 4096, let claims = EdDSAToken.verifiedPayload(token, key: publicKey, as: AccessClaims.self)
+        else {
             throw APIError.unauthorized("the access token is invalid")
         }
         guard claims.iss.value == configuration.issuer, claims.aud.value.contains(Self.hostAudience) else {
