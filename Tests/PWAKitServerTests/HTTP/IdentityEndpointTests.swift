@@ -79,6 +79,7 @@ struct IdentityEndpointTests {
         let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let user = try await client.register()
+            #expect(try await client.send(.get, "/v1/me", token: user.access).status == .ok)
             harness.clock.advance(by: 15 * 60 + 1)
             let me = try await client.send(.get, "/v1/me", token: user.access)
             #expect(me.status == .unauthorized)
