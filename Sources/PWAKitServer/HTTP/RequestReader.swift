@@ -58,14 +58,23 @@ enum RequestReader {
 /// Builds JSON responses.
 enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        make(encoded: try encode(value), status: status, headers: headers)
+    }
+
+    /// A response with a body ``encode(_:)`` made earlier.
+    static func make(encoded body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
+    }
+
+    /// The JSON every response uses: sorted keys, ISO 8601 dates, unescaped slashes.
+    static func encode(_ value: some Encodable) throws -> ByteBuffer {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return ByteBuffer(bytes: try encoder.encode(value))
     }
 
     static func noContent() -> Response { Response(status: .noContent, headers: [.cacheControl: "no-store"]) }
