@@ -116,15 +116,22 @@ public struct FileBlobStore: BlobStore {
         if range.count <= Self.directChunkLength {
             let descriptor = try Self.openForReading(path)
             defer { close(descriptor) }
-            return ResponseBody(byteBuffer: try Self.read(descriptor, offset: range.lowerBound, count: range.count))
+            var buffer = ByteBufferAllocator().buffer(capacity: range.count)
+            try Self.read(descriptor, offset: range.lowerBound, count: range.count, into: &buffer)
+            return ResponseBody(byteBuffer: buffer)
         }
         return ResponseBody(contentLength: range.count) { writer in
             let descriptor = try Self.openForReading(path)
             defer { close(descriptor) }
+            // NB: one buffer per response, refilled; once the socket has taken a chunk the buffer is
+            // unique again and `clear()` keeps its memory, otherwise copy-on-write gives it new storage.
+            var buffer = ByteBufferAllocator().buffer(capacity: Self.directChunkLength)
             var offset = range.lowerBound
             while offset <= range.upperBound {
                 let count = min(Self.directChunkLength, range.upperBound + 1 - offset)
-                try await writer.write(try Self.read(descriptor, offset: offset, count: count))
+                buffer.clear()
+                try Self.read(descriptor, offset: offset, count: count, into: &buffer)
+                try await writer.write(buffer)
                 offset += count
             }
             try await writer.finish(nil)
@@ -139,8 +146,7 @@ public struct FileBlobStore: BlobStore {
 
     /// Reads with `pread`. NB: blobs are immutable and these reads are small and come from the page cache,
     /// so a brief blocking read is cheaper than a hop to the I/O thread pool and back.
-    private static func read(_ descriptor: CInt, offset start: Int, count: Int) throws -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: count)
+    private static func read(_ descriptor: CInt, offset start: Int, count: Int, into buffer: inout ByteBuffer) throws {
         while buffer.readableBytes < count {
             let remaining = count - buffer.readableBytes
             let offset = off_t(start + buffer.readableBytes)
@@ -149,6 +155,5 @@ public struct FileBlobStore: BlobStore {
             }
             guard read > 0 else { throw BlobStoreError(.notFound) }
         }
-        return buffer
     }
 }

@@ -89,7 +89,9 @@ struct BlobEndpointTests {
 
 @Suite("Large blobs")
 struct LargeBlobTests {
-    @Test("blobs above the direct-read limit stream whole and in ranges", arguments: Transport.allCases, StorageEngine.available)
+    @Test(
+        "blobs above the direct-read limit stream whole and in ranges; ranges below it are read in chunks",
+        arguments: Transport.allCases, StorageEngine.available)
     func streaming(transport: Transport, engine: StorageEngine) async throws {
         let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
@@ -104,6 +106,12 @@ struct LargeBlobTests {
             let tail = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=100-"])
             #expect(tail.status == .partialContent)
             #expect(tail.bytes == Array(bytes[100...]))
+            // Ranges under the limit are read directly, in chunks; these start and end inside chunks.
+            for (first, last) in [(100, 1_000_099), (70_000, 200_000), (65_535, 65_536)] {
+                let part = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=\(first)-\(last)"])
+                #expect(part.status == .partialContent)
+                #expect(part.bytes == Array(bytes[first...last]))
+            }
         }
     }
 }
