@@ -34,11 +34,24 @@ enum RequestReader {
         }
     }
 
+    /// The credentials of `Authorization: Bearer …` (scheme in any case, surrounding spaces and tabs dropped).
+    /// NB: works on UTF-8 bytes; Foundation's trimming took a sixth of an authenticated request's time.
     static func bearerToken(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
-            return nil
-        }
-        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        guard let header = request.headers[.authorization] else { return nil }
+        let bytes = header.utf8
+        let scheme = "bearer ".utf8
+        guard bytes.count > scheme.count,
+            zip(bytes, scheme).allSatisfy({ byte, expected in asciiLowercased(byte) == expected })
+        else { return nil }
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.dropFirst(scheme.count).firstIndex(where: { !isBlank($0) }),
+            let last = bytes.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(Substring(header.utf8[first...last]))
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
     /// `(id, secret)` from `Authorization: Basic base64(id:secret)`.
