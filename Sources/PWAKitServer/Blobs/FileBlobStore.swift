@@ -7,6 +7,8 @@ import NIOPosix
 import PWAKitBundles
 
 #if canImport(Glibc)
+    // NB: on Linux the module map gives `struct stat` to CoreFoundation once NIOHTTP1 is in the build.
+    import CoreFoundation
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
@@ -41,7 +43,10 @@ public struct FileBlobStore: BlobStore {
     }
 
     /// The size of a stored blob.
-    public func size(of hash: String) async throws -> Int? {
+    public func size(of hash: String) async throws -> Int? { storedSize(of: hash) }
+
+    /// The size of a stored blob, found with one `stat`.
+    func storedSize(of hash: String) -> Int? {
         guard ManifestRules.isSHA256Hex(hash) else { return nil }
         var info = stat()
         guard stat(path(for: hash), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -138,7 +143,9 @@ public struct FileBlobStore: BlobStore {
         }
     }
 
-    private static func openForReading(_ path: String) throws -> CInt {
+    static func closeDescriptor(_ descriptor: CInt) { close(descriptor) }
+
+    static func openForReading(_ path: String) throws -> CInt {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw BlobStoreError(.notFound) }
         return descriptor
@@ -146,7 +153,7 @@ public struct FileBlobStore: BlobStore {
 
     /// Reads with `pread`. NB: blobs are immutable and these reads are small and come from the page cache,
     /// so a brief blocking read is cheaper than a hop to the I/O thread pool and back.
-    private static func read(_ descriptor: CInt, offset start: Int, count: Int, into buffer: inout ByteBuffer) throws {
+    static func read(_ descriptor: CInt, offset start: Int, count: Int, into buffer: inout ByteBuffer) throws {
         while buffer.readableBytes < count {
             let remaining = count - buffer.readableBytes
             let offset = off_t(start + buffer.readableBytes)

@@ -14,3 +14,15 @@ struct ServerThreadsTests {
         #expect(ServerThreads.usableCoreCount >= 1)
     }
 }
+
+@Suite("HTTP dates")
+struct HTTPDateTests {
+    @Test("IMF-fixdate, as RFC 9110 writes it")
+    func format() {
+        #expect(HTTPDate.format(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(secondsSince1970: 0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.format(secondsSince1970: 951_782_400) == "Tue, 29 Feb 2000 00:00:00 GMT")
+        #expect(HTTPDate.format(secondsSince1970: 1_795_398_399) == "Mon, 23 Nov 2026 01:46:39 GMT")
+        #expect(HTTPDate.format(secondsSince1970: -1) == "Wed, 31 Dec 1969 23:59:59 GMT")
+    }
+}
