@@ -4,7 +4,6 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
-import PWAKitBundles
 
 /// Answers `GET` and `HEAD /v1/blobs/{sha256}` of a ``FileBlobStore`` in the HTTP/1.1 pipeline, without
 /// a task per request, sending bodies over 64 KiB with `sendfile` (a `FileRegion`) instead of through user space.
@@ -68,7 +67,9 @@ final class BlobDeliveryHandler: ChannelDuplexHandler, RemovableChannelHandler {
             request.headerFields[.connection].map({ !$0.lowercased().contains("close") }) ?? true
         else { return false }
         let hash = String(path.dropFirst(prefix.count))
-        guard ManifestRules.isSHA256Hex(hash), let size = store.storedSize(of: hash) else { return false }
+        guard let (descriptor, size) = store.openStored(hash) else { return false }
+        var keepsDescriptor = false
+        defer { if !keepsDescriptor { FileBlobStore.closeDescriptor(descriptor) } }
         let status: HTTPResponse.Status
         var headers: HTTPFields
         var bytes: ByteBuffer?
@@ -81,15 +82,14 @@ final class BlobDeliveryHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .content(let answered, let fields, let range):
             (status, headers) = (answered, fields)
             guard request.method == .get, let range else { break }
-            guard let descriptor = try? FileBlobStore.openForReading(store.path(for: hash)) else { return false }
             if range.count <= FileBlobStore.directChunkLength {
                 // NB: a small body goes out in the same write as the head (one segment); `sendfile` would need a second.
-                defer { FileBlobStore.closeDescriptor(descriptor) }
                 var buffer = context.channel.allocator.buffer(capacity: range.count)
                 guard (try? FileBlobStore.read(descriptor, offset: range.lowerBound, count: range.count, into: &buffer)) != nil
                 else { return false }
                 bytes = buffer
             } else {
+                keepsDescriptor = true
                 region = FileRegion(
                     fileHandle: NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor),
                     readerIndex: range.lowerBound, endIndex: range.upperBound + 1)

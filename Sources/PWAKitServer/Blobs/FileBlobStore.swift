@@ -7,8 +7,6 @@ import NIOPosix
 import PWAKitBundles
 
 #if canImport(Glibc)
-    // NB: on Linux the module map gives `struct stat` to CoreFoundation once NIOHTTP1 is in the build.
-    import CoreFoundation
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
@@ -45,12 +43,27 @@ public struct FileBlobStore: BlobStore {
     /// The size of a stored blob.
     public func size(of hash: String) async throws -> Int? { storedSize(of: hash) }
 
-    /// The size of a stored blob, found with one `stat`.
+    /// The size of a stored blob.
     func storedSize(of hash: String) -> Int? {
+        guard let (descriptor, size) = openStored(hash) else { return nil }
+        close(descriptor)
+        return size
+    }
+
+    /// A stored blob opened for reading, with its size, in one path lookup; the caller closes the descriptor.
+    /// NB: no `stat`: which C module Swift credits `struct stat` to varies between builds, which breaks
+    /// member import visibility. The size is the end offset; a one-byte read refuses directories.
+    func openStored(_ hash: String) -> (descriptor: CInt, size: Int)? {
         guard ManifestRules.isSHA256Hex(hash) else { return nil }
-        var info = stat()
-        guard stat(path(for: hash), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
+        let descriptor = open(path(for: hash), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var byte: UInt8 = 0
+        let size = lseek(descriptor, 0, SEEK_END)
+        guard size >= 0, pread(descriptor, &byte, 1, 0) >= 0 else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, Int(size))
     }
 
     /// Streams, hashes, fsyncs and atomically publishes a blob.

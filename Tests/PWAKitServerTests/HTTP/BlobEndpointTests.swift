@@ -90,6 +90,31 @@ struct BlobEndpointTests {
     }
 }
 
+@Suite("File blob store")
+struct FileBlobStoreTests {
+    @Test("sizes come from regular files only; a directory at a blob's path is no blob")
+    func sizes() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = try FileBlobStore(root: root)
+        let empty = SHA256.hex(of: [UInt8]())
+        let full = SHA256.hex(of: [1, 2, 3])
+        let directory = String(repeating: "ab", count: 32)
+        for (hash, bytes) in [(empty, Data()), (full, Data([1, 2, 3]))] {
+            let path = URL(fileURLWithPath: store.path(for: hash))
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try bytes.write(to: path)
+        }
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: store.path(for: directory)), withIntermediateDirectories: true)
+        #expect(try await store.size(of: empty) == 0)
+        #expect(try await store.size(of: full) == 3)
+        #expect(try await store.size(of: directory) == nil)
+        #expect(try await store.size(of: String(repeating: "cd", count: 32)) == nil)
+        #expect(try await store.size(of: "../etc/passwd") == nil)
+    }
+}
+
 @Suite("Blob delivery in the pipeline")
 struct BlobPipelineTests {
     @Test("pipelined requests are answered in order when blobs and router answers interleave")
