@@ -1,7 +1,9 @@
 import Foundation
+import PWAKitServer
 
 // `ServerBenchmark run [--duration S] [--connections N]` measures; `serve` is the server process it starts.
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "serve" { ServerThreads.runConcurrencyOnEventLoops() }
 do {
     switch arguments.first {
     case "serve": try await BenchmarkServe.main(Array(arguments.dropFirst()))

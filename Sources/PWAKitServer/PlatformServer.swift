@@ -86,14 +86,25 @@ public struct PlatformServer: Sendable {
 
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.
     public func authenticate(_ request: Request) async throws -> (userId: String, role: UserRole) {
-        guard let token = RequestReader.bearerToken(request) else { throw APIError.unauthorized() }
-        let claims = try await tokens.verifyAccessToken(token, now: environment.now())
+        let claims = try verifiedAccessClaims(request)
         // NB: one indexed read per request, so logout and refresh-token reuse end access tokens at once.
-        guard try await storage.refreshFamilyIsActive(familyId: claims.sid) else {
-            throw APIError.unauthorized("the session has ended")
-        }
+        guard try await storage.refreshFamilyIsActive(familyId: claims.sid) else { throw Self.sessionEnded }
         return (claims.sub.value, UserRole(rawValue: claims.role))
     }
+
+    /// ``authenticate(_:)`` for the catalog: the same checks, returning the catalog revision read with the session.
+    func authenticateForCatalog(_ request: Request) async throws -> Int64 {
+        let claims = try verifiedAccessClaims(request)
+        guard let revision = try await storage.catalogRevision(ifFamilyIsActive: claims.sid) else { throw Self.sessionEnded }
+        return revision
+    }
+
+    private func verifiedAccessClaims(_ request: Request) throws -> AccessClaims {
+        guard let token = RequestReader.bearerToken(request) else { throw APIError.unauthorized() }
+        return try tokens.verifyAccessToken(token, now: environment.now())
+    }
+
+    private static var sessionEnded: APIError { APIError.unauthorized("the session has ended") }
 
     func requireAdmin(_ request: Request) async throws -> String {
         let caller = try await authenticate(request)

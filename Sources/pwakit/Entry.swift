@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import PWAKitServer
 
 /// The process entry point.
 ///
@@ -13,6 +14,9 @@ enum Entry {
         if arguments.first == RunCommand.configuration.commandName {
             RunCommand.main(Array(arguments.dropFirst()))
             exit(0)
+        }
+        if arguments.first == ServerCommand.configuration.commandName {
+            ServerThreads.runConcurrencyOnEventLoops()
         }
         Task {
             await PWAKitCommand.main()

@@ -3,6 +3,7 @@ public import Foundation
 import HTTPTypes
 public import Hummingbird
 import NIOCore
+import NIOPosix
 import PWAKitBundles
 
 #if canImport(Glibc)
@@ -17,9 +18,12 @@ public struct FileBlobStore: BlobStore {
     public let root: URL
     private let rootPath: String
     private let fileIO = FileIO()
-    /// Ranges up to this size (2 MiB: the memory one in-flight response may hold) are read with `pread`
-    /// in one go; larger ones stream from the I/O thread pool.
+    /// Ranges up to this size are read with `pread` on the request's own thread; larger ones stream
+    /// from the I/O thread pool.
     static let directReadLimit = 2 * 1024 * 1024
+    /// Direct reads go in chunks of this size, each sent before the next is read. NB: it stays under
+    /// malloc's mmap threshold (128 KiB), so chunk buffers are reused memory rather than fresh pages.
+    static let directChunkLength = 64 * 1024
 
     /// Creates the store, creating its directory if needed.
     public init(root: URL) throws {
@@ -37,11 +41,29 @@ public struct FileBlobStore: BlobStore {
     }
 
     /// The size of a stored blob.
-    public func size(of hash: String) async throws -> Int? {
+    public func size(of hash: String) async throws -> Int? { storedSize(of: hash) }
+
+    /// The size of a stored blob.
+    func storedSize(of hash: String) -> Int? {
+        guard let (descriptor, size) = openStored(hash) else { return nil }
+        close(descriptor)
+        return size
+    }
+
+    /// A stored blob opened for reading, with its size, in one path lookup; the caller closes the descriptor.
+    /// NB: no `stat`: which C module Swift credits `struct stat` to varies between builds, which breaks
+    /// member import visibility. The size is the end offset; a one-byte read refuses directories.
+    func openStored(_ hash: String) -> (descriptor: CInt, size: Int)? {
         guard ManifestRules.isSHA256Hex(hash) else { return nil }
-        var info = stat()
-        guard stat(path(for: hash), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
+        let descriptor = open(path(for: hash), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var byte: UInt8 = 0
+        let size = lseek(descriptor, 0, SEEK_END)
+        guard size >= 0, pread(descriptor, &byte, 1, 0) >= 0 else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, Int(size))
     }
 
     /// Streams, hashes, fsyncs and atomically publishes a blob.
@@ -68,8 +90,11 @@ public struct FileBlobStore: BlobStore {
                 chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                 try handle.write(contentsOf: Data(chunk.readableBytesView))
             }
-            try handle.synchronize()
-            try handle.close()
+            // NB: fsync can take as long as the disk does; it must not hold up the event loop.
+            try await NIOThreadPool.singleton.runIfActive {
+                try handle.synchronize()
+                try handle.close()
+            }
         } catch {
             try? handle.close()
             throw error
@@ -102,27 +127,53 @@ public struct FileBlobStore: BlobStore {
     /// Streams a range of a stored blob from disk.
     public func body(hash: String, range: ClosedRange<Int>, context: some RequestContext) async throws -> ResponseBody {
         guard ManifestRules.isSHA256Hex(hash) else { throw BlobStoreError(.notFound) }
-        if range.count <= Self.directReadLimit {
-            return ResponseBody(byteBuffer: try readDirectly(path: path(for: hash), range: range))
+        let path = path(for: hash)
+        guard range.count <= Self.directReadLimit else {
+            return try await fileIO.loadFile(path: path, range: range, context: context)
         }
-        return try await fileIO.loadFile(path: path(for: hash), range: range, context: context)
+        if range.count <= Self.directChunkLength {
+            let descriptor = try Self.openForReading(path)
+            defer { close(descriptor) }
+            var buffer = ByteBufferAllocator().buffer(capacity: range.count)
+            try Self.read(descriptor, offset: range.lowerBound, count: range.count, into: &buffer)
+            return ResponseBody(byteBuffer: buffer)
+        }
+        return ResponseBody(contentLength: range.count) { writer in
+            let descriptor = try Self.openForReading(path)
+            defer { close(descriptor) }
+            // NB: one buffer per response, refilled; once the socket has taken a chunk the buffer is
+            // unique again and `clear()` keeps its memory, otherwise copy-on-write gives it new storage.
+            var buffer = ByteBufferAllocator().buffer(capacity: Self.directChunkLength)
+            var offset = range.lowerBound
+            while offset <= range.upperBound {
+                let count = min(Self.directChunkLength, range.upperBound + 1 - offset)
+                buffer.clear()
+                try Self.read(descriptor, offset: offset, count: count, into: &buffer)
+                try await writer.write(buffer)
+                offset += count
+            }
+            try await writer.finish(nil)
+        }
     }
 
-    /// Reads a small range with `pread`. NB: blobs are immutable and small reads come from the page
-    /// cache, so this brief blocking read is cheaper than a hop to the I/O thread pool.
-    private func readDirectly(path: String, range: ClosedRange<Int>) throws -> ByteBuffer {
-        let descriptor = open(path, O_RDONLY)
+    static func closeDescriptor(_ descriptor: CInt) { close(descriptor) }
+
+    static func openForReading(_ path: String) throws -> CInt {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw BlobStoreError(.notFound) }
-        defer { close(descriptor) }
-        var buffer = ByteBufferAllocator().buffer(capacity: range.count)
-        while buffer.readableBytes < range.count {
-            let remaining = range.count - buffer.readableBytes
-            let offset = off_t(range.lowerBound + buffer.readableBytes)
+        return descriptor
+    }
+
+    /// Reads with `pread`. NB: blobs are immutable and these reads are small and come from the page cache,
+    /// so a brief blocking read is cheaper than a hop to the I/O thread pool and back.
+    static func read(_ descriptor: CInt, offset start: Int, count: Int, into buffer: inout ByteBuffer) throws {
+        while buffer.readableBytes < count {
+            let remaining = count - buffer.readableBytes
+            let offset = off_t(start + buffer.readableBytes)
             let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: remaining) { pointer in
                 max(0, pread(descriptor, pointer.baseAddress, remaining, offset))
             }
             guard read > 0 else { throw BlobStoreError(.notFound) }
         }
-        return buffer
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import NIOCore
 import PWAKitBundles
 
 /// The mini-app catalog, its publisher keys and its backend credentials.
@@ -8,7 +9,18 @@ struct CatalogService: Sendable {
     let storage: any ServerStorage
     let environment: ServerEnvironment
 
-    func list() async throws -> [AppRecord] { try await storage.apps() }
+    /// The encoded app list, re-read and re-encoded only when the catalog revision moves on.
+    let listCache = CatalogListCache()
+
+    /// The JSON body of `GET /v1/apps` at `revision` (from ``ServerStorage/catalogRevision(ifFamilyIsActive:)``) or later.
+    func listBody(revision: Int64) async throws -> ByteBuffer {
+        if let body = listCache.body(revision: revision) { return body }
+        let apps = try await storage.apps()
+        let body = try JSONResponse.encode(AppListResponse(apps: apps.map(AppResponse.init)))
+        // NB: label it with what was read, which is at least `revision` (apps are only ever added).
+        listCache.store(body, revision: Int64(apps.count))
+        return body
+    }
 
     func app(_ id: String) async throws -> AppRecord {
         try Validation.appId(id, field: "appId")

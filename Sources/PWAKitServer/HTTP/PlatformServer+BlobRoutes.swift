@@ -57,37 +57,17 @@ extension PlatformServer {
         let hash = try context.parameters.require("sha256")
         try Validation.sha256(hash, field: "sha256")
         guard let size = try await blobs.size(of: hash) else { throw APIError.notFound("blob \(hash)") }
-        let etag = "\"\(hash)\""
-        var headers: HTTPFields = [
-            .eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes",
-            .contentType: "application/octet-stream",
-        ]
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: { ["*", etag].contains($0.trimmingCharacters(in: .whitespaces)) })
-        {
+        switch BlobAnswer(hash: hash, size: size, request: request.headers) {
+        case .notModified(let headers):
             return Response(status: .notModified, headers: headers)
-        }
-        var range = ByteRange.parse(request.headers[.range], size: size)
-        if let ifRange = request.headers[.ifRange], ifRange.trimmingCharacters(in: .whitespaces) != etag { range = .whole }
-        let status: HTTPResponse.Status
-        let selected: ClosedRange<Int>?
-        switch range {
-        case .whole:
-            status = .ok
-            selected = size > 0 ? 0...(size - 1) : nil
-        case .partial(let bytes):
-            status = .partialContent
-            selected = bytes
-            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
         case .unsatisfiable:
             throw APIError(
                 .rangeNotSatisfiable, .rangeNotSatisfiable, "the range selects no bytes of a \(size)-byte blob", field: "Range",
                 headers: [.contentRange: "bytes */\(size)"])
+        case .content(let status, let headers, let range):
+            guard includeBody, let range else { return Response(status: status, headers: headers) }
+            return Response(
+                status: status, headers: headers, body: try await blobs.body(hash: hash, range: range, context: context))
         }
-        let length = selected.map { $0.count } ?? 0
-        headers[.contentLength] = "\(length)"
-        guard includeBody, let selected else { return Response(status: status, headers: headers) }
-        return Response(
-            status: status, headers: headers, body: try await blobs.body(hash: hash, range: selected, context: context))
     }
 }

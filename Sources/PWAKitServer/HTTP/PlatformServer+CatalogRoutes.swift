@@ -5,8 +5,8 @@ import Hummingbird
 extension PlatformServer {
     func addCatalogRoutes(to table: RouteTable) {
         table.add(.get, "/v1/apps") { request, _ in
-            _ = try await authenticate(request)
-            return try JSONResponse.make(AppListResponse(apps: try await catalog.list().map(AppResponse.init)))
+            let revision = try await authenticateForCatalog(request)
+            return JSONResponse.make(encoded: try await catalog.listBody(revision: revision))
         }
         table.add(.post, "/v1/apps") { request, _ in
             _ = try await requireAdmin(request)

@@ -34,11 +34,24 @@ enum RequestReader {
         }
     }
 
+    /// The credentials of `Authorization: Bearer …` (scheme in any case, surrounding spaces and tabs dropped).
+    /// NB: works on UTF-8 bytes; Foundation's trimming took a sixth of an authenticated request's time.
     static func bearerToken(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
-            return nil
-        }
-        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        guard let header = request.headers[.authorization] else { return nil }
+        let bytes = header.utf8
+        let scheme = "bearer ".utf8
+        guard bytes.count > scheme.count,
+            zip(bytes, scheme).allSatisfy({ byte, expected in asciiLowercased(byte) == expected })
+        else { return nil }
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.dropFirst(scheme.count).firstIndex(where: { !isBlank($0) }),
+            let last = bytes.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(Substring(header.utf8[first...last]))
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
     /// `(id, secret)` from `Authorization: Basic base64(id:secret)`.
@@ -58,14 +71,23 @@ enum RequestReader {
 /// Builds JSON responses.
 enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        make(encoded: try encode(value), status: status, headers: headers)
+    }
+
+    /// A response with a body ``encode(_:)`` made earlier.
+    static func make(encoded body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
+    }
+
+    /// The JSON every response uses: sorted keys, ISO 8601 dates, unescaped slashes.
+    static func encode(_ value: some Encodable) throws -> ByteBuffer {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return ByteBuffer(bytes: try encoder.encode(value))
     }
 
     static func noContent() -> Response { Response(status: .noContent, headers: [.cacheControl: "no-store"]) }

@@ -39,9 +39,11 @@ struct IdentityService: Sendable {
 
     /// Creates a user; `nil` when the email is taken.
     func createUser(email: String, password: String, displayName: String, role: UserRole) async throws -> UserRecord? {
+        let id = environment.identifier()
+        let passwordHash = try await hasher.hashOffLoop(password, salt: environment.randomBytes(16))
         let user = UserRecord(
-            id: environment.identifier(), email: email, displayName: displayName,
-            passwordHash: try hasher.hash(password, salt: environment.randomBytes(16)), role: role, createdAt: environment.now()
+            id: id, email: email, displayName: displayName, passwordHash: passwordHash, role: role,
+            createdAt: environment.now()
         )
         return try await storage.insertUser(user) ? user : nil
     }
@@ -63,7 +65,7 @@ struct IdentityService: Sendable {
         let user = email.utf8.count <= 254 ? try await storage.user(email: email) : nil
         let passwordMatches =
             request.password.utf8.count <= Validation.maximumPasswordBytes
-            && hasher.verify(request.password, encoded: user?.passwordHash ?? decoyHash)
+            ? try await hasher.verifyOffLoop(request.password, encoded: user?.passwordHash ?? decoyHash) : false
         guard let user, passwordMatches else {
             try await storage.recordLoginFailure(key: accountKey, at: now)
             try await storage.recordLoginFailure(key: addressKey, at: now)

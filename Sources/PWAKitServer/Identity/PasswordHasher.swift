@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import NIOPosix
 import _CryptoExtras
 
 /// Hashes and verifies passwords with scrypt. Encoded form: `scrypt$N$r$p$salt$hash` (base64 parts).
@@ -36,6 +37,17 @@ struct PasswordHasher: Sendable {
             maxMemory: 128 * parameters.r * parameters.n * parameters.p + 64 * 1024 * 1024
         )
         return key.withUnsafeBytes { Data($0) }
+    }
+
+    /// ``hash(_:salt:)`` on NIO's blocking-work thread pool. NB: scrypt takes tens of milliseconds of CPU,
+    /// which must not hold up the event loop that also runs request handlers.
+    func hashOffLoop(_ password: String, salt: [UInt8]) async throws -> String {
+        try await NIOThreadPool.singleton.runIfActive { try hash(password, salt: salt) }
+    }
+
+    /// ``verify(_:encoded:)`` on NIO's blocking-work thread pool.
+    func verifyOffLoop(_ password: String, encoded: String) async throws -> Bool {
+        try await NIOThreadPool.singleton.runIfActive { verify(password, encoded: encoded) }
     }
 
     static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {

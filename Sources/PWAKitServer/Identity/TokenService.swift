@@ -13,6 +13,8 @@ struct TokenService: Sendable {
     let keyId: String
     let publicKey: Curve25519.Signing.PublicKey
     let configuration: ServerConfiguration
+    /// Tokens whose signature was verified; 10,000 of them take a few megabytes.
+    let verified = VerifiedTokenCache(capacity: 10_000)
 
     static func load(storage: any ServerStorage, environment: ServerEnvironment, configuration: ServerConfiguration) async throws
         -> TokenService
@@ -39,14 +41,19 @@ struct TokenService: Sendable {
     }
 
     /// Verifies signature, issuer, audience and expiry; any failure is the same 401.
-    func verifyAccessToken(_ token: String, now: Date) async throws -> AccessClaims {
-        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessClaims.self) else {
+    func verifyAccessToken(_ token: String, now: Date) throws -> AccessClaims {
+        let cached = verified.claims(of: token)
+        guard
+            let claims = cached
+                ?? (token.utf8.count <= 4096 ? EdDSAToken.verifiedPayload(token, key: publicKey, as: AccessClaims.self) : nil)
+        else {
             throw APIError.unauthorized("the access token is invalid")
         }
         guard claims.iss.value == configuration.issuer, claims.aud.value.contains(Self.hostAudience) else {
             throw APIError.unauthorized("the access token is invalid")
         }
         guard now < claims.exp.value else { throw APIError.unauthorized("the access token has expired") }
+        if cached == nil { verified.insert(claims, of: token, now: now) }
         return claims
     }
 

@@ -30,6 +30,11 @@ public protocol ServerStorage: Sendable {
     func revokeRefreshFamily(familyId: String, now: Date) async throws
     /// Whether a family exists and is not revoked: whether the session its access tokens belong to is live.
     func refreshFamilyIsActive(familyId: String) async throws -> Bool
+    /// In one read, whether the family is active (`nil` when it is not) and the catalog's revision: a number
+    /// that changes, on every replica at once, whenever ``apps()`` would answer differently. An authenticated
+    /// catalog request so costs no more round trips than any other authenticated request.
+    /// NB: apps are only ever inserted, never changed or removed, so the revision is the number of apps.
+    func catalogRevision(ifFamilyIsActive familyId: String) async throws -> Int64?
     /// The family and user of a token, if it exists.
     func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)?
 

@@ -38,4 +38,23 @@ enum Base64URL {
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
+
+    /// The bytes of unpadded base64url text; `nil` when any character is outside the alphabet.
+    static func decode(_ text: some Collection<UInt8>) -> Data? {
+        guard text.count % 4 != 1 else { return nil }
+        var standard = [UInt8]()
+        standard.reserveCapacity(text.count + 3)
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                standard.append(byte)
+            case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
+            default: return nil
+            }
+        }
+        standard.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - standard.count % 4) % 4))
+        return Data(base64Encoded: Data(standard))
+    }
 }

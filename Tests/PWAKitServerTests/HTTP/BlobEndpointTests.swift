@@ -44,9 +44,11 @@ struct BlobEndpointTests {
             #expect(get.headers[.cacheControl]?.contains("immutable") == true)
             #expect(get.headers[.acceptRanges] == "bytes")
 
+            #expect(transport == .router || get.headers[.date] != nil)
             let head = try await client.send(.head, "/v1/blobs/\(hash)")
             #expect(head.status == .ok)
             #expect(head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == "10000")
 
             let cached = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.ifNoneMatch: "\"\(hash)\""])
             #expect(cached.status == .notModified)
@@ -87,9 +89,93 @@ struct BlobEndpointTests {
     }
 }
 
+@Suite("File blob store")
+struct FileBlobStoreTests {
+    @Test("sizes come from regular files only; a directory at a blob's path is no blob")
+    func sizes() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = try FileBlobStore(root: root)
+        let empty = SHA256.hex(of: [UInt8]())
+        let full = SHA256.hex(of: [1, 2, 3])
+        let directory = String(repeating: "ab", count: 32)
+        for (hash, bytes) in [(empty, Data()), (full, Data([1, 2, 3]))] {
+            let path = URL(fileURLWithPath: store.path(for: hash))
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try bytes.write(to: path)
+        }
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: store.path(for: directory)), withIntermediateDirectories: true)
+        #expect(try await store.size(of: empty) == 0)
+        #expect(try await store.size(of: full) == 3)
+        #expect(try await store.size(of: directory) == nil)
+        #expect(try await store.size(of: String(repeating: "cd", count: 32)) == nil)
+        #expect(try await store.size(of: "../etc/passwd") == nil)
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+
+    @Suite("Blob delivery in the pipeline")
+    struct BlobPipelineTests {
+        @Test("pipelined requests are answered in order when blobs and router answers interleave")
+        func pipelinedOrder() async throws {
+            let harness = try await Harness.make(engine: .sqlite)
+            try await harness.test(.live) { client in
+                let port = try #require(client.port)
+                let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
+                let bytes = (0..<5000).map { UInt8($0 % 253) }
+                let hash = SHA256.hex(of: bytes)
+                let put = try await client.sendBytes(.put, "/v1/blobs/\(hash)", body: bytes, token: admin)
+                #expect(put.status == .created)
+                let request = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n" }
+                let pipelined = [
+                    request("/v1/blobs/\(hash)"), request("/v1/apps"), request("/v1/blobs/\(hash)"), request("/v1/health"),
+                    "HEAD /v1/blobs/\(hash) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                ].joined()
+                let reply = try rawExchange(port: port, request: pipelined)
+                // NB: a body runs straight into the next status line, with no line break between them.
+                let statuses = reply.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+                #expect(statuses == ["200", "401", "200", "200", "200"])
+                #expect(reply.components(separatedBy: String(decoding: bytes, as: UTF8.self)).count == 3)
+            }
+        }
+    }
+
+    /// Sends `request` on one TCP connection and reads until the server closes it.
+    private func rawExchange(port: Int, request: String) throws -> String {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw HarnessError("socket failed") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw HarnessError("connect failed") }
+        let sent = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        guard sent == request.utf8.count else { throw HarnessError("send failed") }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += chunk[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+#endif
+
 @Suite("Large blobs")
 struct LargeBlobTests {
-    @Test("blobs above the direct-read limit stream whole and in ranges", arguments: Transport.allCases, StorageEngine.available)
+    @Test(
+        "blobs above the direct-read limit stream whole and in ranges; ranges below it are read in chunks",
+        arguments: Transport.allCases, StorageEngine.available)
     func streaming(transport: Transport, engine: StorageEngine) async throws {
         let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
@@ -104,6 +190,12 @@ struct LargeBlobTests {
             let tail = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=100-"])
             #expect(tail.status == .partialContent)
             #expect(tail.bytes == Array(bytes[100...]))
+            // Ranges under the limit are read directly, in chunks; these start and end inside chunks.
+            for (first, last) in [(100, 1_000_099), (70_000, 200_000), (65_535, 65_536)] {
+                let part = try await client.send(.get, "/v1/blobs/\(hash)", headers: [.range: "bytes=\(first)-\(last)"])
+                #expect(part.status == .partialContent)
+                #expect(part.bytes == Array(bytes[first...last]))
+            }
         }
     }
 }

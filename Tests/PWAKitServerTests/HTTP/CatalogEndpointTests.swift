@@ -69,6 +69,36 @@ struct CatalogEndpointTests {
         }
     }
 
+    @Test(
+        "the app list follows apps another replica adds, and ends with the session", arguments: Transport.allCases,
+        StorageEngine.available)
+    func listFollowsOtherReplicas(transport: Transport, engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
+        try await harness.test(transport) { client in
+            let user = try await client.register()
+            func listed() async throws -> [String] {
+                let list = try await client.send(.get, "/v1/apps", token: user.access)
+                #expect(list.status == .ok)
+                return (0..<(list.json["apps"]?.count ?? 0)).compactMap { list.json["apps"]?[$0]?["id"]?.string }
+            }
+            // NB: other suites add apps to a shared PostgreSQL database meanwhile, so only this app is counted on.
+            let appId = "replica.\(uniqueSuffix())"
+            #expect(try await !listed().contains(appId))
+            #expect(try await !listed().contains(appId))
+            // Written straight to the shared database, as another replica would: this server's kept list must not hide it.
+            let app = AppRecord(
+                id: appId, name: "Elsewhere", description: "", icon: "", entryPath: "index.html", permissions: [],
+                channels: ["stable"], createdAt: harness.clock.now)
+            #expect(try await harness.server.storage.insertApp(app))
+            #expect(try await listed().contains(appId))
+
+            let logout = try await client.send(.post, "/v1/auth/logout", json: ["refreshToken": user.refresh], token: user.access)
+            #expect(logout.status == .noContent)
+            let ended = try await client.send(.get, "/v1/apps", token: user.access)
+            #expect(ended.status == .unauthorized)
+        }
+    }
+
     @Test("app creation names the field at fault", arguments: Transport.allCases, StorageEngine.available)
     func appValidation(transport: Transport, engine: StorageEngine) async throws {
         let harness = try await Harness.make(engine: engine)

@@ -79,6 +79,7 @@ struct IdentityEndpointTests {
         let harness = try await Harness.make(engine: engine)
         try await harness.test(transport) { client in
             let user = try await client.register()
+            #expect(try await client.send(.get, "/v1/me", token: user.access).status == .ok)
             harness.clock.advance(by: 15 * 60 + 1)
             let me = try await client.send(.get, "/v1/me", token: user.access)
             #expect(me.status == .unauthorized)
@@ -199,6 +200,15 @@ struct IdentityEndpointTests {
             let bobRefresh = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": bob.refresh])
             #expect(bobRefresh.status == .ok)
             #expect(try await client.send(.get, "/v1/me", token: flipSignatureCharacter(alice.access)).status == .unauthorized)
+            // The scheme is case-insensitive and spaces around the token do not matter; other schemes are refused.
+            for (header, status) in [
+                ("bEaReR \(alice.access)", HTTPResponse.Status.ok), ("Bearer  \t\(alice.access) ", .ok),
+                ("Bearer", .unauthorized), ("Bearer   ", .unauthorized), ("Bearer\(alice.access)", .unauthorized),
+                ("Token \(alice.access)", .unauthorized),
+            ] {
+                let response = try await client.send(.get, "/v1/me", headers: [.authorization: header])
+                #expect(response.status == status, "\(header.prefix(12))")
+            }
         }
     }
 }

@@ -42,7 +42,9 @@ struct Harness: Sendable {
     }
 
     func test(_ transport: Transport, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: server.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(
+            router: server.router(), server: server.httpServer(serverName: nil),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         defer { try? FileManager.default.removeItem(at: blobRoot) }
         do {
             try await app.test(transport.setup) { client in try await body(client) }

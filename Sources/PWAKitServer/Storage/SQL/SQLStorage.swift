@@ -114,6 +114,14 @@ public struct SQLStorage: ServerStorage {
     }
 
     /// See ``ServerStorage``.
+    public func catalogRevision(ifFamilyIsActive familyId: String) async throws -> Int64? {
+        try await driver.query(
+            "SELECT (SELECT COUNT(*) FROM apps) AS revision FROM refresh_families WHERE id = $1 AND revoked_at IS NULL",
+            [.text(familyId)]
+        ).first?.integer("revision")
+    }
+
+    /// See ``ServerStorage``.
     public func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)? {
         guard
             let row = try await driver.query(
