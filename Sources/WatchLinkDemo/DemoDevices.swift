@@ -92,7 +92,9 @@ enum DemoDevices {
         // NB: a pause before each further step keeps the stream running long enough for a
         // test to kill either process in the middle of it, however loaded the machine is.
         let pace = Duration.milliseconds(try options.int("pace-ms", default: 0))
-        let results = await sendSteps(count, over: connection, strategy: strategy, timeout: timeout, pace: pace)
+        let limitFile = options.values["limit-file"]
+        let results = await sendSteps(
+            count, over: connection, strategy: strategy, timeout: timeout, pace: pace, limitFile: limitFile)
         try await states.mood.update("finished")
         let ok = results.filter { $0.hasPrefix("ok") }.count
         emit("done ok=\(ok) err=\(results.count - ok) health=\(connection.status.health.rawValue)")
@@ -118,7 +120,7 @@ enum DemoDevices {
     /// runs the steps in step order.
     static func sendSteps(
         _ count: Int, over connection: WatchConnection, strategy: DeliveryStrategy, timeout: Duration,
-        pace: Duration = .zero
+        pace: Duration = .zero, limitFile: String? = nil
     ) async -> [String] {
         let (progress, sink) = AsyncStream.makeStream(of: StepProgress.self)
         let events = await connection.events()
@@ -140,6 +142,11 @@ enum DemoDevices {
             while lines.count < count {
                 if launched < count && launched - lines.count < 8 {
                     if pace > .zero && launched > 0 { try? await Task.sleep(for: pace) }
+                    // NB: with --limit-file, step n waits while the file holds a number ≤ n: a
+                    // test holds the stream there, so a process it kills is always mid-stream.
+                    while let limitFile, let limit = Self.limit(in: limitFile), limit <= launched {
+                        try? await Task.sleep(for: .milliseconds(10))
+                    }
                     let n = launched
                     launched += 1
                     group.addTask {
@@ -170,6 +177,12 @@ enum DemoDevices {
             }
             return lines
         }
+    }
+
+    /// The number in `path`, if the file exists and holds one.
+    static func limit(in path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Writes one line to standard output immediately (the kill test reads it live).

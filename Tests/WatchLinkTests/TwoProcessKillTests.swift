@@ -82,12 +82,23 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let socket = root.appendingPathComponent("s").path
         let runs = root.appendingPathComponent("runs").path
+        let limit = root.appendingPathComponent("limit")
         let watchArgs = ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path, "--runs", runs]
         let count = 300
         let phoneArgs = [
             "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", String(count),
-            "--timeout", "90", "--linger", "120", "--pace-ms", "20",
+            "--timeout", "90", "--linger", "120", "--limit-file", limit.path,
         ]
+        // The phone holds at the step this file names, so each kill lands mid-stream however
+        // slow or fast the machine is.
+        func hold(at step: Int?) throws {
+            if let step {
+                try Data(String(step).utf8).write(to: limit, options: .atomic)
+            } else {
+                try? FileManager.default.removeItem(at: limit)
+            }
+        }
+        try hold(at: 48)
 
         var watch = try Child(binary, watchArgs)
         var phone = try Child(binary, phoneArgs)
@@ -97,11 +108,13 @@ import Testing
         #expect(!firstPhone.output.contains { $0.hasPrefix("done") }, "the watch must die mid-stream")
         try await Task.sleep(for: .milliseconds(300))
         watch = try Child(binary, watchArgs)
+        try hold(at: 88)
         try await waitFor("80 steps") { firstPhone.output.filter { $0.hasPrefix("ok") }.count >= 80 }
         phone.kill9()
         let beforeKill = phone.output
         #expect(!beforeKill.contains { $0.hasPrefix("done") }, "the phone must die mid-stream")
         try await Task.sleep(for: .milliseconds(200))
+        try hold(at: nil)
         phone = try Child(binary, phoneArgs)
         let secondPhone = phone
         try await waitFor("the restarted phone to finish") { secondPhone.output.contains { $0.hasPrefix("done") } }
