@@ -108,14 +108,3 @@ final class BundleFixture {
         }
     }
 }
-
-@Suite struct ByteRangeTests {
-    @Test func parsesSingleRanges() {
-        #expect(ByteRange.parse(nil, size: 10) == .whole)
-        #expect(ByteRange.parse("bytes=0-0", size: 10) == .partial(ByteRange(lower: 0, upper: 0)))
-        #expect(ByteRange.parse(" bytes= 2 - 4 ", size: 10) == .partial(ByteRange(lower: 2, upper: 4)))
-        #expect(ByteRange.parse("bytes=-20", size: 10) == .partial(ByteRange(lower: 0, upper: 9)))
-        #expect(ByteRange.parse("bytes=-0", size: 10) == .unsatisfiable)
-        #expect(ByteRange.parse("bytes=0-", size: 0) == .unsatisfiable)
-    }
-}

@@ -114,7 +114,7 @@ public struct LocalBundleServer: Sendable {
         if let tags = request.headers["if-none-match"], Self.matches(tags, etag) {
             return LocalBundleResponse(status: 304, reason: "Not Modified", contentType: contentType, headers: headers)
         }
-        let range: ByteRange?
+        let range: ClosedRange<Int>?
         switch ByteRange.parse(request.headers["range"], size: facts.size) {
         case .whole:
             range = nil
@@ -124,7 +124,7 @@ public struct LocalBundleServer: Sendable {
                 status: 416, reason: "Range Not Satisfiable", contentType: contentType, headers: headers)
         case .partial(let part):
             range = part
-            headers["Content-Range"] = "bytes \(part.lower)-\(part.upper)/\(facts.size)"
+            headers["Content-Range"] = "bytes \(part.lowerBound)-\(part.upperBound)/\(facts.size)"
         }
         let length = range?.count ?? facts.size
         headers["Content-Length"] = String(length)
@@ -133,7 +133,7 @@ public struct LocalBundleServer: Sendable {
         guard request.method == "GET" else {
             return LocalBundleResponse(status: status, reason: reason, contentType: contentType, headers: headers)
         }
-        guard let body = Self.read(url, offset: range?.lower ?? 0, count: length) else {
+        guard let body = Self.read(url, offset: range?.lowerBound ?? 0, count: length) else {
             return .errorPage(404, "Not Found", "The file could not be read.")
         }
         return LocalBundleResponse(status: status, reason: reason, contentType: contentType, headers: headers, body: body)
@@ -153,7 +153,7 @@ public struct LocalBundleServer: Sendable {
     /// Whether an `If-None-Match` list names `etag` (or is `*`).
     static func matches(_ header: String, _ etag: String) -> Bool {
         header.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingASCIISpaces()
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
             return tag == "*" || tag == etag || tag == "W/" + etag
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import PWAKitBundles
 
 /// What a `GET` or `HEAD` of a stored blob answers, decided from the request's headers and the blob's
 /// size: immutable, with a strong ETag, conditional GET and single byte ranges.

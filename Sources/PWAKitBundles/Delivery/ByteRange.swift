@@ -1,8 +1,10 @@
 import Foundation
-import HTTPTypes
 
 /// A parsed `Range: bytes=…` header against a resource of known size (RFC 9110 §14).
-enum ByteRange: Equatable {
+///
+/// Shared by everything that serves bundle files: the server's blob delivery and a host's
+/// local `app://` bundles.
+public enum ByteRange: Equatable, Sendable {
     /// No usable range: serve the whole resource (absent, malformed, multi-range or non-byte units).
     case whole
     /// One satisfiable range, clamped to the resource.
@@ -10,7 +12,8 @@ enum ByteRange: Equatable {
     /// A syntactically valid range that selects nothing: 416.
     case unsatisfiable
 
-    static func parse(_ header: String?, size: Int) -> ByteRange {
+    /// Parses `header` for a resource of `size` bytes; only one range is ever served.
+    public static func parse(_ header: String?, size: Int) -> ByteRange {
         guard let header else { return .whole }
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard trimmed.count <= 200, trimmed.lowercased().hasPrefix("bytes=") else { return .whole }
