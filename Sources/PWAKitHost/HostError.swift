@@ -12,10 +12,6 @@ public struct HostError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let io = Code("io")
         /// The display or web engine could not start.
         public static let engineUnavailable = Code("engine_unavailable")
-        /// The page did not reach the awaited state in time.
-        public static let timeout = Code("timeout")
-        /// Taking the screenshot failed.
-        public static let snapshotFailed = Code("snapshot_failed")
 
         public var description: String { rawValue }
     }

@@ -147,9 +147,8 @@
 
         /// Sends `event` to the current page, if it has the bridge.
         func emit(_ event: BridgeEvent) {
-            guard case .open(let generation, let id) = page else { return }
+            guard case .open(_, let id) = page else { return }
             let dispatcher = self.dispatcher!
-            _ = generation
             Task { await dispatcher.emit(event, to: id) }
         }
 
@@ -166,7 +165,7 @@
             if options.screenshot != nil && options.waitFor == .ready { takeSnapshotAfterPaint() }
         }
 
-        func record(_ entry: ReportModule.Entry, output: @Sendable (String) -> Void) {
+        func record(_ entry: ReportModule.Entry) {
             switch entry {
             case .log(let line, let origin):
                 var object: [String: JSONValue] = ["event": "log", "origin": .string(origin), "message": .string(line.message)]

@@ -68,10 +68,9 @@
                     Task { @MainActor [weak self] in self?.pageReportedReady(caller) }
                 })
             if options.report {
-                let output = options.output
                 all.append(
                     ReportModule { entry in
-                        Task { @MainActor [weak self] in self?.record(entry, output: output) }
+                        Task { @MainActor [weak self] in self?.record(entry) }
                     })
             }
             let registry = try ModuleRegistry(modules: all, features: launch.configuration.features)
