@@ -48,6 +48,14 @@ extension LinkEngine {
         return finish(actions, now: now)
     }
 
+    /// Answers `request` with `error` without running it.
+    func refuse(_ request: WireRequest, _ error: WatchLinkError, now: WatchTimestamp) -> [LinkAction] {
+        respond(
+            WireResponse(
+                requestID: request.requestID, idempotencyKey: request.idempotencyKey, outcome: .failure(error),
+                createdAt: now))
+    }
+
     func respond(_ response: WireResponse) -> [LinkAction] {
         guard isActivated else { return [] }
         var response = response
@@ -74,30 +82,25 @@ extension LinkEngine {
     }
 
     mutating func routeRequest(_ request: WireRequest, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
-        let key = request.idempotencyKey
         if let answer = answerFromInbox(request, now: now) { return answer }
         if !request.isDurable && request.target != incarnation {
             // NB: a non-durable request leaves no trace on disk; only the incarnation it is addressed
             // to can tell whether it already ran, so any other incarnation refuses it unrun.
-            return respond(
-                WireResponse(
-                    requestID: request.requestID, idempotencyKey: key,
-                    outcome: .failure(
-                        WatchLinkError(
-                            .wrongIncarnation, "non-durable request addressed to another incarnation; not run",
-                            details: ["addressed": request.target?.description ?? "none"])),
-                    createdAt: now))
+            return refuse(
+                request,
+                WatchLinkError(
+                    .wrongIncarnation, "non-durable request addressed to another incarnation; not run",
+                    details: ["addressed": request.target?.description ?? "none"]),
+                now: now)
         }
         if let sequence = request.sequence {
             if sequence <= watermark {
-                return respond(
-                    WireResponse(
-                        requestID: request.requestID, idempotencyKey: key,
-                        outcome: .failure(
-                            WatchLinkError(
-                                .expired, "ordered request was settled at the sender before it arrived",
-                                details: ["sequence": String(sequence)])),
-                        createdAt: now))
+                return refuse(
+                    request,
+                    WatchLinkError(
+                        .expired, "ordered request was settled at the sender before it arrived",
+                        details: ["sequence": String(sequence)]),
+                    now: now)
             }
             if orderedBuffer[sequence] == nil && orderedBuffer.count < configuration.orderedBufferLimit {
                 orderedBuffer[sequence] = request
@@ -188,14 +191,12 @@ extension LinkEngine {
             var actions: [LinkAction] = []
             if let sequence = request.sequence { actions += [.persist(.orderedWatermark(sequence))] }
             return actions
-                + respond(
-                    WireResponse(
-                        requestID: request.requestID, idempotencyKey: key,
-                        outcome: .failure(
-                            WatchLinkError(
-                                .expired, "arrived after its deadline; not run",
-                                details: ["requestID": request.requestID.uuidString])),
-                        createdAt: now))
+                + refuse(
+                    request,
+                    WatchLinkError(
+                        .expired, "arrived after its deadline; not run",
+                        details: ["requestID": request.requestID.uuidString]),
+                    now: now)
         }
         let mark = InboxStart(
             idempotencyKey: key, requestID: request.requestID, deadline: request.deadline, sequence: request.sequence)
