@@ -203,7 +203,7 @@ let hostTargets: [Target] = [
         .target(
             name: "PWAKitLinuxHost",
             dependencies: [
-                "PWAKitCore", "PWAKitHost",
+                "PWAKitCore", "PWAKitHost", "PWAKitModules",
                 .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
             ],
             swiftSettings: strictSettings

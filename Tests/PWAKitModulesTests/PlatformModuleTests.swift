@@ -13,7 +13,8 @@ import Testing
 
     @Test func getInfoReportsDeviceAndAppThroughTheBridge() async throws {
         var registry = ModuleRegistry()
-        try registry.register(PlatformModule(provider: FixedProvider()))
+        try registry.register(
+            PlatformModule(provider: FixedProvider(), providers: ["haptics": .simulated, "clipboard": .real], secureStorage: "memory"))
         let configuration = PWAConfiguration(
             app: AppSection(name: "Hello", bundleId: "dev.pwakit.hello", startUrl: "app://hello/index.html"),
             origins: OriginsSection(allowed: ["pwakit.dev"]))
@@ -22,7 +23,7 @@ import Testing
         let reply = await dispatcher.handle(#"{"id":"1","module":"platform","action":"getInfo"}"#, from: page)
         #expect(
             reply?.json
-                == #"{"id":"1","success":true,"data":{"appBuild":"42","appVersion":"2.1.0","deviceFeatures":"simulated","deviceModel":"x86_64","deviceName":"ci","isNative":true,"osVersion":"Debian GNU/Linux 12 (bookworm)","platform":"linux","pwakitVersion":"\#(PWAKit.version)"}}"#
+                == #"{"id":"1","success":true,"data":{"appBuild":"42","appVersion":"2.1.0","deviceFeatures":"simulated","deviceModel":"x86_64","deviceName":"ci","isNative":true,"osVersion":"Debian GNU/Linux 12 (bookworm)","platform":"linux","providers":{"clipboard":"real","haptics":"simulated"},"pwakitVersion":"\#(PWAKit.version)","secureStorage":"memory"}}"#
         )
         let bad = await dispatcher.handle(#"{"id":"2","module":"platform","action":"getInfo","payload":"x"}"#, from: page)
         #expect(bad?.json.contains(#""code":"invalid_payload""#) == true)

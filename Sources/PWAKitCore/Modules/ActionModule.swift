@@ -21,6 +21,15 @@ extension ActionModule {
     /// The declared actions' names.
     public static var supportedActions: [String] { actions.names }
 
+    /// The contract read off the typed actions.
+    public static func schema() throws(SchemaError) -> ModuleSchema {
+        var described: [ActionSchema] = []
+        for action in actions.all { described.append(try action.schema()) }
+        return ModuleSchema(
+            name: moduleName, summary: summary, featureFlag: featureFlag, actions: described, errors: errorCodes,
+            events: try eventSchemas())
+    }
+
     /// Decodes the payload for `action`, runs its handler and encodes the result.
     public func handle(action: String, payload: JSONValue?, context: ModuleContext) async throws -> JSONValue? {
         try await Self.actions.perform(action, module: self, payload: payload, context: context)

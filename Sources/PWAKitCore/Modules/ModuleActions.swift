@@ -4,11 +4,20 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
     public struct Action: Sendable {
         /// The action's name.
         public let name: String
-        /// The Swift type of the payload, for documentation and schema output.
+        /// What the action does, for the generated reference.
+        public let summary: String
+        /// The Swift type of the payload, for documentation.
         public let payloadType: String
         /// The Swift type of the result.
         public let resultType: String
+        /// A valid payload, for the reference and the contract tests; `nil` for actions
+        /// without a payload.
+        public let example: JSONValue?
+        let describe: @Sendable () throws(SchemaError) -> ActionSchema
         let perform: @Sendable (Module, JSONValue?, ModuleContext) async throws -> JSONValue?
+
+        /// The action's schema, read off its payload and result types.
+        public func schema() throws(SchemaError) -> ActionSchema { try describe() }
     }
 
     /// The declared actions, in declaration order.
@@ -21,16 +30,32 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
     public var names: [String] { all.map(\.name) }
 
     /// Declares `name`, whose payload decodes as `payload` and whose result encodes from `result`.
-    public func action<Payload: Decodable & Sendable, Result: Encodable & Sendable>(
-        _ name: String, payload: Payload.Type, result: Result.Type,
+    ///
+    /// When `Payload` adopts ``ValidatedPayload`` its checks run after decoding, before the
+    /// handler. `example` is a valid payload, shown in the reference and sent by the
+    /// contract tests.
+    public func action<Payload: Decodable & Sendable, Result: Codable & Sendable>(
+        _ name: String, payload: Payload.Type, result: Result.Type, summary: String = "", example: Payload? = nil,
         _ handler: @escaping @Sendable (Module, Payload, ModuleContext) async throws -> Result
-    ) -> Self {
+    ) -> Self where Payload: Encodable {
+        let exampleJSON = example.flatMap { try? JSONValue(encoding: $0) }
         var copy = self
         copy.all.append(
             Action(
-                name: name, payloadType: String(describing: Payload.self), resultType: String(describing: Result.self)
+                name: name, summary: summary, payloadType: String(describing: Payload.self),
+                resultType: String(describing: Result.self), example: exampleJSON,
+                describe: { () throws(SchemaError) in
+                    ActionSchema(
+                        name: name, summary: summary,
+                        payload: Payload.self == EmptyPayload.self ? nil : try SchemaRecorder.describe(Payload.self).node,
+                        result: Result.self == NoResult.self ? nil : try SchemaRecorder.describe(Result.self).node,
+                        example: exampleJSON)
+                }
             ) { module, raw, context in
                 let decoded: Payload = try PayloadCoding.decode(raw)
+                if let validated = decoded as? any ValidatedPayload {
+                    try validated.validate()
+                }
                 let output = try await handler(module, decoded, context)
                 return try PayloadCoding.encode(output)
             })
@@ -38,11 +63,11 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
     }
 
     /// Declares `name` taking no payload (absent, `null` or `{}`).
-    public func action<Result: Encodable & Sendable>(
-        _ name: String, result: Result.Type,
+    public func action<Result: Codable & Sendable>(
+        _ name: String, result: Result.Type, summary: String = "",
         _ handler: @escaping @Sendable (Module, ModuleContext) async throws -> Result
     ) -> Self {
-        action(name, payload: EmptyPayload.self, result: result) { module, _, context in
+        action(name, payload: EmptyPayload.self, result: result, summary: summary) { module, _, context in
             try await handler(module, context)
         }
     }
@@ -57,9 +82,15 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
 }
 
 /// The payload of an action that takes none: accepts an absent payload, `null` or `{}`.
-public struct EmptyPayload: Codable, Sendable, Equatable {
+public struct EmptyPayload: Codable, Sendable, Equatable, SchemaDescribed {
     /// Creates the empty payload.
     public init() {}
+
+    /// Never read: ``ModuleActions`` declares an `EmptyPayload` action as taking none.
+    public static func schemaNode() throws(SchemaError) -> SchemaNode { .object(SchemaObject(name: "EmptyPayload", fields: [])) }
+
+    /// The empty payload.
+    public static var schemaPlaceholder: EmptyPayload { EmptyPayload() }
 
     /// Decodes from `null` or an empty object.
     public init(from decoder: any Decoder) throws {}
@@ -78,9 +109,18 @@ public struct EmptyPayload: Codable, Sendable, Equatable {
 }
 
 /// The result of an action that returns nothing: the response carries no `data`.
-public struct NoResult: Encodable, Sendable, Equatable {
+public struct NoResult: Codable, Sendable, Equatable, SchemaDescribed {
     /// Creates the empty result.
     public init() {}
+
+    /// Decodes from anything (there is nothing to read).
+    public init(from decoder: any Decoder) throws {}
+
+    /// Never read: ``ModuleActions`` declares a `NoResult` action as returning nothing.
+    public static func schemaNode() throws(SchemaError) -> SchemaNode { .any }
+
+    /// The empty result.
+    public static var schemaPlaceholder: NoResult { NoResult() }
 
     /// Encodes as `null`.
     public func encode(to encoder: any Encoder) throws {

@@ -8,13 +8,13 @@ public struct ModuleRegistry: Sendable {
         /// Calls reach this module.
         case enabled(any PWAModule)
         /// Calls answer `unavailable`; `flag` names the feature flag that turned it off.
-        case disabled(actions: [String], flag: String?)
+        case disabled(module: any PWAModule.Type, flag: String?)
 
         /// The actions the module declares.
         public var actions: [String] {
             switch self {
             case .enabled(let module): type(of: module).supportedActions
-            case .disabled(let actions, _): actions
+            case .disabled(let module, _): module.supportedActions
             }
         }
     }
@@ -31,7 +31,7 @@ public struct ModuleRegistry: Sendable {
 
     /// Registers `module` as present but disabled by `flag`.
     public mutating func registerDisabled(_ module: any PWAModule.Type, flag: String?) throws(RegistryError) {
-        try insert(name: module.moduleName, .disabled(actions: module.supportedActions, flag: flag))
+        try insert(name: module.moduleName, .disabled(module: module, flag: flag))
     }
 
     private mutating func insert(name: String, _ entry: Entry) throws(RegistryError) {
@@ -56,10 +56,22 @@ public struct ModuleRegistry: Sendable {
             case .enabled(let module):
                 let type = type(of: module)
                 return ModuleDescriptor(name: name, actions: type.supportedActions, enabled: true, featureFlag: type.featureFlag)
-            case .disabled(let actions, let flag):
-                return ModuleDescriptor(name: name, actions: actions, enabled: false, featureFlag: flag)
+            case .disabled(let module, let flag):
+                return ModuleDescriptor(name: name, actions: module.supportedActions, enabled: false, featureFlag: flag)
             }
         }
+    }
+
+    /// Every registered module's contract, sorted by name; disabled modules included.
+    public func schemas() throws(SchemaError) -> [ModuleSchema] {
+        var out: [ModuleSchema] = []
+        for name in entries.keys.sorted() {
+            switch entries[name]! {
+            case .enabled(let module): out.append(try type(of: module).schema())
+            case .disabled(let module, _): out.append(try module.schema())
+            }
+        }
+        return out
     }
 }
 

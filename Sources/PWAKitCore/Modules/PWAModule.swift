@@ -11,6 +11,15 @@ public protocol PWAModule: Sendable {
     /// The `features` flag in `pwa-config.json` that enables this module, or `nil` when the
     /// module is always available.
     static var featureFlag: String? { get }
+    /// What the module does, one sentence for the generated reference.
+    static var summary: String { get }
+    /// The module's own error codes (`<module>.<reason>`) and what each means.
+    static var errorCodes: [ModuleErrorCode] { get }
+    /// The events the module sends to pages.
+    static func eventSchemas() throws(SchemaError) -> [EventSchema]
+    /// The module's contract. ``ActionModule``s derive it from their typed actions; other
+    /// modules describe each action's payload and result as any JSON.
+    static func schema() throws(SchemaError) -> ModuleSchema
 
     /// Performs `action` with `payload` for the caller described by `context`.
     ///
@@ -22,4 +31,18 @@ public protocol PWAModule: Sendable {
 extension PWAModule {
     /// Modules are always available unless they name a feature flag.
     public static var featureFlag: String? { nil }
+    /// No summary.
+    public static var summary: String { "" }
+    /// No module-specific error codes.
+    public static var errorCodes: [ModuleErrorCode] { [] }
+    /// No events.
+    public static func eventSchemas() throws(SchemaError) -> [EventSchema] { [] }
+
+    /// Every action takes and returns any JSON.
+    public static func schema() throws(SchemaError) -> ModuleSchema {
+        ModuleSchema(
+            name: moduleName, summary: summary, featureFlag: featureFlag,
+            actions: supportedActions.map { ActionSchema(name: $0, summary: "", payload: .any, result: .any) },
+            errors: errorCodes, events: try eventSchemas())
+    }
 }

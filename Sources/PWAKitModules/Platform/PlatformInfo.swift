@@ -1,3 +1,5 @@
+public import PWAKitCore
+
 /// What `platform.getInfo` reports about the device and the host.
 public struct PlatformInfo: Codable, Sendable, Equatable {
     /// `ios`, `linux`, `macos`, …
@@ -18,9 +20,13 @@ public struct PlatformInfo: Codable, Sendable, Equatable {
     public var pwakitVersion: String
     /// Whether device features (haptics, biometrics, …) are real on this host or simulated.
     public var deviceFeatures: DeviceFeatures
+    /// Module → whether its provider is `real` or `simulated` on this host.
+    public var providers: [String: ModuleProviders.ProviderKind]
+    /// Where `secureStorage` keeps secrets and how they are protected.
+    public var secureStorage: String
 
     /// Real hardware or a simulation.
-    public enum DeviceFeatures: String, Codable, Sendable {
+    public enum DeviceFeatures: String, Codable, Sendable, SchemaEnum {
         /// The features act on real hardware.
         case real
         /// The features are simulated (a desktop or CI host).
@@ -30,8 +36,11 @@ public struct PlatformInfo: Codable, Sendable, Equatable {
     /// Creates a report.
     public init(
         platform: String, osVersion: String, isNative: Bool = true, appVersion: String, appBuild: String,
-        deviceModel: String, deviceName: String, pwakitVersion: String, deviceFeatures: DeviceFeatures
+        deviceModel: String, deviceName: String, pwakitVersion: String, deviceFeatures: DeviceFeatures,
+        providers: [String: ModuleProviders.ProviderKind] = [:], secureStorage: String = ""
     ) {
+        self.providers = providers
+        self.secureStorage = secureStorage
         self.platform = platform
         self.osVersion = osVersion
         self.isNative = isNative

@@ -4,17 +4,29 @@ public import PWAKitCore
 public struct PlatformModule: ActionModule {
     /// `platform`.
     public static let moduleName = "platform"
+    /// One line for the reference.
+    public static let summary =
+        "Facts about the device and the host, including which device features are real and which simulated."
     /// `getInfo` → ``PlatformInfo``.
     public static let actions = ModuleActions<PlatformModule>()
-        .action("getInfo", result: PlatformInfo.self) { module, context in
+        .action("getInfo", result: PlatformInfo.self, summary: "The platform, versions, device and provider kinds.") {
+            module, context in
             module.info(for: context.app)
         }
 
     private let provider: any PlatformInfoProvider
+    private let providers: [String: ModuleProviders.ProviderKind]
+    private let secureStorage: String
 
-    /// Creates the module over `provider`.
-    public init(provider: any PlatformInfoProvider = SystemPlatformInfoProvider()) {
+    /// Creates the module over `provider`; `providers` and `secureStorage` are reported as
+    /// they are.
+    public init(
+        provider: any PlatformInfoProvider = SystemPlatformInfoProvider(),
+        providers: [String: ModuleProviders.ProviderKind] = [:], secureStorage: String = ""
+    ) {
         self.provider = provider
+        self.providers = providers
+        self.secureStorage = secureStorage
     }
 
     /// The report for `app`.
@@ -22,6 +34,6 @@ public struct PlatformModule: ActionModule {
         PlatformInfo(
             platform: provider.platform, osVersion: provider.osVersion, appVersion: app.version, appBuild: app.build,
             deviceModel: provider.deviceModel, deviceName: provider.deviceName, pwakitVersion: PWAKit.version,
-            deviceFeatures: provider.deviceFeatures)
+            deviceFeatures: provider.deviceFeatures, providers: providers, secureStorage: secureStorage)
     }
 }

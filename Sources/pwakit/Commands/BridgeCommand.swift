@@ -43,7 +43,7 @@ struct BridgeCommand: AsyncParsableCommand {
         }
         let registry: ModuleRegistry
         do throws(RegistryError) {
-            registry = try ModuleRegistry(modules: BuiltInModules.all(), features: configuration.features)
+            registry = try ModuleRegistry(modules: BuiltInModules.simulated(), features: configuration.features)
         } catch {
             Console.writeError("error: \(error.description)")
             throw ExitCode(1)

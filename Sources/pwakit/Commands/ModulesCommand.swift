@@ -42,7 +42,7 @@ struct ModulesCommand: ParsableCommand {
             do throws(RegistryError) {
                 // Every host also registers `lifecycle` (the page's ready signal).
                 registry = try ModuleRegistry(
-                    modules: BuiltInModules.all() + [LifecycleModule { _ in }], features: features)
+                    modules: BuiltInModules.simulated() + [LifecycleModule { _ in }], features: features)
             } catch {
                 throw CommandFailure(status: .invalid, code: "modules.registry", message: error.description)
             }

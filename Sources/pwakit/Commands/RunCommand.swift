@@ -113,7 +113,7 @@ struct RunCommand: ParsableCommand {
             }
             let status = MainActor.assumeIsolated { () -> Int32 in
                 do {
-                    let host = try LinuxHost(launch: launch, options: options, modules: BuiltInModules.all())
+                    let host = try LinuxHost(launch: launch, options: options, modules: BuiltInModules.simulated())
                     return try host.run()
                 } catch let error as HostError {
                     Console.writeError("error: \(error.message)")

@@ -1,0 +1,58 @@
+public import PWAKitCore
+
+/// The providers behind the built-in modules. ``simulated(_:secureStore:)`` backs every one
+/// with a ``SimulatedDevice``; a host replaces those it has real implementations of and
+/// says which are real in ``kinds``.
+public struct ModuleProviders: Sendable {
+    /// `platform` facts.
+    public var platform: any PlatformInfoProvider
+    /// `app`.
+    public var app: any AppServicesProvider
+    /// `haptics`.
+    public var haptics: any HapticsProvider
+    /// `vibration`.
+    public var vibration: any VibrationProvider
+    /// `notifications`.
+    public var notifications: any NotificationProvider
+    /// `badging` and `notifications.setBadge`.
+    public var badge: any BadgeProvider
+    /// `share`.
+    public var share: any ShareProvider
+    /// `biometrics`.
+    public var biometrics: any BiometricsProvider
+    /// `secureStorage`.
+    public var secureStore: any SecureStore
+    /// `clipboard`.
+    public var clipboard: any ClipboardProvider
+    /// `print`.
+    public var printer: any PrintProvider
+    /// `iap`.
+    public var store: any StoreProvider
+    /// `healthkit`.
+    public var health: any HealthProvider
+    /// `camera`, `microphone`, `location`.
+    public var permissions: any PermissionProvider
+    /// Incoming pushes, for the host to attach pages to.
+    public var push: PushRelay
+    /// The scheduler of local notifications, when the host supplies its own (a test clock).
+    public var notificationScheduler: NotificationScheduler?
+    /// Module name → `real` or `simulated`, as `platform.getInfo` reports it.
+    public var kinds: [String: ProviderKind]
+
+    /// Whether a provider acts on the real system.
+    public enum ProviderKind: String, Codable, Sendable, SchemaEnum {
+        /// It acts on the real system.
+        case real
+        /// It is simulated.
+        case simulated
+    }
+
+    /// Every provider simulated by `device`, secrets in `secureStore` (in memory by default).
+    public static func simulated(_ device: SimulatedDevice, secureStore: any SecureStore = InMemorySecureStore()) -> ModuleProviders {
+        ModuleProviders(
+            platform: SystemPlatformInfoProvider(), app: device, haptics: device, vibration: device, notifications: device,
+            badge: device, share: device, biometrics: device, secureStore: secureStore, clipboard: device, printer: device,
+            store: device, health: device, permissions: device, push: PushRelay(), notificationScheduler: nil,
+            kinds: Dictionary(uniqueKeysWithValues: BuiltInModules.deviceModules.map { ($0, .simulated) }))
+    }
+}
