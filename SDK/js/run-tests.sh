@@ -39,7 +39,7 @@ if [ "$node_status" -ne 0 ] && [ "${node_fail:-0}" -eq 0 ]; then
   failed=$((failed + 1))
 fi
 
-for project in "$here/tsconfig.json" "$here/test/types-loose/tsconfig.json"; do
+for project in "$here/tsconfig.json" "$here/test/types-loose/tsconfig.json" "$here/test/types-generated/tsconfig.json"; do
   echo "== tsc --noEmit -p ${project#"$here"/}"
   if tsc --noEmit -p "$project"; then
     passed=$((passed + 1))

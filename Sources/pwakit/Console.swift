@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes the CLI's output: results to standard output, diagnostics to standard error.
 enum Console {
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    static func write(_ text: String, terminator: String = "\n") {
+        FileHandle.standardOutput.write(Data((text + terminator).utf8))
     }
 
     static func writeError(_ text: String) {

@@ -4,7 +4,9 @@ import PWAKitCore
 import PWAKitHost
 import PWAKitModules
 
-/// `pwakit modules [path] [--json]`: the modules a host registers for a configuration.
+/// `pwakit modules [path] [--json | --typescript | --markdown]`: the modules a host registers
+/// for a configuration, with their schemas; or the SDK declarations and the reference
+/// generated from those schemas.
 struct ModulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modules",
@@ -13,22 +15,51 @@ struct ModulesCommand: ParsableCommand {
             Reads pwa-config.json from PATH (a file or a directory); a module whose feature flag \
             is off is listed as disabled (calls to it answer "unavailable"). Without PATH and \
             with no pwa-config.json in the current directory, the default flags apply. \
+            --json adds every module's schema (payload and result types, error codes, events). \
+            --typescript prints the SDK declarations (SDK/js/pwakit-modules.d.ts) and --markdown the \
+            module reference (docs/modules.md); both cover every module whatever the configuration. \
             Exit status: 0 listed; 1 invalid configuration; 2 unreadable.
             """)
 
     @Argument(help: "A pwa-config.json file, or a directory that holds one.")
     var path: String?
 
-    @Flag(name: .long, help: "Print the modules as JSON.")
+    @Flag(name: .long, help: "Print the modules and their schemas as JSON.")
     var json = false
+
+    @Flag(name: .long, help: "Print the SDK's TypeScript declarations generated from the schemas.")
+    var typescript = false
+
+    @Flag(name: .long, help: "Print the Markdown module reference generated from the schemas.")
+    var markdown = false
+
+    func validate() throws {
+        if [json, typescript, markdown].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --json, --typescript and --markdown")
+        }
+    }
 
     struct Listing: Encodable {
         var configuration: String?
         var schemaHash: String
         var modules: [ModuleDescriptor]
+        var schemas: JSONValue
     }
 
     func run() throws {
+        if typescript || markdown {
+            try CommandFailure.run(json: false) {
+                do throws(SchemaError) {
+                    let schemas = try ModuleCatalog.schemas(including: [LifecycleModule.self])
+                    Console.write(
+                        typescript ? try TypeScriptDeclarations.render(schemas) : try ModuleReference.render(schemas),
+                        terminator: "")
+                } catch {
+                    throw CommandFailure(status: .invalid, code: "modules.schema", message: error.description)
+                }
+            }
+            return
+        }
         try CommandFailure.run(json: json) {
             let file: URL?
             if let path {
@@ -46,9 +77,15 @@ struct ModulesCommand: ParsableCommand {
             } catch {
                 throw CommandFailure(status: .invalid, code: "modules.registry", message: error.description)
             }
+            let schemas: [ModuleSchema]
+            do throws(SchemaError) {
+                schemas = try registry.schemas()
+            } catch {
+                throw CommandFailure(status: .invalid, code: "modules.schema", message: error.description)
+            }
             let listing = Listing(
                 configuration: file?.path, schemaHash: BridgeHandshake(registry: registry).schemaHash,
-                modules: registry.descriptors)
+                modules: registry.descriptors, schemas: .array(schemas.map(\.json)))
             if json {
                 Console.writeJSON(listing)
             } else {
