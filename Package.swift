@@ -163,7 +163,7 @@ let package = Package(
         // Runs the built `pwakit` binary and checks its output and exit status.
         .testTarget(
             name: "pwakitCLITests",
-            dependencies: ["pwakit"],
+            dependencies: ["pwakit", "PWAKitCore", "PWAKitModules"],
             swiftSettings: strictSettings
         ),
     ] + serverTargets

@@ -21,6 +21,24 @@ import Testing
         let lifecycle = try #require(modules.first { $0["name"] as? String == "lifecycle" })
         #expect(lifecycle["actions"] as? [String] == ["ready"])
         #expect((object?["schemaHash"] as? String)?.count == 16)
+        let schemas = try #require(object?["schemas"] as? [[String: Any]])
+        let haptics = try #require(schemas.first { $0["name"] as? String == "haptics" })
+        let impact = try #require((haptics["actions"] as? [[String: Any]])?.first { $0["name"] as? String == "impact" })
+        let payload = try #require(impact["payload"] as? [String: Any])
+        #expect(payload["name"] as? String == "ImpactFeedback")
+        #expect(haptics["featureFlag"] as? String == "haptics")
+    }
+
+    @Test func theCommittedSDKDeclarationsAndReferenceAreGeneratedFromTheCurrentSchemas() throws {
+        for (flag, file) in [("--typescript", "SDK/js/pwakit-modules.d.ts"), ("--markdown", "docs/modules.md")] {
+            let run = try PWAKitBinary.run(["modules", flag])
+            #expect(run.status == 0, "\(run.stderr)")
+            let committed = try String(
+                contentsOf: PWAKitBinary.repositoryRoot.appendingPathComponent(file), encoding: .utf8)
+            #expect(run.stdout == committed, "\(file) is stale: run scripts/generate-modules")
+        }
+        let both = try PWAKitBinary.run(["modules", "--json", "--markdown"])
+        #expect(both.status != 0)
     }
 
     @Test func refusesAnInvalidConfigurationWithItsReport() throws {
