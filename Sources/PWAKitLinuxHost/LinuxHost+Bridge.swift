@@ -71,11 +71,11 @@
 
         func dispatch(_ text: String, page id: PageLoadID, reply: PendingReply) {
             let dispatcher = self.dispatcher!
-            // NB: detached, so the message goes to the dispatcher at once instead of after a
-            // turn of the main loop; only the answer comes back to the main thread.
-            Task.detached {
-                let json = await dispatcher.handle(text, from: id)?.json
-                await MainActor.run { reply.answer(json) }
+            // NB: the dispatcher lives on the main thread too, so this runs at once: a handler
+            // that does not suspend is answered before the task returns.
+            Task.immediate { @MainActor in
+                let json = await dispatcher.handleInline(text, from: id)?.json
+                reply.answer(json)
             }
         }
 

@@ -75,7 +75,10 @@
             }
             let registry = try ModuleRegistry(modules: all, features: launch.configuration.features)
             handshake = BridgeHandshake(registry: registry)
-            dispatcher = BridgeDispatcher(registry: registry, configuration: launch.configuration, limits: limits)
+            // NB: the dispatcher shares the main thread with GTK, so a call crosses no thread.
+            dispatcher = BridgeDispatcher(
+                registry: registry, configuration: launch.configuration, limits: limits,
+                executor: MainActor.sharedUnownedExecutor)
         }
 
         /// Opens the window, loads the start URL and runs until the window closes (or, for a

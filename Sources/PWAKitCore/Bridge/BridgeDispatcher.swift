@@ -94,14 +94,43 @@ public actor BridgeDispatcher {
     var sweeperTarget: Duration?
     var sweeperGeneration: UInt64 = 0
     var sweeper: Task<Void, Never>?
+    /// Where the dispatcher's state lives: its own serial executor, or the one a host shares
+    /// with it (``init(registry:configuration:version:build:limits:telemetry:clock:executor:)``).
+    private nonisolated let home: UnownedSerialExecutor
+    /// Keeps the default executor's owner alive.
+    private let homeOwner: ExecutorHome?
+    /// Whether handlers start at once on the dispatcher's executor (a host-shared executor)
+    /// rather than on the global pool.
+    private let handlersInline: Bool
+
+    /// The executor the dispatcher's state is isolated to.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { home }
 
     /// Creates a dispatcher over `registry` for the app `configuration` describes, timing
     /// calls with `clock`. `version` and `build` are the host app's.
+    ///
+    /// By default the dispatcher keeps its state on its own serial executor and runs each
+    /// handler on the global pool. A host whose messages arrive on one thread (a GUI main
+    /// loop) passes that thread's executor as `executor` — e.g. `MainActor.sharedUnownedExecutor`
+    /// — and calls ``handleInline(_:from:)`` from a task on it: then a call crosses no thread,
+    /// and a handler that does not suspend answers before that task yields. Handlers then run
+    /// on that executor until they suspend, as script message handlers do on Apple platforms;
+    /// a module with heavy work moves it elsewhere itself.
     public init<C: Clock>(
         registry: ModuleRegistry, configuration: PWAConfiguration, version: String = "1.0.0", build: String = "1",
         limits: BridgeLimits = BridgeLimits(), telemetry: BridgeTelemetry = BridgeTelemetry(),
-        clock: C = ContinuousClock()
+        clock: C = ContinuousClock(), executor: UnownedSerialExecutor? = nil
     ) where C.Duration == Duration {
+        if let executor {
+            home = executor
+            homeOwner = nil
+            handlersInline = true
+        } else {
+            let owner = ExecutorHome()
+            home = owner.unownedExecutor
+            homeOwner = owner
+            handlersInline = false
+        }
         self.registry = registry
         self.configuration = configuration
         self.policy = OriginPolicy(configuration: configuration)
@@ -158,6 +187,16 @@ public actor BridgeDispatcher {
     /// with a readable id, a `bridge.error` event for one without, or `nil` when there is
     /// nothing to deliver (a cancel message, or a page load that has ended).
     public nonisolated func handle(_ message: String, from page: PageLoadID) async -> BridgeOutput? {
+        let started = now()
+        return await route(IncomingMessage.decode(message, limits: limits), from: page, started: started)
+    }
+
+    /// Handles one message on the dispatcher's executor; see ``handle(_:from:)``.
+    ///
+    /// For hosts that share their executor with the dispatcher: called from a task already on
+    /// it (`Task.immediate` on the main actor), the message is decoded, routed and — when its
+    /// handler does not suspend — answered without leaving the thread.
+    public func handleInline(_ message: String, from page: PageLoadID) async -> BridgeOutput? {
         let started = now()
         return await route(IncomingMessage.decode(message, limits: limits), from: page, started: started)
     }
@@ -260,24 +299,40 @@ public actor BridgeDispatcher {
         }
         let payload = request.payload
         return await withCheckedContinuation { continuation in
-            let task = Task.detached { [weak self] in
-                let result: Result<JSONValue?, BridgeError>
-                do {
-                    result = .success(try await handler.handle(action: action, payload: payload, context: context))
-                } catch let error as BridgeError {
-                    result = .failure(error)
-                } catch is CancellationError {
-                    result = .failure(BridgeError(.cancelled, "\(module).\(action) was cancelled"))
-                } catch {
-                    result = .failure(BridgeError(.moduleError, "\(module).\(action) failed: \(error)"))
-                }
-                await self?.finish(key, token: token, result, deliver: true)
-            }
             calls[key] = InFlight(
-                token: token, continuation: continuation, task: task, deadline: started + timeout,
+                token: token, continuation: continuation, task: nil, deadline: started + timeout,
                 module: module, action: action, started: started, requestBytes: bytes)
             pages[pageID]?.inFlight += 1
             scheduleSweep(for: started + timeout)
+            // NB: the entry exists before the handler starts: an inline handler may finish (and
+            // look the call up) before `Task.immediate` returns.
+            let task: Task<Void, Never>
+            if handlersInline {
+                task = Task.immediate { [weak self] in
+                    let result = await Self.run(handler, module, action, payload, context)
+                    await self?.finish(key, token: token, result, deliver: true)
+                }
+            } else {
+                task = Task.detached { [weak self] in
+                    let result = await Self.run(handler, module, action, payload, context)
+                    await self?.finish(key, token: token, result, deliver: true)
+                }
+            }
+            if calls[key]?.token == token { calls[key]?.task = task }
+        }
+    }
+
+    private nonisolated(nonsending) static func run(
+        _ handler: any PWAModule, _ module: String, _ action: String, _ payload: JSONValue?, _ context: ModuleContext
+    ) async -> Result<JSONValue?, BridgeError> {
+        do {
+            return .success(try await handler.handle(action: action, payload: payload, context: context))
+        } catch let error as BridgeError {
+            return .failure(error)
+        } catch is CancellationError {
+            return .failure(BridgeError(.cancelled, "\(module).\(action) was cancelled"))
+        } catch {
+            return .failure(BridgeError(.moduleError, "\(module).\(action) failed: \(error)"))
         }
     }
 
@@ -316,3 +371,6 @@ public actor BridgeDispatcher {
                 responseBytes: responseBytes, outcome: outcome))
     }
 }
+
+/// Owns the serial executor of a dispatcher that has no host-shared one.
+private actor ExecutorHome {}

@@ -31,7 +31,9 @@ extension ActionModule {
     }
 
     /// Decodes the payload for `action`, runs its handler and encodes the result.
-    public func handle(action: String, payload: JSONValue?, context: ModuleContext) async throws -> JSONValue? {
+    public nonisolated(nonsending) func handle(action: String, payload: JSONValue?, context: ModuleContext) async throws
+        -> JSONValue?
+    {
         try await Self.actions.perform(action, module: self, payload: payload, context: context)
     }
 }

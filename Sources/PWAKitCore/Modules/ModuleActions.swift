@@ -14,7 +14,7 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
         /// without a payload.
         public let example: JSONValue?
         let describe: @Sendable () throws(SchemaError) -> ActionSchema
-        let perform: @Sendable (Module, JSONValue?, ModuleContext) async throws -> JSONValue?
+        let perform: nonisolated(nonsending) @Sendable (Module, JSONValue?, ModuleContext) async throws -> JSONValue?
 
         /// The action's schema, read off its payload and result types.
         public func schema() throws(SchemaError) -> ActionSchema { try describe() }
@@ -36,7 +36,7 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
     /// contract tests.
     public func action<Payload: Decodable & Sendable, Result: Codable & Sendable>(
         _ name: String, payload: Payload.Type, result: Result.Type, summary: String = "", example: Payload? = nil,
-        _ handler: @escaping @Sendable (Module, Payload, ModuleContext) async throws -> Result
+        _ handler: nonisolated(nonsending) @escaping @Sendable (Module, Payload, ModuleContext) async throws -> Result
     ) -> Self where Payload: Encodable {
         let exampleJSON = example.flatMap { try? JSONValue(encoding: $0) }
         var copy = self
@@ -65,7 +65,7 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
     /// Declares `name` taking no payload (absent, `null` or `{}`).
     public func action<Result: Codable & Sendable>(
         _ name: String, result: Result.Type, summary: String = "",
-        _ handler: @escaping @Sendable (Module, ModuleContext) async throws -> Result
+        _ handler: nonisolated(nonsending) @escaping @Sendable (Module, ModuleContext) async throws -> Result
     ) -> Self {
         action(name, payload: EmptyPayload.self, result: result, summary: summary) { module, _, context in
             try await handler(module, context)
@@ -73,7 +73,9 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
     }
 
     /// Runs the action `name`.
-    func perform(_ name: String, module: Module, payload: JSONValue?, context: ModuleContext) async throws -> JSONValue? {
+    nonisolated(nonsending) func perform(
+        _ name: String, module: Module, payload: JSONValue?, context: ModuleContext
+    ) async throws -> JSONValue? {
         guard let action = all.first(where: { $0.name == name }) else {
             throw BridgeError(.unknownAction, "\(Module.moduleName) has no action \"\(name)\"")
         }

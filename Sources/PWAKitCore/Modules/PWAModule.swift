@@ -25,7 +25,12 @@ public protocol PWAModule: Sendable {
     ///
     /// Throw a ``BridgeError`` for failures the page should be able to tell apart; any other
     /// error reaches the page as `module_error`.
-    func handle(action: String, payload: JSONValue?, context: ModuleContext) async throws -> JSONValue?
+    ///
+    /// The handler runs on its caller's executor (`nonisolated(nonsending)`): on a host that
+    /// shares its main thread with the dispatcher, a handler that does not suspend answers
+    /// without a thread hop.
+    nonisolated(nonsending) func handle(action: String, payload: JSONValue?, context: ModuleContext) async throws
+        -> JSONValue?
 }
 
 extension PWAModule {
