@@ -270,14 +270,49 @@
     }));
   }
 
-  function readTimeout(options) {
-    if (options === undefined || options === null) return { value: config.defaultTimeout };
-    var timeout = options.timeout;
-    if (timeout === undefined || timeout === null) return { value: config.defaultTimeout };
-    if (typeof timeout !== 'number' || !isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS) {
-      return { error: 'options.timeout must be a number of milliseconds in 1...' + MAX_TIMEOUT_MS + ', got ' + String(timeout) };
+  function isSignal(value) {
+    try {
+      return isObject(value) && typeof value.aborted === 'boolean' && typeof value.addEventListener === 'function';
+    } catch (_) {
+      return false;
     }
-    return { value: Math.ceil(timeout) };
+  }
+
+  /**
+   * Reads a call's options: `{timeout, explicit, signal}`, or `{error, path}` naming
+   * the option at fault. `explicit` says whether the page chose the timeout.
+   */
+  function readOptions(options) {
+    if (options === undefined || options === null) {
+      return { timeout: config.defaultTimeout, explicit: false, signal: undefined };
+    }
+    if (!isRecord(options)) {
+      return { error: 'options must be an object, got ' + describe(options), path: 'options' };
+    }
+    var timeout;
+    var signal;
+    try {
+      timeout = options.timeout;
+    } catch (_) {
+      return { error: 'reading options.timeout threw', path: 'options.timeout' };
+    }
+    try {
+      signal = options.signal;
+    } catch (_) {
+      return { error: 'reading options.signal threw', path: 'options.signal' };
+    }
+    var explicit = timeout !== undefined && timeout !== null;
+    if (explicit && (typeof timeout !== 'number' || !isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS)) {
+      return {
+        error: 'options.timeout must be a number of milliseconds in 1...' + MAX_TIMEOUT_MS + ', got ' + String(timeout),
+        path: 'options.timeout'
+      };
+    }
+    if (signal === null) signal = undefined;
+    if (signal !== undefined && !isSignal(signal)) {
+      return { error: 'options.signal must be an AbortSignal', path: 'options.signal' };
+    }
+    return { timeout: explicit ? Math.ceil(timeout) : config.defaultTimeout, explicit: explicit, signal: signal };
   }
 
   function start(module, action, payload, options, resolve, reject) {
@@ -291,21 +326,13 @@
       fail(reject, 'action must be a non-empty string, got ' + describe(action), 'invalid_message', base, { path: 'action' });
       return;
     }
-    if (options !== undefined && options !== null && !isRecord(options)) {
-      fail(reject, 'options must be an object, got ' + describe(options), 'invalid_message', base, { path: 'options' });
+    var read = readOptions(options);
+    if (read.error) {
+      fail(reject, read.error, 'invalid_message', base, { path: read.path });
       return;
     }
-    var timeout = readTimeout(options);
-    if (timeout.error) {
-      fail(reject, timeout.error, 'invalid_message', base, { path: 'options.timeout' });
-      return;
-    }
-    var signal = options ? options.signal : undefined;
-    if (signal !== undefined && signal !== null &&
-        !(isObject(signal) && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {
-      fail(reject, 'options.signal must be an AbortSignal', 'invalid_message', base, { path: 'options.signal' });
-      return;
-    }
+    var timeout = { value: read.timeout };
+    var signal = read.signal;
 
     // Serialise first: a payload JSON cannot carry is refused before anything is posted.
     var payloadJSON;
