@@ -194,6 +194,27 @@ interface PWAKitLooseCall {
   (module: string, action: string, payload?: unknown, options?: PWAKitCallOptions): Promise<unknown>;
 }
 
+/** One action of `PWAKit.modules`: `PWAKit.call(M, A, payload, options)` with `M` and `A` filled in. */
+type PWAKitActionFunction<M extends PWAKitModuleName, A extends PWAKitActionName<M>> =
+  (...args: PWAKitCallArguments<PWAKitPayload<M, A>>) => Promise<PWAKitResult<M, A>>;
+
+/** The actions of module `M` on `PWAKit.modules`. */
+type PWAKitModuleActions<M extends PWAKitModuleName> = {
+  readonly [A in PWAKitActionName<M>]: PWAKitActionFunction<M, A>;
+};
+
+/** `PWAKit.modules` checked against `PWAKitModules`: each declared module and its actions. */
+type PWAKitTypedModules = {
+  readonly [M in PWAKitModuleName]: PWAKitModuleActions<M>;
+};
+
+/** `PWAKit.modules` while no module is declared: any module and action, `unknown` results. */
+interface PWAKitLooseModules {
+  readonly [module: string]: {
+    readonly [action: string]: (payload?: unknown, options?: PWAKitCallOptions) => Promise<unknown>;
+  };
+}
+
 /** Event types declared in `PWAKitEvents`. */
 type PWAKitEventType = keyof PWAKitEvents & string;
 
@@ -217,6 +238,14 @@ interface PWAKitStatic {
    * the native side answered with).
    */
   readonly call: [PWAKitModuleName] extends [never] ? PWAKitLooseCall : PWAKitTypedCall;
+
+  /**
+   * The native modules as objects: `PWAKit.modules.haptics.impact(payload, options)`
+   * is `PWAKit.call('haptics', 'impact', payload, options)`. It lists nothing (the
+   * host's modules are not known in advance); names the language itself probes
+   * (`then`, `toJSON`, `constructor`, `toString`, …) are not modules or actions here.
+   */
+  readonly modules: [PWAKitModuleName] extends [never] ? PWAKitLooseModules : PWAKitTypedModules;
 
   /** Listens for native events of `type`; returns a function that stops listening. */
   on<T extends PWAKitEventType>(type: T, listener: (data: PWAKitEvents[T]) => void): () => void;

@@ -123,4 +123,35 @@ function exerciseSurface(): void {
   PWAKit.protocol = null;
 }
 
-void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface];
+async function exerciseModules(signal: AbortSignal): Promise<string> {
+  const hello = await PWAKit.modules.demo.greet({ name: 'Ada' });
+  const upper: string = hello.greeting.toUpperCase();
+  const pong: 'pong' = await PWAKit.modules.demo.ping();
+  await PWAKit.modules.demo.ping(undefined, { timeout: 1000, signal });
+  const volume: number = await PWAKit.modules.demo.tune();
+  await PWAKit.modules.haptics.impact({ style: 'soft' }, { timeout: 500 });
+  const { impact } = PWAKit.modules.haptics;
+  await impact({ style: 'light' });
+  const clip = PWAKit.modules.clipboard;
+  await clip.write({ text: 'copied' });
+
+  // @ts-expect-error the payload is required for greet
+  await PWAKit.modules.demo.greet();
+  // @ts-expect-error name must be a string
+  await PWAKit.modules.demo.greet({ name: 42 });
+  // @ts-expect-error style outside the declared set
+  await PWAKit.modules.haptics.impact({ style: 'loud' });
+  // @ts-expect-error an action the module does not declare
+  await PWAKit.modules.demo.explode();
+  // @ts-expect-error a module nobody declared
+  await PWAKit.modules.nosuch.thing();
+  // @ts-expect-error ping takes no payload
+  await PWAKit.modules.demo.ping({ extra: 1 });
+  // @ts-expect-error the proxies are read-only
+  PWAKit.modules.demo = PWAKit.modules.demo;
+  // @ts-expect-error the result of greet is an object, not a string
+  const wrong: string = await PWAKit.modules.demo.greet({ name: 'Ada' });
+  return upper + pong + String(volume) + wrong;
+}
+
+void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules];
