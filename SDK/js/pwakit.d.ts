@@ -262,7 +262,22 @@ interface PWAKitStatic {
    * A screenshot run can wait for it; an updated bundle must send it from its own load.
    */
   ready(options?: PWAKitCallOptions): Promise<{ acknowledged: boolean }>;
+
+  /**
+   * Vibrates the device (`vibration.vibrate` in a host, `navigator.vibrate` outside).
+   * Resolves whether it vibrated. Rejects with `invalid_payload` (`details.path`
+   * `payload.pattern`, `details.index` for an entry) for anything but a non-negative
+   * finite number or an array of them, and with `unavailable` where neither exists.
+   */
+  vibrate(pattern: PWAKitVibratePattern, options?: PWAKitCallOptions): Promise<boolean>;
 }
+
+/**
+ * A vibration pattern in milliseconds: one duration, or vibrations and pauses in turn.
+ * `0` or `[]` stops. Durations are made whole and shortened to 10 000 ms; entries after
+ * the 100th are dropped (as browsers do).
+ */
+type PWAKitVibratePattern = number | readonly number[];
 
 /** The object the native side answers through (`window.pwakit`). */
 interface PWAKitNativeEntry {

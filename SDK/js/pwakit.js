@@ -831,6 +831,238 @@
     });
   });
 
+  // ------------------------------------------------- Web API counterparts
+
+  // Each function here has a Web API's shape. Inside a host it calls the native module,
+  // whose answer is final (a module the app turned off answers `unavailable`; the
+  // function does not go around the app's configuration); outside one it uses the Web
+  // API when the browser has it, and otherwise rejects with `unavailable`.
+
+  /** Default timeout of a native call that waits for the user (a share sheet, a prompt). */
+  var INTERACTIVE_TIMEOUT_MS = 600000;
+
+  /** Web API errors (DOMException names) by the code they become. */
+  var WEB_ERROR_CODES = new Map([
+    ['AbortError', 'cancelled'],
+    ['NotAllowedError', 'permission_denied'],
+    ['SecurityError', 'permission_denied'],
+    ['NotSupportedError', 'unavailable'],
+    ['NotFoundError', 'unavailable'],
+    ['TypeError', 'invalid_payload'],
+    ['DataError', 'invalid_payload']
+  ]);
+
+  function opError(op, code, message, details, cause) {
+    return new PWAKitError(message, {
+      code: code, details: details, module: op.module, action: op.action, cause: cause
+    });
+  }
+
+  function invalidInput(op, path, message, extra, cause) {
+    var details = { path: path };
+    if (extra) {
+      for (var key in extra) {
+        if (Object.prototype.hasOwnProperty.call(extra, key)) details[key] = extra[key];
+      }
+    }
+    return opError(op, 'invalid_payload', message, details, cause);
+  }
+
+  function unavailable(op) {
+    return opError(op, 'unavailable', 'not running in a PWAKit host, and this browser has no ' + op.web);
+  }
+
+  function errorName(err) {
+    try {
+      return isObject(err) && typeof err.name === 'string' ? err.name : '';
+    } catch (_) {
+      return '';
+    }
+  }
+
+  function errorText(err) {
+    try {
+      return isObject(err) && typeof err.message === 'string' ? err.message : String(err);
+    } catch (_) {
+      return 'an unprintable error';
+    }
+  }
+
+  /** A value for a message: numbers as written, anything else by its kind. */
+  function show(value) {
+    return typeof value === 'number' ? String(value) : describe(value);
+  }
+
+  /** Reads `object[key]`; a getter that throws becomes `invalid_payload` at `path`. */
+  function readField(op, object, key, path, extra) {
+    try {
+      return object[key];
+    } catch (err) {
+      throw invalidInput(op, path, 'reading ' + path + ' threw: ' + errorText(err), extra, err);
+    }
+  }
+
+  /** `navigator.<owner…>.<name>` bound to its owner, or null when the browser has none. */
+  function webMethod(owners, name) {
+    try {
+      var owner = root.navigator;
+      for (var i = 0; i < owners.length && isObject(owner); i++) owner = owner[owners[i]];
+      var fn = isObject(owner) ? owner[name] : undefined;
+      if (typeof fn === 'function') {
+        return function () { return fn.apply(owner, arguments); };
+      }
+    } catch (_) {
+      // a hostile getter means: no usable Web API
+    }
+    return null;
+  }
+
+  function webFailure(op, err) {
+    if (err instanceof PWAKitError) return err;
+    var code = WEB_ERROR_CODES.get(errorName(err)) || 'module_error';
+    return opError(op, code, op.web + ' failed: ' + errorText(err),
+      code === 'invalid_payload' ? { path: 'payload' } : undefined, err);
+  }
+
+  /**
+   * Runs a Web API counterpart: reads its options, then `body(options)`, whose value
+   * or thrown error settles the Promise. NB: it runs synchronously up to its first wait, so a Web API
+   * that needs the user's activation (share, clipboard) is still called within it.
+   */
+  function perform(op, options, body) {
+    return new Promise(function (resolve, reject) {
+      var read = readOptions(options);
+      if (read.error) {
+        reject(opError(op, 'invalid_message', read.error, { path: read.path }));
+        return;
+      }
+      resolve(body(read));
+    });
+  }
+
+  /** Calls `op`'s native action; a call that waits for the user gets a longer default timeout. */
+  function callNative(op, payload, read, interactive) {
+    var timeout = read.explicit ? read.timeout
+      : interactive ? Math.max(config.defaultTimeout, INTERACTIVE_TIMEOUT_MS) : config.defaultTimeout;
+    return call(op.module, op.action, payload, { timeout: timeout, signal: read.signal });
+  }
+
+  /**
+   * Waits for a Web API: the signal ends the wait with `cancelled` (the Web API itself
+   * cannot be stopped), a timeout the page chose ends it with `timeout`, and failures
+   * become PWAKitErrors.
+   */
+  function callWeb(op, read, run) {
+    return new Promise(function (resolve, reject) {
+      var signal = read.signal;
+      if (signal && signal.aborted) {
+        reject(abortError(signal, op));
+        return;
+      }
+      var timer = null;
+      var onAbort = null;
+      var done = false;
+      var finish = function (ok, value) {
+        if (done) return;
+        done = true;
+        if (timer !== null && typeof root.clearTimeout === 'function') root.clearTimeout(timer);
+        if (onAbort) {
+          try {
+            signal.removeEventListener('abort', onAbort);
+          } catch (_) {
+            // nothing to undo
+          }
+        }
+        if (ok) resolve(value);
+        else reject(value);
+      };
+      if (read.explicit && typeof root.setTimeout === 'function') {
+        timer = root.setTimeout(function () {
+          timer = null;
+          finish(false, opError(op, 'timeout', op.web + ' did not answer within ' + read.timeout + ' ms',
+            { timeoutMs: read.timeout }));
+        }, read.timeout);
+      }
+      if (signal) {
+        onAbort = function () { finish(false, abortError(signal, op)); };
+        signal.addEventListener('abort', onAbort);
+      }
+      var waiting;
+      try {
+        waiting = Promise.resolve(run());
+      } catch (err) {
+        waiting = Promise.reject(err);
+      }
+      waiting.then(function (value) { finish(true, value); },
+        function (err) { finish(false, webFailure(op, err)); });
+    });
+  }
+
+  /** `data[field]` of a native answer, when `accept` takes it; otherwise `invalid_message`. */
+  function answerField(op, data, field, accept) {
+    var value = isRecord(data) ? data[field] : undefined;
+    if (!accept(value)) {
+      throw opError(op, 'invalid_message', 'malformed answer from ' + op.module + '.' + op.action +
+        ': data.' + field + ' is ' + show(value), { path: 'data.' + field });
+    }
+    return value;
+  }
+
+  function isBoolean(value) {
+    return typeof value === 'boolean';
+  }
+
+  // ------------------------------------------------------------- vibration
+
+  /** Durations past this many are dropped, as browsers drop them. */
+  var MAX_VIBRATION_ENTRIES = 100;
+  /** Longer vibrations and pauses are shortened to this many ms, as browsers do. */
+  var MAX_VIBRATION_MS = 10000;
+
+  var VIBRATE = { module: 'vibration', action: 'vibrate', web: 'navigator.vibrate' };
+
+  function vibrationDuration(value, index) {
+    if (typeof value !== 'number' || !isFinite(value) || value < 0) {
+      var what = index === undefined ? 'pattern' : 'pattern[' + index + ']';
+      throw invalidInput(VIBRATE, 'payload.pattern', what + ' must be a non-negative finite number of ms, got ' + show(value),
+        index === undefined ? undefined : { index: index });
+    }
+    return Math.min(Math.floor(value), MAX_VIBRATION_MS);
+  }
+
+  /** The pattern as the Vibration API reads it: `n` is `[n]`, integers, capped in count and length. */
+  function readPattern(pattern) {
+    if (typeof pattern === 'number') return [vibrationDuration(pattern)];
+    if (!Array.isArray(pattern)) {
+      throw invalidInput(VIBRATE, 'payload.pattern', 'pattern must be a number or an array of numbers, got ' + describe(pattern));
+    }
+    var length = readField(VIBRATE, pattern, 'length', 'payload.pattern');
+    if (typeof length !== 'number' || !(length >= 0)) {
+      throw invalidInput(VIBRATE, 'payload.pattern', 'pattern.length must be a number, got ' + show(length));
+    }
+    var count = Math.min(length, MAX_VIBRATION_ENTRIES);
+    var list = [];
+    for (var i = 0; i < count; i++) {
+      list.push(vibrationDuration(readField(VIBRATE, pattern, i, 'payload.pattern', { index: i }), i));
+    }
+    return list;
+  }
+
+  /** Vibrates with `pattern` (ms, alternating on and off); `0` or `[]` stops. Resolves whether it did. */
+  function vibrate(pattern, options) {
+    return perform(VIBRATE, options, function (read) {
+      var list = readPattern(pattern);
+      if (messageHandler()) {
+        return callNative(VIBRATE, { pattern: list }, read, false).then(function (data) {
+          return answerField(VIBRATE, data, 'vibrated', isBoolean);
+        });
+      }
+      var web = webMethod([], 'vibrate');
+      if (!web) throw unavailable(VIBRATE);
+      return callWeb(VIBRATE, read, function () { return web(list) === true; });
+    });
+  }
+
   // ---------------------------------------------------------------- public
 
   function configure(options) {
@@ -884,7 +1116,8 @@
     once: once,
     off: off,
     configure: configure,
-    modules: modules
+    modules: modules,
+    vibrate: vibrate
   };
 
   Object.defineProperty(PWAKit, 'isNative', {

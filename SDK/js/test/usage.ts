@@ -154,4 +154,20 @@ async function exerciseModules(signal: AbortSignal): Promise<string> {
   return upper + pong + String(volume) + wrong;
 }
 
-void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules];
+async function exerciseVibrate(signal: AbortSignal): Promise<boolean> {
+  const vibrated: boolean = await PWAKit.vibrate(200);
+  await PWAKit.vibrate([200, 100, 200], { timeout: 1000, signal });
+  const pattern: readonly number[] = Object.freeze([50, 50]);
+  await PWAKit.vibrate(pattern);
+  const typed: PWAKitVibratePattern = [];
+  await PWAKit.vibrate(typed);
+  // @ts-expect-error a pattern is made of numbers
+  await PWAKit.vibrate(['200']);
+  // @ts-expect-error the pattern is required
+  await PWAKit.vibrate();
+  // @ts-expect-error the answer is a boolean
+  const wrong: string = await PWAKit.vibrate(1);
+  return vibrated && wrong === '';
+}
+
+void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules, exerciseVibrate];

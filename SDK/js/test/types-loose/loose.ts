@@ -21,7 +21,8 @@ async function looseCalls(): Promise<void> {
   await PWAKit.modules.platform.getInfo(undefined, { signal: 'stop' });
   // @ts-expect-error an unknown result through the proxy cannot be used as a string either
   const proxied: string = await PWAKit.modules.platform.getInfo();
-  void [info, platform, text, viaProxy, proxied];
+  const vibrated: boolean = await PWAKit.vibrate([100, 50, 100]);
+  void [info, platform, text, viaProxy, proxied, vibrated];
 }
 
 void looseCalls;
