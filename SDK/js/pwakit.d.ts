@@ -270,6 +270,22 @@ interface PWAKitStatic {
    * finite number or an array of them, and with `unavailable` where neither exists.
    */
   vibrate(pattern: PWAKitVibratePattern, options?: PWAKitCallOptions): Promise<boolean>;
+
+  /**
+   * Opens the share sheet (`share.share` in a host, `navigator.share` outside). Resolves
+   * `{ shared: false }` when the user dismissed it. Rejects with `invalid_payload` for
+   * data without any field or with a field of the wrong type, `payload_too_large` when
+   * the files do not fit in one message, `unavailable` where neither exists. In a host
+   * the default timeout is at least 10 minutes: the call waits for the user.
+   */
+  share(data: PWAKitShareData, options?: PWAKitCallOptions): Promise<PWAKitShareResult>;
+
+  /**
+   * Whether `share(data)` could share `data` (`share.canShare` in a host,
+   * `navigator.canShare` outside). Resolves `false`, rather than rejecting, for invalid
+   * data and where sharing is not possible at all.
+   */
+  canShare(data?: PWAKitShareData, options?: PWAKitCallOptions): Promise<boolean>;
 }
 
 /**
@@ -278,6 +294,27 @@ interface PWAKitStatic {
  * the 100th are dropped (as browsers do).
  */
 type PWAKitVibratePattern = number | readonly number[];
+
+/** What to share: at least one field; `files` must not be empty when it is the only one. */
+interface PWAKitShareData {
+  /** A title for what is shared. */
+  title?: string;
+  /** The text to share. */
+  text?: string;
+  /** An address, resolved against the page's (an `about:`, `blob:`, `data:` or `file:` URL is refused). */
+  url?: string;
+  /**
+   * Files to share. In a host each is read and sent base64-encoded; together they must
+   * fit in one message (`maxMessageBytes`). A Blob without a name is called `file-<n>`.
+   */
+  files?: readonly Blob[];
+}
+
+/** The outcome of `PWAKit.share`. */
+interface PWAKitShareResult {
+  /** `true` when shared; `false` when the user dismissed the share sheet (not an error). */
+  shared: boolean;
+}
 
 /** The object the native side answers through (`window.pwakit`). */
 interface PWAKitNativeEntry {

@@ -170,4 +170,22 @@ async function exerciseVibrate(signal: AbortSignal): Promise<boolean> {
   return vibrated && wrong === '';
 }
 
-void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules, exerciseVibrate];
+async function exerciseShare(photo: File, blob: Blob): Promise<boolean> {
+  const { shared } = await PWAKit.share({ title: 'Hello', text: 'Look', url: 'https://example.com/' });
+  await PWAKit.share({ files: [photo, blob] }, { timeout: 60_000 });
+  const data: PWAKitShareData = { text: 'x' };
+  const outcome: PWAKitShareResult = await PWAKit.share(data);
+  const possible: boolean = await PWAKit.canShare({ files: [photo] });
+  await PWAKit.canShare();
+  // @ts-expect-error files are Blobs or Files, not names
+  await PWAKit.share({ files: ['photo.jpg'] });
+  // @ts-expect-error url is a string
+  await PWAKit.share({ url: 42 });
+  // @ts-expect-error share needs data
+  await PWAKit.share();
+  // @ts-expect-error canShare answers a boolean
+  const wrong: { shared: boolean } = await PWAKit.canShare(data);
+  return shared && outcome.shared && possible && wrong.shared;
+}
+
+void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules, exerciseVibrate, exerciseShare];

@@ -22,7 +22,9 @@ async function looseCalls(): Promise<void> {
   // @ts-expect-error an unknown result through the proxy cannot be used as a string either
   const proxied: string = await PWAKit.modules.platform.getInfo();
   const vibrated: boolean = await PWAKit.vibrate([100, 50, 100]);
-  void [info, platform, text, viaProxy, proxied, vibrated];
+  const { shared } = await PWAKit.share({ text: 'hi' });
+  const possible: boolean = await PWAKit.canShare({ url: 'https://example.com/' });
+  void [info, platform, text, viaProxy, proxied, vibrated, shared, possible];
 }
 
 void looseCalls;
