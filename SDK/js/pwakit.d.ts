@@ -286,6 +286,9 @@ interface PWAKitStatic {
    * data and where sharing is not possible at all.
    */
   canShare(data?: PWAKitShareData, options?: PWAKitCallOptions): Promise<boolean>;
+
+  /** Text on the system clipboard, shaped like `navigator.clipboard`. */
+  readonly clipboard: PWAKitClipboard;
 }
 
 /**
@@ -314,6 +317,22 @@ interface PWAKitShareData {
 interface PWAKitShareResult {
   /** `true` when shared; `false` when the user dismissed the share sheet (not an error). */
   shared: boolean;
+}
+
+/** `PWAKit.clipboard`: text on the system clipboard. */
+interface PWAKitClipboard {
+  /**
+   * Puts `text` on the clipboard (`clipboard.write` in a host,
+   * `navigator.clipboard.writeText` outside). Rejects with `invalid_payload`
+   * (`details.path` `payload.text`) for anything but a string.
+   */
+  writeText(text: string, options?: PWAKitCallOptions): Promise<void>;
+  /**
+   * The clipboard's text, `''` when it holds none (`clipboard.read` in a host,
+   * `navigator.clipboard.readText` outside). In a host the default timeout is at least
+   * 10 minutes: the system may ask the user first.
+   */
+  readText(options?: PWAKitCallOptions): Promise<string>;
 }
 
 /** The object the native side answers through (`window.pwakit`). */

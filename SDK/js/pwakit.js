@@ -1354,6 +1354,52 @@
     });
   }
 
+  // ------------------------------------------------------------- clipboard
+
+  var CLIPBOARD_WRITE = { module: 'clipboard', action: 'write', web: 'navigator.clipboard.writeText' };
+  var CLIPBOARD_READ = { module: 'clipboard', action: 'read', web: 'navigator.clipboard.readText' };
+
+  function isTextOrNull(value) {
+    return typeof value === 'string' || value === null;
+  }
+
+  /** Puts `text` on the clipboard. */
+  function writeText(text, options) {
+    return perform(CLIPBOARD_WRITE, options, function (read) {
+      if (typeof text !== 'string') {
+        throw invalidInput(CLIPBOARD_WRITE, 'payload.text', 'text must be a string, got ' + describe(text));
+      }
+      if (messageHandler()) {
+        return callNative(CLIPBOARD_WRITE, { text: text }, read, false).then(function () { return undefined; });
+      }
+      var web = webMethod(['clipboard'], 'writeText');
+      if (!web) throw unavailable(CLIPBOARD_WRITE);
+      return callWeb(CLIPBOARD_WRITE, read, function () {
+        return Promise.resolve(web(text)).then(function () { return undefined; });
+      });
+    });
+  }
+
+  /** The clipboard's text; `''` when it holds none (as the Clipboard API answers). */
+  function readText(options) {
+    return perform(CLIPBOARD_READ, options, function (read) {
+      if (messageHandler()) {
+        // NB: interactive: reading another app's text may ask the user first (iOS 16+).
+        return callNative(CLIPBOARD_READ, undefined, read, true).then(function (data) {
+          var text = answerField(CLIPBOARD_READ, data, 'text', isTextOrNull);
+          return text === null ? '' : text;
+        });
+      }
+      var web = webMethod(['clipboard'], 'readText');
+      if (!web) throw unavailable(CLIPBOARD_READ);
+      return callWeb(CLIPBOARD_READ, read, function () {
+        return Promise.resolve(web()).then(function (text) { return typeof text === 'string' ? text : ''; });
+      });
+    });
+  }
+
+  var clipboard = Object.freeze({ writeText: writeText, readText: readText });
+
   // ---------------------------------------------------------------- public
 
   function configure(options) {
@@ -1410,7 +1456,8 @@
     modules: modules,
     vibrate: vibrate,
     share: share,
-    canShare: canShare
+    canShare: canShare,
+    clipboard: clipboard
   };
 
   Object.defineProperty(PWAKit, 'isNative', {

@@ -188,4 +188,22 @@ async function exerciseShare(photo: File, blob: Blob): Promise<boolean> {
   return shared && outcome.shared && possible && wrong.shared;
 }
 
-void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules, exerciseVibrate, exerciseShare];
+async function exerciseClipboard(signal: AbortSignal): Promise<string> {
+  await PWAKit.clipboard.writeText('copied');
+  const done: void = await PWAKit.clipboard.writeText('again', { timeout: 1000 });
+  const text: string = await PWAKit.clipboard.readText({ signal });
+  const clipboard: PWAKitClipboard = PWAKit.clipboard;
+  // @ts-expect-error only text is written
+  await PWAKit.clipboard.writeText(42);
+  // @ts-expect-error readText takes no text
+  await PWAKit.clipboard.readText('x');
+  // @ts-expect-error the clipboard object is read-only
+  PWAKit.clipboard = clipboard;
+  void done;
+  return text;
+}
+
+void [
+  exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules, exerciseVibrate, exerciseShare,
+  exerciseClipboard
+];

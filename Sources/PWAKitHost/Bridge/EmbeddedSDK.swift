@@ -4,7 +4,7 @@
 /// The JavaScript SDK (`SDK/js/pwakit.js`) that hosts inject at document start.
 public enum EmbeddedSDK {
     /// The SHA-256 of ``source``'s UTF-8, hex.
-    public static let sha256 = "ff6b48af56912a4650cb2255ed6c7f10bf845f3d831374d0c8b42ab5d3de1a8a"
+    public static let sha256 = "6a58b16f190daacdd9cd92444a27fdcfb5ec06384565052fc6b12b71056f110f"
 
     /// The SDK's classic script.
     public static let source = #"""
@@ -1364,6 +1364,52 @@ public enum EmbeddedSDK {
     });
   }
 
+  // ------------------------------------------------------------- clipboard
+
+  var CLIPBOARD_WRITE = { module: 'clipboard', action: 'write', web: 'navigator.clipboard.writeText' };
+  var CLIPBOARD_READ = { module: 'clipboard', action: 'read', web: 'navigator.clipboard.readText' };
+
+  function isTextOrNull(value) {
+    return typeof value === 'string' || value === null;
+  }
+
+  /** Puts `text` on the clipboard. */
+  function writeText(text, options) {
+    return perform(CLIPBOARD_WRITE, options, function (read) {
+      if (typeof text !== 'string') {
+        throw invalidInput(CLIPBOARD_WRITE, 'payload.text', 'text must be a string, got ' + describe(text));
+      }
+      if (messageHandler()) {
+        return callNative(CLIPBOARD_WRITE, { text: text }, read, false).then(function () { return undefined; });
+      }
+      var web = webMethod(['clipboard'], 'writeText');
+      if (!web) throw unavailable(CLIPBOARD_WRITE);
+      return callWeb(CLIPBOARD_WRITE, read, function () {
+        return Promise.resolve(web(text)).then(function () { return undefined; });
+      });
+    });
+  }
+
+  /** The clipboard's text; `''` when it holds none (as the Clipboard API answers). */
+  function readText(options) {
+    return perform(CLIPBOARD_READ, options, function (read) {
+      if (messageHandler()) {
+        // NB: interactive: reading another app's text may ask the user first (iOS 16+).
+        return callNative(CLIPBOARD_READ, undefined, read, true).then(function (data) {
+          var text = answerField(CLIPBOARD_READ, data, 'text', isTextOrNull);
+          return text === null ? '' : text;
+        });
+      }
+      var web = webMethod(['clipboard'], 'readText');
+      if (!web) throw unavailable(CLIPBOARD_READ);
+      return callWeb(CLIPBOARD_READ, read, function () {
+        return Promise.resolve(web()).then(function (text) { return typeof text === 'string' ? text : ''; });
+      });
+    });
+  }
+
+  var clipboard = Object.freeze({ writeText: writeText, readText: readText });
+
   // ---------------------------------------------------------------- public
 
   function configure(options) {
@@ -1420,7 +1466,8 @@ public enum EmbeddedSDK {
     modules: modules,
     vibrate: vibrate,
     share: share,
-    canShare: canShare
+    canShare: canShare,
+    clipboard: clipboard
   };
 
   Object.defineProperty(PWAKit, 'isNative', {

@@ -24,7 +24,9 @@ async function looseCalls(): Promise<void> {
   const vibrated: boolean = await PWAKit.vibrate([100, 50, 100]);
   const { shared } = await PWAKit.share({ text: 'hi' });
   const possible: boolean = await PWAKit.canShare({ url: 'https://example.com/' });
-  void [info, platform, text, viaProxy, proxied, vibrated, shared, possible];
+  await PWAKit.clipboard.writeText('copied');
+  const pasted: string = await PWAKit.clipboard.readText();
+  void [info, platform, text, viaProxy, proxied, vibrated, shared, possible, pasted];
 }
 
 void looseCalls;
