@@ -289,6 +289,18 @@ interface PWAKitStatic {
 
   /** Text on the system clipboard, shaped like `navigator.clipboard`. */
   readonly clipboard: PWAKitClipboard;
+
+  /**
+   * Shows `count` on the app's icon; `0` clears it (`badging.set` in a host,
+   * `navigator.setAppBadge` outside). Without a count the Badging API shows a plain
+   * mark; a host, which shows numbers only, shows 1. Fractions are cut to whole numbers;
+   * a count that is not a number from 0 to `Number.MAX_SAFE_INTEGER` is
+   * `invalid_payload` (`details.path` `payload.count`).
+   */
+  setAppBadge(count?: number, options?: PWAKitCallOptions): Promise<void>;
+
+  /** Removes the app icon's badge (`badging.clear` in a host, `navigator.clearAppBadge` outside). */
+  clearAppBadge(options?: PWAKitCallOptions): Promise<void>;
 }
 
 /**

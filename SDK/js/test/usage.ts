@@ -203,7 +203,20 @@ async function exerciseClipboard(signal: AbortSignal): Promise<string> {
   return text;
 }
 
+async function exerciseBadge(): Promise<void> {
+  await PWAKit.setAppBadge(3);
+  await PWAKit.setAppBadge();
+  await PWAKit.setAppBadge(undefined, { timeout: 1000 });
+  const cleared: void = await PWAKit.clearAppBadge();
+  await PWAKit.clearAppBadge({ timeout: 500 });
+  // @ts-expect-error the count is a number
+  await PWAKit.setAppBadge('3');
+  // @ts-expect-error clearAppBadge takes no count
+  await PWAKit.clearAppBadge(0);
+  return cleared;
+}
+
 void [
   exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules, exerciseVibrate, exerciseShare,
-  exerciseClipboard
+  exerciseClipboard, exerciseBadge
 ];

@@ -4,7 +4,7 @@
 /// The JavaScript SDK (`SDK/js/pwakit.js`) that hosts inject at document start.
 public enum EmbeddedSDK {
     /// The SHA-256 of ``source``'s UTF-8, hex.
-    public static let sha256 = "6a58b16f190daacdd9cd92444a27fdcfb5ec06384565052fc6b12b71056f110f"
+    public static let sha256 = "725f286ac08bdbbde8e824f13897835f82f1b444dab9b826395b2636f5c796fe"
 
     /// The SDK's classic script.
     public static let source = #"""
@@ -1026,6 +1026,10 @@ public enum EmbeddedSDK {
     return typeof value === 'boolean';
   }
 
+  function nothing() {
+    return undefined;
+  }
+
   // ------------------------------------------------------------- vibration
 
   /** Durations past this many are dropped, as browsers drop them. */
@@ -1380,12 +1384,12 @@ public enum EmbeddedSDK {
         throw invalidInput(CLIPBOARD_WRITE, 'payload.text', 'text must be a string, got ' + describe(text));
       }
       if (messageHandler()) {
-        return callNative(CLIPBOARD_WRITE, { text: text }, read, false).then(function () { return undefined; });
+        return callNative(CLIPBOARD_WRITE, { text: text }, read, false).then(nothing);
       }
       var web = webMethod(['clipboard'], 'writeText');
       if (!web) throw unavailable(CLIPBOARD_WRITE);
       return callWeb(CLIPBOARD_WRITE, read, function () {
-        return Promise.resolve(web(text)).then(function () { return undefined; });
+        return Promise.resolve(web(text)).then(nothing);
       });
     });
   }
@@ -1409,6 +1413,44 @@ public enum EmbeddedSDK {
   }
 
   var clipboard = Object.freeze({ writeText: writeText, readText: readText });
+
+  // -------------------------------------------------------------- badging
+
+  var BADGE_SET = { module: 'badging', action: 'set', web: 'navigator.setAppBadge' };
+  var BADGE_CLEAR = { module: 'badging', action: 'clear', web: 'navigator.clearAppBadge' };
+
+  /**
+   * Shows `count` on the app's icon; `0` clears it. Without a count the Badging API
+   * shows a plain mark; a host, which shows numbers only, shows 1.
+   */
+  function setAppBadge(count, options) {
+    return perform(BADGE_SET, options, function (read) {
+      if (count !== undefined &&
+          (typeof count !== 'number' || !isFinite(count) || count < 0 || count > Number.MAX_SAFE_INTEGER)) {
+        throw invalidInput(BADGE_SET, 'payload.count',
+          'count must be a whole number from 0 to ' + Number.MAX_SAFE_INTEGER + ', got ' + show(count));
+      }
+      var whole = count === undefined ? undefined : Math.floor(count);
+      if (messageHandler()) {
+        return callNative(BADGE_SET, { count: whole === undefined ? 1 : whole }, read, false).then(nothing);
+      }
+      var web = webMethod([], 'setAppBadge');
+      if (!web) throw unavailable(BADGE_SET);
+      return callWeb(BADGE_SET, read, function () {
+        return Promise.resolve(whole === undefined ? web() : web(whole)).then(nothing);
+      });
+    });
+  }
+
+  /** Removes the app icon's badge. */
+  function clearAppBadge(options) {
+    return perform(BADGE_CLEAR, options, function (read) {
+      if (messageHandler()) return callNative(BADGE_CLEAR, undefined, read, false).then(nothing);
+      var web = webMethod([], 'clearAppBadge');
+      if (!web) throw unavailable(BADGE_CLEAR);
+      return callWeb(BADGE_CLEAR, read, function () { return Promise.resolve(web()).then(nothing); });
+    });
+  }
 
   // ---------------------------------------------------------------- public
 
@@ -1467,7 +1509,9 @@ public enum EmbeddedSDK {
     vibrate: vibrate,
     share: share,
     canShare: canShare,
-    clipboard: clipboard
+    clipboard: clipboard,
+    setAppBadge: setAppBadge,
+    clearAppBadge: clearAppBadge
   };
 
   Object.defineProperty(PWAKit, 'isNative', {

@@ -26,6 +26,8 @@ async function looseCalls(): Promise<void> {
   const possible: boolean = await PWAKit.canShare({ url: 'https://example.com/' });
   await PWAKit.clipboard.writeText('copied');
   const pasted: string = await PWAKit.clipboard.readText();
+  await PWAKit.setAppBadge(2);
+  await PWAKit.clearAppBadge();
   void [info, platform, text, viaProxy, proxied, vibrated, shared, possible, pasted];
 }
 
