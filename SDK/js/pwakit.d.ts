@@ -301,6 +301,9 @@ interface PWAKitStatic {
 
   /** Removes the app icon's badge (`badging.clear` in a host, `navigator.clearAppBadge` outside). */
   clearAppBadge(options?: PWAKitCallOptions): Promise<void>;
+
+  /** Camera, microphone and location permissions, shaped like `navigator.permissions`. */
+  readonly permissions: PWAKitPermissions;
 }
 
 /**
@@ -345,6 +348,45 @@ interface PWAKitClipboard {
    * 10 minutes: the system may ask the user first.
    */
   readText(options?: PWAKitCallOptions): Promise<string>;
+}
+
+/** Permissions `PWAKit.permissions` knows; `location` is another name for `geolocation`. */
+type PWAKitPermissionName = 'camera' | 'microphone' | 'geolocation' | 'location';
+
+/** Which permission to query or request. */
+interface PWAKitPermissionDescriptor {
+  name: PWAKitPermissionName;
+}
+
+/** A permission's state, in the Permissions API's terms. */
+interface PWAKitWebPermissionStatus {
+  /** The Web name of the permission (`geolocation` for `location`). */
+  readonly name: 'camera' | 'microphone' | 'geolocation';
+  /** `prompt`: the user has not decided yet (native `notDetermined`). */
+  readonly state: 'granted' | 'denied' | 'prompt';
+  /**
+   * `true` when a policy (parental controls, device management) denies it and the user
+   * cannot change that (native `restricted`); `state` is then `denied`.
+   */
+  readonly restricted: boolean;
+}
+
+/** `PWAKit.permissions`: camera, microphone and location permissions. */
+interface PWAKitPermissions {
+  /**
+   * The permission's state, without asking (`<camera|microphone|location>.check` in a
+   * host, `navigator.permissions.query` outside). Rejects with `invalid_payload`
+   * (`details.path` `descriptor` or `descriptor.name`) for another name, and with
+   * `unavailable` where the browser cannot tell.
+   */
+  query(descriptor: PWAKitPermissionDescriptor, options?: PWAKitCallOptions): Promise<PWAKitWebPermissionStatus>;
+  /**
+   * Asks the user when they have not decided yet and resolves the resulting state
+   * (`<camera|microphone|location>.request` in a host; outside one the capability is
+   * used once: a media stream stopped at once, one position). In a host the default
+   * timeout is at least 10 minutes: the call waits for the user.
+   */
+  request(descriptor: PWAKitPermissionDescriptor, options?: PWAKitCallOptions): Promise<PWAKitWebPermissionStatus>;
 }
 
 /** The object the native side answers through (`window.pwakit`). */

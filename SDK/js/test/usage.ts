@@ -216,7 +216,27 @@ async function exerciseBadge(): Promise<void> {
   return cleared;
 }
 
+async function exercisePermissions(signal: AbortSignal): Promise<boolean> {
+  const camera = await PWAKit.permissions.query({ name: 'camera' });
+  const state: 'granted' | 'denied' | 'prompt' = camera.state;
+  const place: PWAKitWebPermissionStatus = await PWAKit.permissions.request({ name: 'location' }, { signal });
+  const webName: 'camera' | 'microphone' | 'geolocation' = place.name;
+  const restricted: boolean = place.restricted;
+  const descriptor: PWAKitPermissionDescriptor = { name: 'microphone' };
+  await PWAKit.permissions.request(descriptor, { timeout: 60_000 });
+  // @ts-expect-error only camera, microphone and location permissions
+  await PWAKit.permissions.query({ name: 'notifications' });
+  // @ts-expect-error the descriptor is an object
+  await PWAKit.permissions.query('camera');
+  // @ts-expect-error a status never says location: it uses the Web name
+  const wrong: 'location' = place.name;
+  // @ts-expect-error native states are mapped to Web ones
+  const native: 'notDetermined' = camera.state;
+  void [webName, wrong, native];
+  return state === 'granted' || restricted;
+}
+
 void [
   exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules, exerciseVibrate, exerciseShare,
-  exerciseClipboard, exerciseBadge
+  exerciseClipboard, exerciseBadge, exercisePermissions
 ];

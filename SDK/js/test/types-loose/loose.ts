@@ -28,7 +28,9 @@ async function looseCalls(): Promise<void> {
   const pasted: string = await PWAKit.clipboard.readText();
   await PWAKit.setAppBadge(2);
   await PWAKit.clearAppBadge();
-  void [info, platform, text, viaProxy, proxied, vibrated, shared, possible, pasted];
+  const { state } = await PWAKit.permissions.query({ name: 'geolocation' });
+  await PWAKit.permissions.request({ name: 'camera' });
+  void [info, platform, text, viaProxy, proxied, vibrated, shared, possible, pasted, state];
 }
 
 void looseCalls;
