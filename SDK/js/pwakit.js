@@ -78,15 +78,31 @@
     return value !== null && typeof value === 'object';
   }
 
+  /** Array.isArray, where a revoked Proxy (on which it throws) is no array. */
+  function isArray(value) {
+    try {
+      return Array.isArray(value);
+    } catch (_) {
+      return false;
+    }
+  }
+
   function isRecord(value) {
-    return isObject(value) && !Array.isArray(value);
+    if (!isObject(value)) return false;
+    try {
+      return !Array.isArray(value);
+    } catch (_) {
+      return false; // a revoked Proxy
+    }
   }
 
   function describe(value) {
     if (value === null) return 'null';
+    if (value === undefined) return 'undefined';
     if (value === '') return 'an empty string';
-    if (Array.isArray(value)) return 'an array';
-    return 'a ' + typeof value;
+    if (isArray(value)) return 'an array';
+    var type = typeof value;
+    return (type === 'object' ? 'an ' : 'a ') + type;
   }
 
   function diagnose(kind, message, extra) {
@@ -1041,7 +1057,7 @@
   /** The pattern as the Vibration API reads it: `n` is `[n]`, integers, capped in count and length. */
   function readPattern(pattern) {
     if (typeof pattern === 'number') return [vibrationDuration(pattern)];
-    if (!Array.isArray(pattern)) {
+    if (!isArray(pattern)) {
       throw invalidInput(VIBRATE, 'payload.pattern', 'pattern must be a number or an array of numbers, got ' + describe(pattern));
     }
     var length = readField(VIBRATE, pattern, 'length', 'payload.pattern');
@@ -1180,7 +1196,7 @@
     }
     var files = readField(op, data, 'files', 'payload.files');
     if (files !== undefined) {
-      if (!Array.isArray(files)) {
+      if (!isArray(files)) {
         throw invalidInput(op, 'payload.files', 'payload.files must be an array of File or Blob, got ' + describe(files));
       }
       var count = readField(op, files, 'length', 'payload.files');
@@ -1516,8 +1532,13 @@
 
   /** The state of a permission, without asking the user. */
   function queryPermission(descriptor, options) {
-    return perform({ web: WEB_QUERY }, options, function (read) {
-      var permission = readPermission(descriptor, 'check', WEB_QUERY);
+    var permission;
+    try {
+      permission = readPermission(descriptor, 'check', WEB_QUERY);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return perform(permission.op, options, function (read) {
       if (messageHandler()) return nativePermission(permission, read, false);
       var webQuery = webMethod(['permissions'], 'query');
       if (!webQuery) throw unavailable(permission.op);
@@ -1578,8 +1599,13 @@
    * the capability is used once (a media stream stopped at once, one position).
    */
   function requestPermission(descriptor, options) {
-    return perform({ web: WEB_QUERY }, options, function (read) {
-      var permission = readPermission(descriptor, 'request', WEB_QUERY);
+    var permission;
+    try {
+      permission = readPermission(descriptor, 'request', WEB_QUERY);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return perform(permission.op, options, function (read) {
       if (messageHandler()) return nativePermission(permission, read, true);
       var name = permission.name;
       var prompt = webPrompt(name);

@@ -4,7 +4,7 @@
 /// The JavaScript SDK (`SDK/js/pwakit.js`) that hosts inject at document start.
 public enum EmbeddedSDK {
     /// The SHA-256 of ``source``'s UTF-8, hex.
-    public static let sha256 = "972983ca066ab446bf09c360474d2e896fff04ff993a421a05ccbd216ba152db"
+    public static let sha256 = "0debd26935d61525932429e2548459c9450f7bf200324ffbcdf3897031e62a85"
 
     /// The SDK's classic script.
     public static let source = #"""
@@ -88,15 +88,31 @@ public enum EmbeddedSDK {
     return value !== null && typeof value === 'object';
   }
 
+  /** Array.isArray, where a revoked Proxy (on which it throws) is no array. */
+  function isArray(value) {
+    try {
+      return Array.isArray(value);
+    } catch (_) {
+      return false;
+    }
+  }
+
   function isRecord(value) {
-    return isObject(value) && !Array.isArray(value);
+    if (!isObject(value)) return false;
+    try {
+      return !Array.isArray(value);
+    } catch (_) {
+      return false; // a revoked Proxy
+    }
   }
 
   function describe(value) {
     if (value === null) return 'null';
+    if (value === undefined) return 'undefined';
     if (value === '') return 'an empty string';
-    if (Array.isArray(value)) return 'an array';
-    return 'a ' + typeof value;
+    if (isArray(value)) return 'an array';
+    var type = typeof value;
+    return (type === 'object' ? 'an ' : 'a ') + type;
   }
 
   function diagnose(kind, message, extra) {
@@ -1051,7 +1067,7 @@ public enum EmbeddedSDK {
   /** The pattern as the Vibration API reads it: `n` is `[n]`, integers, capped in count and length. */
   function readPattern(pattern) {
     if (typeof pattern === 'number') return [vibrationDuration(pattern)];
-    if (!Array.isArray(pattern)) {
+    if (!isArray(pattern)) {
       throw invalidInput(VIBRATE, 'payload.pattern', 'pattern must be a number or an array of numbers, got ' + describe(pattern));
     }
     var length = readField(VIBRATE, pattern, 'length', 'payload.pattern');
@@ -1190,7 +1206,7 @@ public enum EmbeddedSDK {
     }
     var files = readField(op, data, 'files', 'payload.files');
     if (files !== undefined) {
-      if (!Array.isArray(files)) {
+      if (!isArray(files)) {
         throw invalidInput(op, 'payload.files', 'payload.files must be an array of File or Blob, got ' + describe(files));
       }
       var count = readField(op, files, 'length', 'payload.files');
@@ -1526,8 +1542,13 @@ public enum EmbeddedSDK {
 
   /** The state of a permission, without asking the user. */
   function queryPermission(descriptor, options) {
-    return perform({ web: WEB_QUERY }, options, function (read) {
-      var permission = readPermission(descriptor, 'check', WEB_QUERY);
+    var permission;
+    try {
+      permission = readPermission(descriptor, 'check', WEB_QUERY);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return perform(permission.op, options, function (read) {
       if (messageHandler()) return nativePermission(permission, read, false);
       var webQuery = webMethod(['permissions'], 'query');
       if (!webQuery) throw unavailable(permission.op);
@@ -1588,8 +1609,13 @@ public enum EmbeddedSDK {
    * the capability is used once (a media stream stopped at once, one position).
    */
   function requestPermission(descriptor, options) {
-    return perform({ web: WEB_QUERY }, options, function (read) {
-      var permission = readPermission(descriptor, 'request', WEB_QUERY);
+    var permission;
+    try {
+      permission = readPermission(descriptor, 'request', WEB_QUERY);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return perform(permission.op, options, function (read) {
       if (messageHandler()) return nativePermission(permission, read, true);
       var name = permission.name;
       var prompt = webPrompt(name);
