@@ -7,6 +7,10 @@
  * `pwakit.mjs` re-exports it for `import`. Loading it twice is harmless: the
  * second load reuses the first instance.
  *
+ * Besides `call` and events it offers `PWAKit.modules` (modules as objects) and
+ * counterparts of Web APIs (vibrate, share, clipboard, app badge, permissions) that use the
+ * bridge inside a host and the Web API outside one.
+ *
  * Wire protocol (page -> native):
  *   webkit.messageHandlers.pwakit.postMessage({id, module, action, payload?, timeoutMs})
  *   webkit.messageHandlers.pwakit.postMessage({id, cancel: true})

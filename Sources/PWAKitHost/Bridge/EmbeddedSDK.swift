@@ -4,7 +4,7 @@
 /// The JavaScript SDK (`SDK/js/pwakit.js`) that hosts inject at document start.
 public enum EmbeddedSDK {
     /// The SHA-256 of ``source``'s UTF-8, hex.
-    public static let sha256 = "0debd26935d61525932429e2548459c9450f7bf200324ffbcdf3897031e62a85"
+    public static let sha256 = "86f1239f9dbac4f60d635c53c1b023bb96722ee6b7a44edda53f44aba94eb8ff"
 
     /// The SDK's classic script.
     public static let source = #"""
@@ -16,6 +16,10 @@ public enum EmbeddedSDK {
  * injects it at document start; pages may also load it themselves, and
  * `pwakit.mjs` re-exports it for `import`. Loading it twice is harmless: the
  * second load reuses the first instance.
+ *
+ * Besides `call` and events it offers `PWAKit.modules` (modules as objects) and
+ * counterparts of Web APIs (vibrate, share, clipboard, app badge, permissions) that use the
+ * bridge inside a host and the Web API outside one.
  *
  * Wire protocol (page -> native):
  *   webkit.messageHandlers.pwakit.postMessage({id, module, action, payload?, timeoutMs})
