@@ -358,7 +358,10 @@ interface PWAKitPermissionDescriptor {
   name: PWAKitPermissionName;
 }
 
-/** A permission's state, in the Permissions API's terms. */
+/**
+ * A permission's state, in the Permissions API's terms (the native modules answer
+ * `{ state }` with `notDetermined` and `restricted`; `PWAKit.permissions` maps them).
+ */
 interface PWAKitWebPermissionStatus {
   /** The Web name of the permission (`geolocation` for `location`). */
   readonly name: 'camera' | 'microphone' | 'geolocation';
