@@ -1022,13 +1022,16 @@
     });
   }
 
-  /** `data[field]` of a native answer, when `accept` takes it; otherwise `invalid_message`. */
+  function malformedAnswer(op, path, value) {
+    return opError(op, 'invalid_message', 'malformed answer from ' + op.module + '.' + op.action +
+      ': ' + path + ' is ' + show(value), { path: path });
+  }
+
+  /** `data[field]` of a native answer, when `data` is an object and `accept` takes it; otherwise `invalid_message`. */
   function answerField(op, data, field, accept) {
-    var value = isRecord(data) ? data[field] : undefined;
-    if (!accept(value)) {
-      throw opError(op, 'invalid_message', 'malformed answer from ' + op.module + '.' + op.action +
-        ': data.' + field + ' is ' + show(value), { path: 'data.' + field });
-    }
+    if (!isRecord(data)) throw malformedAnswer(op, 'data', data);
+    var value = data[field];
+    if (!accept(value)) throw malformedAnswer(op, 'data.' + field, value);
     return value;
   }
 
@@ -1383,8 +1386,8 @@
   var CLIPBOARD_WRITE = { module: 'clipboard', action: 'write', web: 'navigator.clipboard.writeText' };
   var CLIPBOARD_READ = { module: 'clipboard', action: 'read', web: 'navigator.clipboard.readText' };
 
-  function isTextOrNull(value) {
-    return typeof value === 'string' || value === null;
+  function isTextOrNone(value) {
+    return typeof value === 'string' || value === null || value === undefined;
   }
 
   /** Puts `text` on the clipboard. */
@@ -1410,8 +1413,9 @@
       if (messageHandler()) {
         // NB: interactive: reading another app's text may ask the user first (iOS 16+).
         return callNative(CLIPBOARD_READ, undefined, read, true).then(function (data) {
-          var text = answerField(CLIPBOARD_READ, data, 'text', isTextOrNull);
-          return text === null ? '' : text;
+          // NB: a host leaves `text` out (or sends null) when the clipboard holds no text.
+          var text = answerField(CLIPBOARD_READ, data, 'text', isTextOrNone);
+          return typeof text === 'string' ? text : '';
         });
       }
       var web = webMethod(['clipboard'], 'readText');

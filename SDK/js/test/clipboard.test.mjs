@@ -51,14 +51,19 @@ test('in a host readText posts clipboard.read and resolves the text, "" for null
   assert.equal(page.native.last.timeoutMs, 2000);
   page.succeed(page.native.last.id, { text: null });
   assert.equal(await nothing, '');
+  const absent = page.PWAKit.clipboard.readText();
+  page.succeed(page.native.last.id, {});
+  assert.equal(await absent, '', 'a host leaves text out when the clipboard holds none');
 });
 
-test('a malformed clipboard.read answer is invalid_message naming data.text', async () => {
+test('a malformed clipboard.read answer is invalid_message naming what is wrong', async () => {
   const page = createPage();
-  for (const data of [undefined, null, 'text', {}, { text: 5 }, { text: ['a'] }]) {
+  const cases = [[undefined, 'data'], [null, 'data'], ['text', 'data'], [['a'], 'data'],
+    [{ text: 5 }, 'data.text'], [{ text: ['a'] }, 'data.text'], [{ text: {} }, 'data.text']];
+  for (const [data, path] of cases) {
     const result = page.PWAKit.clipboard.readText();
     page.succeed(page.native.last.id, data);
-    await rejectsWith(result, { code: 'invalid_message', module: 'clipboard', action: 'read', details: { path: 'data.text' } });
+    await rejectsWith(result, { code: 'invalid_message', module: 'clipboard', action: 'read', details: { path } });
   }
 });
 

@@ -92,14 +92,15 @@ test('in a host request posts <module>.request with the interactive default time
   assert.deepEqual(plain(await restricted), { name: 'camera', state: 'denied', restricted: true });
 });
 
-test('a malformed native state is invalid_message naming data.state', async () => {
+test('a malformed native answer is invalid_message naming what is wrong', async () => {
   const page = createPage();
-  for (const data of [undefined, null, {}, { state: 'prompt' }, { state: 'GRANTED' }, { state: 1 }, { state: 'toString' }]) {
+  const cases = [[undefined, 'data'], [null, 'data'], ['granted', 'data'], [{}, 'data.state'],
+    [{ state: 'prompt' }, 'data.state'], [{ state: 'GRANTED' }, 'data.state'], [{ state: 1 }, 'data.state'],
+    [{ state: 'toString' }, 'data.state']];
+  for (const [data, path] of cases) {
     const result = page.PWAKit.permissions.query({ name: 'microphone' });
     page.succeed(page.native.last.id, data);
-    await rejectsWith(result, {
-      code: 'invalid_message', module: 'microphone', action: 'check', details: { path: 'data.state' }
-    });
+    await rejectsWith(result, { code: 'invalid_message', module: 'microphone', action: 'check', details: { path } });
   }
 });
 

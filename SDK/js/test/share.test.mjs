@@ -180,6 +180,9 @@ test('the native answer is final, and a malformed one is invalid_message', async
   const malformed = page.PWAKit.share({ text: 'x' });
   page.succeed((await postedAfter(page, 2)).id, { shared: 'yes' });
   await rejectsWith(malformed, { code: 'invalid_message', details: { path: 'data.shared' } });
+  const empty = page.PWAKit.share({ text: 'x' });
+  page.succeed((await postedAfter(page, 3)).id);
+  await rejectsWith(empty, { code: 'invalid_message', details: { path: 'data' } });
   assert.deepEqual(navigator.shared, []);
 });
 

@@ -67,14 +67,14 @@ test('the native answer is final: unavailable (the app turned vibration off) doe
   assert.deepEqual(navigator.patterns, []);
 });
 
-test('a malformed native answer rejects with invalid_message naming data.vibrated', async () => {
+test('a malformed native answer rejects with invalid_message naming what is wrong', async () => {
   const page = createPage();
-  for (const data of [undefined, null, true, { vibrated: 'yes' }, {}, [true]]) {
+  const cases = [[undefined, 'data'], [null, 'data'], [true, 'data'], [[true], 'data'],
+    [{ vibrated: 'yes' }, 'data.vibrated'], [{}, 'data.vibrated']];
+  for (const [data, path] of cases) {
     const result = page.PWAKit.vibrate(1);
     page.succeed(page.native.last.id, data);
-    await rejectsWith(result, {
-      code: 'invalid_message', module: 'vibration', action: 'vibrate', details: { path: 'data.vibrated' }
-    });
+    await rejectsWith(result, { code: 'invalid_message', module: 'vibration', action: 'vibrate', details: { path } });
   }
 });
 

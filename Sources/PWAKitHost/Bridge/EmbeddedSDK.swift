@@ -4,7 +4,7 @@
 /// The JavaScript SDK (`SDK/js/pwakit.js`) that hosts inject at document start.
 public enum EmbeddedSDK {
     /// The SHA-256 of ``source``'s UTF-8, hex.
-    public static let sha256 = "86f1239f9dbac4f60d635c53c1b023bb96722ee6b7a44edda53f44aba94eb8ff"
+    public static let sha256 = "5273bb7c645854cced5125f8cb1a811e0b5ee1834e4a0d033f23e82fd95e4205"
 
     /// The SDK's classic script.
     public static let source = #"""
@@ -1032,13 +1032,16 @@ public enum EmbeddedSDK {
     });
   }
 
-  /** `data[field]` of a native answer, when `accept` takes it; otherwise `invalid_message`. */
+  function malformedAnswer(op, path, value) {
+    return opError(op, 'invalid_message', 'malformed answer from ' + op.module + '.' + op.action +
+      ': ' + path + ' is ' + show(value), { path: path });
+  }
+
+  /** `data[field]` of a native answer, when `data` is an object and `accept` takes it; otherwise `invalid_message`. */
   function answerField(op, data, field, accept) {
-    var value = isRecord(data) ? data[field] : undefined;
-    if (!accept(value)) {
-      throw opError(op, 'invalid_message', 'malformed answer from ' + op.module + '.' + op.action +
-        ': data.' + field + ' is ' + show(value), { path: 'data.' + field });
-    }
+    if (!isRecord(data)) throw malformedAnswer(op, 'data', data);
+    var value = data[field];
+    if (!accept(value)) throw malformedAnswer(op, 'data.' + field, value);
     return value;
   }
 
@@ -1393,8 +1396,8 @@ public enum EmbeddedSDK {
   var CLIPBOARD_WRITE = { module: 'clipboard', action: 'write', web: 'navigator.clipboard.writeText' };
   var CLIPBOARD_READ = { module: 'clipboard', action: 'read', web: 'navigator.clipboard.readText' };
 
-  function isTextOrNull(value) {
-    return typeof value === 'string' || value === null;
+  function isTextOrNone(value) {
+    return typeof value === 'string' || value === null || value === undefined;
   }
 
   /** Puts `text` on the clipboard. */
@@ -1420,8 +1423,9 @@ public enum EmbeddedSDK {
       if (messageHandler()) {
         // NB: interactive: reading another app's text may ask the user first (iOS 16+).
         return callNative(CLIPBOARD_READ, undefined, read, true).then(function (data) {
-          var text = answerField(CLIPBOARD_READ, data, 'text', isTextOrNull);
-          return text === null ? '' : text;
+          // NB: a host leaves `text` out (or sends null) when the clipboard holds no text.
+          var text = answerField(CLIPBOARD_READ, data, 'text', isTextOrNone);
+          return typeof text === 'string' ? text : '';
         });
       }
       var web = webMethod(['clipboard'], 'readText');
