@@ -1135,6 +1135,19 @@
     return out;
   }
 
+  /**
+   * A Blob's type as a bare media type: parameters (`; charset=…`) dropped, and
+   * `application/octet-stream` for anything that is not `type/subtype`.
+   */
+  function mediaType(type) {
+    var bare = type.split(';')[0].trim();
+    var parts = bare.split('/');
+    if (parts.length !== 2 || parts[0] === '' || parts[1] === '' || /\s/.test(bare) || bare.length > 255) {
+      return 'application/octet-stream';
+    }
+    return bare;
+  }
+
   function base64Length(size) {
     return 4 * Math.ceil(size / 3);
   }
@@ -1233,7 +1246,7 @@
     for (var j = 0; j < data.files.length; j++) {
       var file = data.files[j];
       // NB: 31 is the JSON around one file: {"name":"","type":"","data":""},
-      total += base64Length(sizes[j]) + utf8Length(file.name || file.fallbackName) + utf8Length(file.type) + 31;
+      total += base64Length(sizes[j]) + utf8Length(file.name || file.fallbackName) + utf8Length(mediaType(file.type)) + 31;
     }
     return total;
   }
@@ -1278,7 +1291,7 @@
       checkShareSize(op, data, sizes);
       encoded.push({
         name: file.name || file.fallbackName,
-        type: file.type || 'application/octet-stream',
+        type: mediaType(file.type),
         data: base64(bytes)
       });
     }

@@ -90,6 +90,27 @@ test('files are read and sent base64-encoded as {name, type, data}', async () =>
   assert.deepEqual(plain(await result), { shared: true });
 });
 
+test('file types are sent as bare media types, as a host expects them', async () => {
+  const page = sharePage();
+  const types = [
+    ['image/png', 'image/png'],
+    ['text/plain;charset=utf-8', 'text/plain'],
+    ['text/plain; charset=utf-8', 'text/plain'],
+    ['', 'application/octet-stream'],
+    ['plain', 'application/octet-stream'],
+    ['a/b/c', 'application/octet-stream'],
+    ['/png', 'application/octet-stream'],
+    ['image /png', 'application/octet-stream'],
+    [`x/${'y'.repeat(300)}`, 'application/octet-stream']
+  ];
+  const files = types.map(([type], i) => blobLike({ size: 1, type, name: `f${i}` }));
+  const result = page.PWAKit.share({ files });
+  const message = await postedAfter(page);
+  assert.deepEqual(plain(message.payload.files.map((file) => file.type)), types.map(([, sent]) => sent));
+  page.succeed(message.id, { shared: true });
+  await result;
+});
+
 test('the base64 encoding matches Node for every tail length and random content', async () => {
   const page = sharePage();
   const samples = [0, 1, 2, 3, 4, 5, 6, 255, 256, 257, 65536].map((n) => randomBytes(n));

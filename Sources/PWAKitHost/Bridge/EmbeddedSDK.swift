@@ -4,7 +4,7 @@
 /// The JavaScript SDK (`SDK/js/pwakit.js`) that hosts inject at document start.
 public enum EmbeddedSDK {
     /// The SHA-256 of ``source``'s UTF-8, hex.
-    public static let sha256 = "5273bb7c645854cced5125f8cb1a811e0b5ee1834e4a0d033f23e82fd95e4205"
+    public static let sha256 = "0169c4b30fc7a89ef02605f3534c0ad2f789cbfe8fb9679548401ff530dc44a9"
 
     /// The SDK's classic script.
     public static let source = #"""
@@ -1145,6 +1145,19 @@ public enum EmbeddedSDK {
     return out;
   }
 
+  /**
+   * A Blob's type as a bare media type: parameters (`; charset=…`) dropped, and
+   * `application/octet-stream` for anything that is not `type/subtype`.
+   */
+  function mediaType(type) {
+    var bare = type.split(';')[0].trim();
+    var parts = bare.split('/');
+    if (parts.length !== 2 || parts[0] === '' || parts[1] === '' || /\s/.test(bare) || bare.length > 255) {
+      return 'application/octet-stream';
+    }
+    return bare;
+  }
+
   function base64Length(size) {
     return 4 * Math.ceil(size / 3);
   }
@@ -1243,7 +1256,7 @@ public enum EmbeddedSDK {
     for (var j = 0; j < data.files.length; j++) {
       var file = data.files[j];
       // NB: 31 is the JSON around one file: {"name":"","type":"","data":""},
-      total += base64Length(sizes[j]) + utf8Length(file.name || file.fallbackName) + utf8Length(file.type) + 31;
+      total += base64Length(sizes[j]) + utf8Length(file.name || file.fallbackName) + utf8Length(mediaType(file.type)) + 31;
     }
     return total;
   }
@@ -1288,7 +1301,7 @@ public enum EmbeddedSDK {
       checkShareSize(op, data, sizes);
       encoded.push({
         name: file.name || file.fallbackName,
-        type: file.type || 'application/octet-stream',
+        type: mediaType(file.type),
         data: base64(bytes)
       });
     }
