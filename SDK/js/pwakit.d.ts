@@ -194,6 +194,27 @@ interface PWAKitLooseCall {
   (module: string, action: string, payload?: unknown, options?: PWAKitCallOptions): Promise<unknown>;
 }
 
+/** One action of `PWAKit.modules`: `PWAKit.call(M, A, payload, options)` with `M` and `A` filled in. */
+type PWAKitActionFunction<M extends PWAKitModuleName, A extends PWAKitActionName<M>> =
+  (...args: PWAKitCallArguments<PWAKitPayload<M, A>>) => Promise<PWAKitResult<M, A>>;
+
+/** The actions of module `M` on `PWAKit.modules`. */
+type PWAKitModuleActions<M extends PWAKitModuleName> = {
+  readonly [A in PWAKitActionName<M>]: PWAKitActionFunction<M, A>;
+};
+
+/** `PWAKit.modules` checked against `PWAKitModules`: each declared module and its actions. */
+type PWAKitTypedModules = {
+  readonly [M in PWAKitModuleName]: PWAKitModuleActions<M>;
+};
+
+/** `PWAKit.modules` while no module is declared: any module and action, `unknown` results. */
+interface PWAKitLooseModules {
+  readonly [module: string]: {
+    readonly [action: string]: (payload?: unknown, options?: PWAKitCallOptions) => Promise<unknown>;
+  };
+}
+
 /** Event types declared in `PWAKitEvents`. */
 type PWAKitEventType = keyof PWAKitEvents & string;
 
@@ -218,6 +239,14 @@ interface PWAKitStatic {
    */
   readonly call: [PWAKitModuleName] extends [never] ? PWAKitLooseCall : PWAKitTypedCall;
 
+  /**
+   * The native modules as objects: `PWAKit.modules.haptics.impact(payload, options)`
+   * is `PWAKit.call('haptics', 'impact', payload, options)`. It lists nothing (the
+   * host's modules are not known in advance); names the language itself probes
+   * (`then`, `toJSON`, `constructor`, `toString`, …) are not modules or actions here.
+   */
+  readonly modules: [PWAKitModuleName] extends [never] ? PWAKitLooseModules : PWAKitTypedModules;
+
   /** Listens for native events of `type`; returns a function that stops listening. */
   on<T extends PWAKitEventType>(type: T, listener: (data: PWAKitEvents[T]) => void): () => void;
   /** Like `on`, for the next event of `type` only. */
@@ -233,6 +262,134 @@ interface PWAKitStatic {
    * A screenshot run can wait for it; an updated bundle must send it from its own load.
    */
   ready(options?: PWAKitCallOptions): Promise<{ acknowledged: boolean }>;
+
+  /**
+   * Vibrates the device (`vibration.vibrate` in a host, `navigator.vibrate` outside).
+   * Resolves whether it vibrated. Rejects with `invalid_payload` (`details.path`
+   * `payload.pattern`, `details.index` for an entry) for anything but a non-negative
+   * finite number or an array of them, and with `unavailable` where neither exists.
+   */
+  vibrate(pattern: PWAKitVibratePattern, options?: PWAKitCallOptions): Promise<boolean>;
+
+  /**
+   * Opens the share sheet (`share.share` in a host, `navigator.share` outside). Resolves
+   * `{ shared: false }` when the user dismissed it. Rejects with `invalid_payload` for
+   * data without any field or with a field of the wrong type, `payload_too_large` when
+   * the files do not fit in one message, `unavailable` where neither exists. In a host
+   * the default timeout is at least 10 minutes: the call waits for the user.
+   */
+  share(data: PWAKitShareData, options?: PWAKitCallOptions): Promise<PWAKitShareResult>;
+
+  /**
+   * Whether `share(data)` could share `data` (`share.canShare` in a host,
+   * `navigator.canShare` outside). Resolves `false`, rather than rejecting, for invalid
+   * data and where sharing is not possible at all.
+   */
+  canShare(data?: PWAKitShareData, options?: PWAKitCallOptions): Promise<boolean>;
+
+  /** Text on the system clipboard, shaped like `navigator.clipboard`. */
+  readonly clipboard: PWAKitClipboard;
+
+  /**
+   * Shows `count` on the app's icon; `0` clears it (`badging.set` in a host,
+   * `navigator.setAppBadge` outside). Without a count the Badging API shows a plain
+   * mark; a host, which shows numbers only, shows 1. Fractions are cut to whole numbers;
+   * a count that is not a number from 0 to `Number.MAX_SAFE_INTEGER` is
+   * `invalid_payload` (`details.path` `payload.count`).
+   */
+  setAppBadge(count?: number, options?: PWAKitCallOptions): Promise<void>;
+
+  /** Removes the app icon's badge (`badging.clear` in a host, `navigator.clearAppBadge` outside). */
+  clearAppBadge(options?: PWAKitCallOptions): Promise<void>;
+
+  /** Camera, microphone and location permissions, shaped like `navigator.permissions`. */
+  readonly permissions: PWAKitPermissions;
+}
+
+/**
+ * A vibration pattern in milliseconds: one duration, or vibrations and pauses in turn.
+ * `0` or `[]` stops. Durations are made whole and shortened to 10 000 ms; entries after
+ * the 100th are dropped (as browsers do).
+ */
+type PWAKitVibratePattern = number | readonly number[];
+
+/** What to share: at least one field; `files` must not be empty when it is the only one. */
+interface PWAKitShareData {
+  /** A title for what is shared. */
+  title?: string;
+  /** The text to share. */
+  text?: string;
+  /** An address, resolved against the page's (an `about:`, `blob:`, `data:` or `file:` URL is refused). */
+  url?: string;
+  /**
+   * Files to share. In a host each is read and sent base64-encoded; together they must
+   * fit in one message (`maxMessageBytes`). A Blob without a name is called `file-<n>`.
+   */
+  files?: readonly Blob[];
+}
+
+/** The outcome of `PWAKit.share`. */
+interface PWAKitShareResult {
+  /** `true` when shared; `false` when the user dismissed the share sheet (not an error). */
+  shared: boolean;
+}
+
+/** `PWAKit.clipboard`: text on the system clipboard. */
+interface PWAKitClipboard {
+  /**
+   * Puts `text` on the clipboard (`clipboard.write` in a host,
+   * `navigator.clipboard.writeText` outside). Rejects with `invalid_payload`
+   * (`details.path` `payload.text`) for anything but a string.
+   */
+  writeText(text: string, options?: PWAKitCallOptions): Promise<void>;
+  /**
+   * The clipboard's text, `''` when it holds none (`clipboard.read` in a host,
+   * `navigator.clipboard.readText` outside). In a host the default timeout is at least
+   * 10 minutes: the system may ask the user first.
+   */
+  readText(options?: PWAKitCallOptions): Promise<string>;
+}
+
+/** Permissions `PWAKit.permissions` knows; `location` is another name for `geolocation`. */
+type PWAKitPermissionName = 'camera' | 'microphone' | 'geolocation' | 'location';
+
+/** Which permission to query or request. */
+interface PWAKitPermissionDescriptor {
+  name: PWAKitPermissionName;
+}
+
+/**
+ * A permission's state, in the Permissions API's terms (the native modules answer
+ * `{ state }` with `notDetermined` and `restricted`; `PWAKit.permissions` maps them).
+ */
+interface PWAKitWebPermissionStatus {
+  /** The Web name of the permission (`geolocation` for `location`). */
+  readonly name: 'camera' | 'microphone' | 'geolocation';
+  /** `prompt`: the user has not decided yet (native `notDetermined`). */
+  readonly state: 'granted' | 'denied' | 'prompt';
+  /**
+   * `true` when a policy (parental controls, device management) denies it and the user
+   * cannot change that (native `restricted`); `state` is then `denied`.
+   */
+  readonly restricted: boolean;
+}
+
+/** `PWAKit.permissions`: camera, microphone and location permissions. */
+interface PWAKitPermissions {
+  /**
+   * The permission's state, without asking (`<camera|microphone|location>.check` in a
+   * host, `navigator.permissions.query` outside). Rejects with `invalid_payload`
+   * (`details.path` `descriptor` or `descriptor.name`) for another name, and with
+   * `unavailable` where the browser cannot tell.
+   */
+  query(descriptor: PWAKitPermissionDescriptor, options?: PWAKitCallOptions): Promise<PWAKitWebPermissionStatus>;
+  /**
+   * Asks the user when they have not decided yet and resolves the resulting state
+   * (`<camera|microphone|location>.request` in a host; outside one the capability is
+   * used once: a media stream stopped at once, one position). In a host the default
+   * timeout is at least 10 minutes: the call waits for the user.
+   */
+  request(descriptor: PWAKitPermissionDescriptor, options?: PWAKitCallOptions): Promise<PWAKitWebPermissionStatus>;
 }
 
 /** The object the native side answers through (`window.pwakit`). */

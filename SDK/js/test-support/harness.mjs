@@ -248,3 +248,9 @@ export async function rejectsWith(promise, expected) {
   }
   return error;
 }
+
+/** Waits until the page has posted more than `count` calls (work before posting may be async); returns the latest. */
+export async function postedAfter(page, count = 0) {
+  for (let i = 0; i < 100 && page.native.calls.length <= count; i++) await flush();
+  return page.native.last;
+}

@@ -194,6 +194,16 @@ test('invalid module, action and options reject before anything is posted', asyn
   await rejectsWith(PWAKit.call('m', 'a', null, { signal: {} }), {
     code: 'invalid_message', details: { path: 'options.signal' }
   });
+  // Getters that throw are refused as the option they guard, not thrown through.
+  await rejectsWith(PWAKit.call('m', 'a', null, { get timeout() { throw new Error('boom'); } }), {
+    code: 'invalid_message', details: { path: 'options.timeout' }
+  });
+  await rejectsWith(PWAKit.call('m', 'a', null, { get signal() { throw new Error('boom'); } }), {
+    code: 'invalid_message', details: { path: 'options.signal' }
+  });
+  await rejectsWith(PWAKit.call('m', 'a', null, { signal: { get aborted() { throw new Error('boom'); } } }), {
+    code: 'invalid_message', details: { path: 'options.signal' }
+  });
   assert.equal(page.native.posted.length, 0);
   assert.equal(page.clock.scheduled, 0);
 });

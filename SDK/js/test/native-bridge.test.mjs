@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { createPage, plain } from '../test-support/harness.mjs';
@@ -19,8 +21,8 @@ const skip = existsSync(binary) || process.env.PWAKIT_REQUIRE_BINARY === '1'
   : `no pwakit binary at ${binary} (build it with swift build)`;
 
 /** Connects a fake page to a `pwakit bridge` process; returns the page and a stop(). */
-function connect(args = []) {
-  const child = spawn(binary, ['bridge', `${root}Examples/hello`, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+function connect(args = [], config = `${root}Examples/hello`) {
+  const child = spawn(binary, ['bridge', config, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const page = createPage({ load: false, native: true });
   const lines = [];
   let handshake;
@@ -103,4 +105,68 @@ test('a seed-era page posting JSON strings is answered too', { skip }, async () 
   const ids = answers.map((answer) => answer.id).sort();
   assert.deepEqual(ids, ['seed-1', 'seed-2']);
   assert.ok(answers.every((answer) => answer.success === true));
+});
+
+test('the Web API counterparts agree with the built-in modules', { skip }, async (t) => {
+  // The example's configuration with the three permission modules turned on.
+  const dir = mkdtempSync(join(tmpdir(), 'pwakit-web-apis-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const config = JSON.parse(readFileSync(`${root}Examples/hello/pwa-config.json`, 'utf8'));
+  Object.assign(config.features, { cameraPermission: true, microphonePermission: true, locationPermission: true });
+  writeFileSync(join(dir, 'pwa-config.json'), JSON.stringify(config));
+  const bridge = connect([], dir);
+  t.after(bridge.stop);
+  await bridge.ready;
+  const PWAKit = bridge.page.load();
+
+  assert.equal(typeof await PWAKit.vibrate([100, 50, 100]), 'boolean');
+  assert.equal(typeof await PWAKit.vibrate(0), 'boolean');
+
+  assert.equal(await PWAKit.clipboard.readText(), '', 'an empty clipboard reads as no text');
+  assert.equal(await PWAKit.clipboard.writeText('copied ✓'), undefined);
+  assert.equal(await PWAKit.clipboard.readText(), 'copied ✓');
+
+  const file = new File(['hello'], 'a.txt', { type: 'text/plain; charset=utf-8' });
+  const outcome = plain(await PWAKit.share({ text: 'hi', url: 'https://pwakit.dev/', files: [file, new Blob([Uint8Array.of(1, 2, 3)])] }));
+  assert.equal(typeof outcome.shared, 'boolean');
+  assert.equal(await PWAKit.canShare({ text: 'hi', files: [file] }), true);
+  await assert.rejects(PWAKit.share({ title: 'a title alone' }), (error) => {
+    assert.equal(error.code, 'invalid_payload', 'the share module wants text, a URL or files');
+    assert.equal(error.details.path, 'payload');
+    return true;
+  });
+  await assert.rejects(PWAKit.share({ files: Array.from({ length: 11 }, () => file) }), (error) => {
+    assert.equal(error.code, 'invalid_payload');
+    assert.equal(error.details.path, 'payload.files');
+    return true;
+  });
+
+  assert.equal(await PWAKit.setAppBadge(3), undefined);
+  assert.equal(await PWAKit.setAppBadge(), undefined);
+  assert.equal(await PWAKit.clearAppBadge(), undefined);
+  await assert.rejects(PWAKit.setAppBadge(1e6), (error) => error.code === 'invalid_payload' && error.details.path === 'payload.count');
+
+  for (const [name, webName] of [['camera', 'camera'], ['microphone', 'microphone'], ['location', 'geolocation']]) {
+    const queried = plain(await PWAKit.permissions.query({ name }));
+    assert.equal(queried.name, webName);
+    assert.ok(['granted', 'denied', 'prompt'].includes(queried.state), `${name}: ${queried.state}`);
+    assert.equal(typeof queried.restricted, 'boolean');
+    const requested = plain(await PWAKit.permissions.request({ name }));
+    assert.ok(['granted', 'denied'].includes(requested.state), `${name} after asking: ${requested.state}`);
+  }
+
+  const hello = await PWAKit.modules.platform.getInfo();
+  assert.equal(hello.isNative, true);
+});
+
+test('Web API counterparts for a module the configuration turns off reject with unavailable', { skip }, async (t) => {
+  const bridge = connect();
+  t.after(bridge.stop);
+  await bridge.ready;
+  const PWAKit = bridge.page.load();
+  bridge.page.window.navigator = { permissions: { query: () => Promise.resolve({ state: 'granted' }) } };
+  // Examples/hello turns the camera, microphone and location permissions off.
+  for (const name of ['camera', 'microphone', 'location']) {
+    await assert.rejects(PWAKit.permissions.query({ name }), (error) => error.code === 'unavailable' && error.module === name);
+  }
 });

@@ -29,3 +29,13 @@ export async function refused(): Promise<void> {
   // @ts-expect-error write needs { text: string }
   await PWAKit.call('clipboard', 'write', { text: 1 });
 }
+
+export async function throughTheModuleEntry(photo: File): Promise<boolean> {
+  const viaProxy: { text: string } = await PWAKit.modules.clipboard.read();
+  await PWAKit.clipboard.writeText(viaProxy.text);
+  const { shared } = await PWAKitDefault.share({ files: [photo] });
+  const status: PWAKitWebPermissionStatus = await PWAKit.permissions.query({ name: 'camera' });
+  // @ts-expect-error write through the proxy needs { text: string }
+  await PWAKit.modules.clipboard.write({ text: 1 });
+  return shared && status.state === 'granted';
+}

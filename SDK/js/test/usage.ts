@@ -123,4 +123,120 @@ function exerciseSurface(): void {
   PWAKit.protocol = null;
 }
 
-void [exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface];
+async function exerciseModules(signal: AbortSignal): Promise<string> {
+  const hello = await PWAKit.modules.demo.greet({ name: 'Ada' });
+  const upper: string = hello.greeting.toUpperCase();
+  const pong: 'pong' = await PWAKit.modules.demo.ping();
+  await PWAKit.modules.demo.ping(undefined, { timeout: 1000, signal });
+  const volume: number = await PWAKit.modules.demo.tune();
+  await PWAKit.modules.haptics.impact({ style: 'soft' }, { timeout: 500 });
+  const { impact } = PWAKit.modules.haptics;
+  await impact({ style: 'light' });
+  const clip = PWAKit.modules.clipboard;
+  await clip.write({ text: 'copied' });
+
+  // @ts-expect-error the payload is required for greet
+  await PWAKit.modules.demo.greet();
+  // @ts-expect-error name must be a string
+  await PWAKit.modules.demo.greet({ name: 42 });
+  // @ts-expect-error style outside the declared set
+  await PWAKit.modules.haptics.impact({ style: 'loud' });
+  // @ts-expect-error an action the module does not declare
+  await PWAKit.modules.demo.explode();
+  // @ts-expect-error a module nobody declared
+  await PWAKit.modules.nosuch.thing();
+  // @ts-expect-error ping takes no payload
+  await PWAKit.modules.demo.ping({ extra: 1 });
+  // @ts-expect-error the proxies are read-only
+  PWAKit.modules.demo = PWAKit.modules.demo;
+  // @ts-expect-error the result of greet is an object, not a string
+  const wrong: string = await PWAKit.modules.demo.greet({ name: 'Ada' });
+  return upper + pong + String(volume) + wrong;
+}
+
+async function exerciseVibrate(signal: AbortSignal): Promise<boolean> {
+  const vibrated: boolean = await PWAKit.vibrate(200);
+  await PWAKit.vibrate([200, 100, 200], { timeout: 1000, signal });
+  const pattern: readonly number[] = Object.freeze([50, 50]);
+  await PWAKit.vibrate(pattern);
+  const typed: PWAKitVibratePattern = [];
+  await PWAKit.vibrate(typed);
+  // @ts-expect-error a pattern is made of numbers
+  await PWAKit.vibrate(['200']);
+  // @ts-expect-error the pattern is required
+  await PWAKit.vibrate();
+  // @ts-expect-error the answer is a boolean
+  const wrong: string = await PWAKit.vibrate(1);
+  return vibrated && wrong === '';
+}
+
+async function exerciseShare(photo: File, blob: Blob): Promise<boolean> {
+  const { shared } = await PWAKit.share({ title: 'Hello', text: 'Look', url: 'https://example.com/' });
+  await PWAKit.share({ files: [photo, blob] }, { timeout: 60_000 });
+  const data: PWAKitShareData = { text: 'x' };
+  const outcome: PWAKitShareResult = await PWAKit.share(data);
+  const possible: boolean = await PWAKit.canShare({ files: [photo] });
+  await PWAKit.canShare();
+  // @ts-expect-error files are Blobs or Files, not names
+  await PWAKit.share({ files: ['photo.jpg'] });
+  // @ts-expect-error url is a string
+  await PWAKit.share({ url: 42 });
+  // @ts-expect-error share needs data
+  await PWAKit.share();
+  // @ts-expect-error canShare answers a boolean
+  const wrong: { shared: boolean } = await PWAKit.canShare(data);
+  return shared && outcome.shared && possible && wrong.shared;
+}
+
+async function exerciseClipboard(signal: AbortSignal): Promise<string> {
+  await PWAKit.clipboard.writeText('copied');
+  const done: void = await PWAKit.clipboard.writeText('again', { timeout: 1000 });
+  const text: string = await PWAKit.clipboard.readText({ signal });
+  const clipboard: PWAKitClipboard = PWAKit.clipboard;
+  // @ts-expect-error only text is written
+  await PWAKit.clipboard.writeText(42);
+  // @ts-expect-error readText takes no text
+  await PWAKit.clipboard.readText('x');
+  // @ts-expect-error the clipboard object is read-only
+  PWAKit.clipboard = clipboard;
+  void done;
+  return text;
+}
+
+async function exerciseBadge(): Promise<void> {
+  await PWAKit.setAppBadge(3);
+  await PWAKit.setAppBadge();
+  await PWAKit.setAppBadge(undefined, { timeout: 1000 });
+  const cleared: void = await PWAKit.clearAppBadge();
+  await PWAKit.clearAppBadge({ timeout: 500 });
+  // @ts-expect-error the count is a number
+  await PWAKit.setAppBadge('3');
+  // @ts-expect-error clearAppBadge takes no count
+  await PWAKit.clearAppBadge(0);
+  return cleared;
+}
+
+async function exercisePermissions(signal: AbortSignal): Promise<boolean> {
+  const camera = await PWAKit.permissions.query({ name: 'camera' });
+  const state: 'granted' | 'denied' | 'prompt' = camera.state;
+  const place: PWAKitWebPermissionStatus = await PWAKit.permissions.request({ name: 'location' }, { signal });
+  const webName: 'camera' | 'microphone' | 'geolocation' = place.name;
+  const restricted: boolean = place.restricted;
+  const descriptor: PWAKitPermissionDescriptor = { name: 'microphone' };
+  await PWAKit.permissions.request(descriptor, { timeout: 60_000 });
+  // @ts-expect-error only camera, microphone and location permissions
+  await PWAKit.permissions.query({ name: 'notifications' });
+  // @ts-expect-error the descriptor is an object
+  await PWAKit.permissions.query('camera');
+  // @ts-expect-error a status never says location: it uses the Web name
+  const wrong: 'location' = place.name;
+  // @ts-expect-error native states are mapped to Web ones
+  const native: 'notDetermined' = camera.state;
+  void [webName, wrong, native];
+  return state === 'granted' || restricted;
+}
+
+void [
+  exerciseCalls, exerciseErrors, exerciseEvents, exerciseSurface, exerciseModules, exerciseVibrate, exerciseShare,
+  exerciseClipboard, exerciseBadge, exercisePermissions
+];

@@ -51,4 +51,29 @@ async function exerciseGeneratedModules(): Promise<void> {
   void [build, simulated, when, state, shared, secret, kind, granted, ready];
 }
 
-void exerciseGeneratedModules;
+// PWAKit.modules takes its types from the same declarations as PWAKit.call.
+async function exerciseGeneratedProxy(): Promise<void> {
+  await PWAKit.modules.haptics.impact({ style: 'soft' }, { timeout: 1000 });
+  await PWAKit.modules.haptics.selection();
+  const camera = await PWAKit.modules.camera.request();
+  const state: 'granted' | 'denied' | 'notDetermined' | 'restricted' = camera.state;
+  const vibrated: boolean = (await PWAKit.modules.vibration.vibrate({ pattern: [100] })).vibrated;
+  const { impact } = PWAKit.modules.haptics;
+  await impact({ style: 'light' });
+  // @ts-expect-error not a declared impact style
+  await PWAKit.modules.haptics.impact({ style: 'wobbly' });
+  // @ts-expect-error the payload is required
+  await PWAKit.modules.haptics.impact();
+  // @ts-expect-error no such module
+  await PWAKit.modules.teleport.go();
+  // @ts-expect-error no such action
+  await PWAKit.modules.clipboard.cut();
+
+  // The Web API counterparts keep their own types beside the generated ones.
+  const web: 'granted' | 'denied' | 'prompt' = (await PWAKit.permissions.query({ name: 'camera' })).state;
+  const shared: boolean = (await PWAKit.share({ text: 'hi' })).shared;
+  const text: string = await PWAKit.clipboard.readText();
+  void [state, vibrated, web, shared, text];
+}
+
+void [exerciseGeneratedModules, exerciseGeneratedProxy];

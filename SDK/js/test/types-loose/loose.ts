@@ -14,7 +14,23 @@ async function looseCalls(): Promise<void> {
   // @ts-expect-error an unknown result cannot be used as a string without a check
   const text: string = await PWAKit.call('platform', 'getInfo');
   PWAKit.on('bridge.error', (data) => void data.code);
-  void [info, platform, text];
+  const viaProxy: unknown = await PWAKit.modules.platform.getInfo();
+  await PWAKit.modules.haptics.impact({ style: 'medium' }, { timeout: 500 });
+  await PWAKit.modules['any-module']['any.action']();
+  // @ts-expect-error options are still checked through the proxy
+  await PWAKit.modules.platform.getInfo(undefined, { signal: 'stop' });
+  // @ts-expect-error an unknown result through the proxy cannot be used as a string either
+  const proxied: string = await PWAKit.modules.platform.getInfo();
+  const vibrated: boolean = await PWAKit.vibrate([100, 50, 100]);
+  const { shared } = await PWAKit.share({ text: 'hi' });
+  const possible: boolean = await PWAKit.canShare({ url: 'https://example.com/' });
+  await PWAKit.clipboard.writeText('copied');
+  const pasted: string = await PWAKit.clipboard.readText();
+  await PWAKit.setAppBadge(2);
+  await PWAKit.clearAppBadge();
+  const { state } = await PWAKit.permissions.query({ name: 'geolocation' });
+  await PWAKit.permissions.request({ name: 'camera' });
+  void [info, platform, text, viaProxy, proxied, vibrated, shared, possible, pasted, state];
 }
 
 void looseCalls;
