@@ -308,9 +308,11 @@ public actor BridgeDispatcher {
             // look the call up) before `Task.immediate` returns.
             let task: Task<Void, Never>
             if handlersInline {
-                task = Task.immediate { [weak self] in
+                // NB: a strong capture keeps the task isolated to the dispatcher, so finishing
+                // the call is not a hop (with `[weak self]` it would be nonisolated).
+                task = Task.immediate { [self] in
                     let result = await Self.run(handler, module, action, payload, context)
-                    await self?.finish(key, token: token, result, deliver: true)
+                    finish(key, token: token, result, deliver: true)
                 }
             } else {
                 task = Task.detached { [weak self] in
