@@ -13,6 +13,8 @@ public actor WatchConnection {
     public nonisolated let status = WatchLinkStatus()
     /// The handlers this device serves.
     public nonisolated let handlers = HandlerRegistry()
+    /// Where files from the counterpart are copied; `nil` refuses them.
+    public nonisolated let fileInbox: FileInbox?
 
     let session: any WatchSession & Sendable
     let store: any DurableStore
@@ -24,6 +26,7 @@ public actor WatchConnection {
     var acceptWaiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
     var sharedStates: [String: any SharedStateSink] = [:]
     var eventContinuations: [UUID: AsyncStream<LinkEvent>.Continuation] = [:]
+    var fileContinuations: [UUID: AsyncStream<ReceivedFile>.Continuation] = [:]
     var wakeTask: Task<Void, Never>?
     var wakeAt: WatchTimestamp?
     var inputTask: Task<Void, Never>?
@@ -49,12 +52,15 @@ public actor WatchConnection {
     ///   - clock: drives retries and deadlines; pass a ``ManualClock`` in tests.
     ///   - wallClockAtStart: the wall-clock time corresponding to `clock.now` at creation.
     ///   - random: the source of retry jitter and ids.
+    ///   - fileInbox: where received files are copied (see ``receivedFiles()``); without one they are refused.
     public init<C: Clock>(
         origin: DeviceOrigin, session: any WatchSession & Sendable, store: any DurableStore, clock: C,
         wallClockAtStart: WatchTimestamp = WatchTimestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
-        random: SeededRandom = .systemSeeded(), configuration: LinkEngine.Configuration = LinkEngine.Configuration()
+        random: SeededRandom = .systemSeeded(), configuration: LinkEngine.Configuration = LinkEngine.Configuration(),
+        fileInbox: FileInbox? = nil
     ) where C.Duration == Duration {
         let start = clock.now
+        self.fileInbox = fileInbox
         self.session = session
         self.store = store
         self.currentTime = { wallClockAtStart.advanced(by: start.duration(to: clock.now)) }
@@ -70,7 +76,7 @@ public actor WatchConnection {
         let records = try store.load()
         lifecycle = .running
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let bridge = SessionBridge(signal: continuation)
+        let bridge = SessionBridge(signal: continuation, inbox: fileInbox)
         self.bridge = bridge
         inputTask = Task { [weak self] in
             for await _ in signals {
@@ -95,6 +101,8 @@ public actor WatchConnection {
         acceptWaiters.removeAll()
         for continuation in eventContinuations.values { continuation.finish() }
         eventContinuations.removeAll()
+        for continuation in fileContinuations.values { continuation.finish() }
+        fileContinuations.removeAll()
     }
 
     /// Registers the handler for requests of type `R`; a second registration for the same key throws.
