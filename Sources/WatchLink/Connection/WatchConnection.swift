@@ -114,6 +114,11 @@ public actor WatchConnection {
 
     /// Sends a request and waits for its response.
     ///
+    /// Cancelling the calling task cancels the request: the call throws `cancelled` at once, without
+    /// waiting for the disk or the counterpart, and the request leaves the outbox (settled
+    /// `cancelled`, durably for a durable request). A request not yet handed to the session never
+    /// leaves the device; one already sent may still run at the receiver, and its late answer is
+    /// dropped and reported in ``events()`` as `lateResponseDropped`.
     /// - Throws: the handler's error, or `timeout`, `outcome_unknown`, `not_reachable`,
     ///   `payload_too_large`, `outbox_overflow`, `expired`, `cancelled`.
     public func send<R: WatchRequest>(
@@ -121,11 +126,34 @@ public actor WatchConnection {
         timeout: Duration = .seconds(30), durable: Bool = true, idempotencyKey: String? = nil
     ) async throws(WatchLinkError) -> R.Response {
         let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: false, idempotencyKey: idempotencyKey)
-        let result = await withCheckedContinuation { continuation in
-            waiters[wire.requestID] = continuation
-            enqueue(wire, strategy: strategy, retry: retry)
+        let id = wire.requestID
+        if Task.isCancelled { throw Self.cancelledByCaller(id) }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiters[id] = continuation
+                enqueue(wire, strategy: strategy, retry: retry)
+            }
+        } onCancel: {
+            Task { await self.cancelRequest(id) }
         }
         return try WireCodec.decodeValue(R.Response.self, from: result.get(), field: "response")
+    }
+
+    /// The calling task of `send` was cancelled: resume it now, then take the request out of the
+    /// submission queue or the outbox.
+    func cancelRequest(_ id: UUID) {
+        guard let waiter = waiters.removeValue(forKey: id) else { return }
+        waiter.resume(returning: .failure(Self.cancelledByCaller(id)))
+        if let index = queuedSubmissions.firstIndex(where: { $0.0.requestID == id }) {
+            queuedSubmissions.remove(at: index)
+            return
+        }
+        guard lifecycle == .running else { return }
+        commit([engine.cancel(id, now: currentTime())])
+    }
+
+    static func cancelledByCaller(_ id: UUID) -> WatchLinkError {
+        WatchLinkError(.cancelled, "the calling task was cancelled", details: ["requestID": id.uuidString])
     }
 
     /// Hands a fire-and-forget request to the outbox; returns once it is accepted (durably, if durable).
