@@ -7,11 +7,14 @@ public import WatchLink
 /// The ``WatchSession`` over Apple's `WCSession`: a thin, one-to-one mapping.
 ///
 /// Data travels as `Data` under one dictionary key, because `sendMessageData`,
-/// `transferUserInfo` and `updateApplicationContext` differ in what they accept.
+/// `transferUserInfo` and `updateApplicationContext` differ in what they accept. A file's
+/// ``FileTransfer`` descriptor travels as JSON under the same key of the file's metadata.
 public final class WCSessionAdapter: NSObject, WatchSession, WCSessionDelegate, Sendable {
     static let key = "watchlink"
     let session: WCSession
     let delegate = Mutex<(any WatchSessionDelegate)?>(nil)
+    /// Transfers cancelled here, already reported; a later `didFinish` for them is not forwarded.
+    let cancelled = Mutex<Set<UUID>>([])
 
     /// Wraps `session` (normally `WCSession.default`).
     public init(session: WCSession = .default) {
@@ -65,6 +68,63 @@ public final class WCSessionAdapter: NSObject, WatchSession, WCSessionDelegate, 
         }
     }
 
+    /// `transferFile`, after the same checks as the other transports (name, metadata, size, readability).
+    public func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer {
+        guard session.activationState == .activated else { throw WatchLinkError(.notActivated, "session not activated") }
+        try FileTransfer.validateMetadata(metadata)
+        try FileTransfer.validateName(url.lastPathComponent)
+        let size: Int64
+        do {
+            let values = try url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey, .isReadableKey])
+            guard values.isRegularFile == true, values.isReadable == true else {
+                throw WatchLinkError(
+                    .fileUnreadable, "\(url.path) is not a readable regular file",
+                    details: ["field": "file", "path": url.path])
+            }
+            size = Int64(values.fileSize ?? 0)
+        } catch let error as WatchLinkError {
+            throw error
+        } catch {
+            throw WatchLinkError(
+                .fileUnreadable, "\(url.path) cannot be inspected: \(error.localizedDescription)",
+                details: ["field": "file", "path": url.path])
+        }
+        try SessionLimits.checkFile(size)
+        let transfer = FileTransfer(id: UUID(), fileName: url.lastPathComponent, metadata: metadata, size: size)
+        let descriptor = (try? JSONEncoder().encode(transfer)) ?? Data()
+        session.transferFile(url, metadata: [Self.key: descriptor])
+        return transfer
+    }
+
+    /// `outstandingFileTransfers`, for the transfers this adapter started.
+    public var outstandingFileTransfers: [FileTransfer] {
+        session.outstandingFileTransfers.compactMap { Self.descriptor($0.file.metadata) }
+    }
+
+    /// The `Progress` of the matching `WCSessionFileTransfer`.
+    public func progress(ofFileTransfer id: UUID) -> FileTransferProgress? {
+        guard let transfer = session.outstandingFileTransfers.first(where: { Self.descriptor($0.file.metadata)?.id == id })
+        else { return nil }
+        return FileTransferProgress(
+            completedBytes: transfer.progress.completedUnitCount, totalBytes: transfer.progress.totalUnitCount)
+    }
+
+    /// `WCSessionFileTransfer.cancel()`; the delegate hears `cancelled` (WatchConnectivity reports nothing itself).
+    public func cancelFileTransfer(_ id: UUID) {
+        guard let transfer = session.outstandingFileTransfers.first(where: { Self.descriptor($0.file.metadata)?.id == id }),
+            let descriptor = Self.descriptor(transfer.file.metadata)
+        else { return }
+        transfer.cancel()
+        cancelled.withLock { _ = $0.insert(id) }
+        target?.sessionDidFinishFileTransfer(
+            descriptor, error: WatchLinkError(.cancelled, "file transfer cancelled", details: ["transferID": id.uuidString]))
+    }
+
+    static func descriptor(_ metadata: [String: Any]?) -> FileTransfer? {
+        guard let data = metadata?[key] as? Data else { return nil }
+        return try? JSONDecoder().decode(FileTransfer.self, from: data)
+    }
+
     private func check(_ data: Data, _ channel: SessionChannel) throws(WatchLinkError) {
         guard session.activationState == .activated else { throw WatchLinkError(.notActivated, "session not activated") }
         try SessionLimits.check(data.count, on: channel)
@@ -94,6 +154,35 @@ public final class WCSessionAdapter: NSObject, WatchSession, WCSessionDelegate, 
     /// Forwards an application context.
     public func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
         if let data = applicationContext[Self.key] as? Data { target?.sessionDidReceive(data, on: .applicationContext) }
+    }
+
+    /// Forwards a file; WatchConnectivity deletes it when this returns, so the delegate copies it first.
+    public func session(_ session: WCSession, didReceive file: WCSessionFile) {
+        guard let data = file.metadata?[Self.key] as? Data else {
+            target?.sessionDidRejectFile(
+                WatchLinkError(.invalidEnvelope, "file without a WatchLink descriptor", details: ["field": "metadata"]))
+            return
+        }
+        do throws(WatchLinkError) {
+            let transfer = try FileTransfer.decodeDescriptor(data)
+            try target?.sessionDidReceiveFile(ReceivedFile(transfer: transfer, url: file.fileURL))
+        } catch {
+            target?.sessionDidRejectFile(error)
+        }
+    }
+
+    /// Forwards the end of a file transfer (not a cancellation, which ``cancelFileTransfer(_:)`` reported).
+    public func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {
+        guard let transfer = Self.descriptor(fileTransfer.file.metadata),
+            cancelled.withLock({ $0.remove(transfer.id) }) == nil
+        else { return }
+        if let error {
+            let failure = WatchLinkError(
+                .transportFailed, error.localizedDescription, details: ["transferID": transfer.id.uuidString])
+            target?.sessionDidFinishFileTransfer(transfer, error: failure)
+        } else {
+            target?.sessionDidFinishFileTransfer(transfer, error: nil)
+        }
     }
 
     #if os(iOS)

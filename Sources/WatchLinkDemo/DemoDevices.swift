@@ -16,7 +16,10 @@ enum DemoDevices {
         let session = try SocketSession(
             socketPath: try options.string("socket"), role: origin == .watch ? .listen : .connect, directory: directory)
         let store = try FileStore(path: directory + "/watchlink.log")
-        return (WatchConnection(origin: origin, session: session, store: store, clock: ContinuousClock()), session)
+        let inbox = try FileInbox(directory: URL(fileURLWithPath: directory + "/inbox"))
+        let connection = WatchConnection(
+            origin: origin, session: session, store: store, clock: ContinuousClock(), fileInbox: inbox)
+        return (connection, session)
     }
 
     /// The two shared states both devices keep: `mood` (both write it) and `last-step` (the watch writes it).
@@ -63,6 +66,13 @@ enum DemoDevices {
             if let state = lastStep.withLock({ $0 }), step.n > state.value { try await state.update(step.n) }
             return StepDone(n: step.n, total: now)
         }
+        let files = await connection.receivedFiles()
+        Task {
+            for await file in files {
+                let metadata = file.transfer.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                emit("file received \(file.transfer.fileName) \(file.transfer.size) \(metadata.joined(separator: ","))")
+            }
+        }
         try await connection.start()
         let states = try await DemoStates(connection)
         lastStep.withLock { $0 = states.lastStep }
@@ -86,7 +96,19 @@ enum DemoDevices {
         let count = try options.int("count", default: 10)
         let strategy = try options.strategy()
         let timeout = Duration.seconds(try options.int("timeout", default: 60))
+        let events = await connection.events()
+        Task {
+            for await event in events {
+                if case .fileTransferFinished(let id, let code) = event {
+                    emit("file finished \(id.uuidString.prefix(8)) \(code?.rawValue ?? "delivered")")
+                }
+            }
+        }
         try await connection.start()
+        if let path = options.values["file"] {
+            let transfer = try await connection.transferFile(URL(fileURLWithPath: path), metadata: ["from": "phone"])
+            emit("file queued \(transfer.id.uuidString.prefix(8)) \(transfer.fileName) \(transfer.size)")
+        }
         let states = try await DemoStates(connection)
         try await states.mood.update("happy")
         // NB: a pause before each further step keeps the stream running long enough for a

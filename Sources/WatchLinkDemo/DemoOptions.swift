@@ -8,7 +8,7 @@ struct DemoOptions {
     static let usage = """
         usage: watchlink-demo watch --socket PATH --data DIR [--runs FILE]
                watchlink-demo phone --socket PATH --data DIR [--count N] [--strategy NAME] [--timeout SECONDS] [--linger SECONDS]
-                   [--pace-ms MS] [--limit-file PATH]
+                   [--pace-ms MS] [--limit-file PATH] [--file PATH]
                watchlink-demo chaos [--seed N] [--requests N]
         """
 

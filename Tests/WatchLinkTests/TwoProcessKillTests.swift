@@ -158,4 +158,40 @@ import Testing
             "two-process kill: \(converged) steps=\(count) ran=\(ran.count) ok=\(settled.values.filter { $0 == "ok" }.count) outcome_unknown=\(settled.values.filter { $0 == "outcome_unknown" }.count) doubled=\(doubled.count) missing=\(missing.count)"
         )
     }
+
+    @Test func aFileQueuedByAKilledPhoneReachesTheWatchOnceAfterTheRestart() async throws {
+        let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
+        let root = URL(fileURLWithPath: "/tmp/wl-file-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let socket = root.appendingPathComponent("s").path
+        let original = root.appendingPathComponent("notes.txt")
+        try Data("file across processes".utf8).write(to: original)
+        let phoneArgs = [
+            "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", "0", "--linger", "120",
+        ]
+        let firstPhone = try Child(binary, phoneArgs + ["--file", original.path])
+        try await waitFor("the file to be queued") { firstPhone.output.contains { $0.hasPrefix("file queued") } }
+        firstPhone.kill9()
+        // NB: the phone's session keeps its own copy, so the original may go.
+        try FileManager.default.removeItem(at: original)
+        let watch = try Child(
+            binary, ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path])
+        let phone = try Child(binary, phoneArgs)
+        try await waitFor("the restarted phone to hear the file delivered") {
+            phone.output.contains { $0.hasPrefix("file finished") }
+        }
+        try await waitFor("the watch to report the file") { watch.output.contains { $0.hasPrefix("file received") } }
+        watch.kill9()
+        phone.kill9()
+        #expect(watch.output.filter { $0.hasPrefix("file received") } == ["file received notes.txt 21 from=phone"])
+        let queued = try #require(firstPhone.output.first { $0.hasPrefix("file queued") })
+        let id = queued.split(separator: " ")[2]
+        #expect(phone.output.contains("file finished \(id) delivered"))
+        let inbox = root.appendingPathComponent("watch/inbox")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: inbox.path).filter { !$0.hasPrefix(".") }
+        #expect(folders.count == 1 && folders.first?.hasPrefix(String(id)) == true)
+        let copy = inbox.appendingPathComponent(folders.first ?? "").appendingPathComponent("notes.txt")
+        #expect(try Data(contentsOf: copy) == Data("file across processes".utf8))
+    }
 }

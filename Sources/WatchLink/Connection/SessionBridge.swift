@@ -6,19 +6,52 @@ enum SessionInput: Sendable {
     case activated(SessionActivationState)
     case reachability(Bool)
     case data(Data, SessionChannel)
+    case file(ReceivedFile)
+    case fileFinished(FileTransfer, WatchLinkError?)
+    case fileRejected(WatchLinkError)
 }
 
 /// Turns delegate callbacks into an ordered buffer plus a wake-up signal, so FIFO delivery
 /// survives the hop to the actor and inputs that arrive together are handled as one batch.
+///
+/// A received file is copied into the inbox here, on the session's thread, because the session
+/// deletes it as soon as the callback returns.
 final class SessionBridge: WatchSessionDelegate, Sendable {
     let signal: AsyncStream<Void>.Continuation
     let buffer = Mutex<[SessionInput]>([])
+    let inbox: FileInbox?
 
-    init(signal: AsyncStream<Void>.Continuation) { self.signal = signal }
+    init(signal: AsyncStream<Void>.Continuation, inbox: FileInbox?) {
+        self.signal = signal
+        self.inbox = inbox
+    }
 
     func sessionDidActivate(_ state: SessionActivationState) { push(.activated(state)) }
     func sessionReachabilityDidChange(_ isReachable: Bool) { push(.reachability(isReachable)) }
     func sessionDidReceive(_ data: Data, on channel: SessionChannel) { push(.data(data, channel)) }
+    func sessionDidFinishFileTransfer(_ transfer: FileTransfer, error: WatchLinkError?) {
+        push(.fileFinished(transfer, error))
+    }
+    func sessionDidRejectFile(_ error: WatchLinkError) { push(.fileRejected(error)) }
+
+    /// Copies the file into the inbox; a redelivery of a file already there is accepted silently.
+    ///
+    /// A descriptor unsafe to use is refused for good (reported, not thrown); a failure to store the
+    /// file, or a missing inbox, is thrown so a transport that can deliver it again does.
+    func sessionDidReceiveFile(_ file: ReceivedFile) throws(WatchLinkError) {
+        guard let inbox else {
+            let error = WatchLinkError(
+                .invalidArgument, "no file inbox configured; the file was refused", details: ["field": "fileInbox"])
+            push(.fileRejected(error))
+            throw error
+        }
+        do throws(WatchLinkError) {
+            if let accepted = try inbox.accept(file) { push(.file(accepted)) }
+        } catch {
+            push(.fileRejected(error))
+            if error.code != .invalidEnvelope { throw error }
+        }
+    }
 
     func push(_ input: SessionInput) {
         buffer.withLock { $0.append(input) }

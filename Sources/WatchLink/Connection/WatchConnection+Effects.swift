@@ -49,6 +49,13 @@ extension WatchConnection {
                 lists.append(engine.setReachable(reachable, now: now))
             case .data(let data, let channel):
                 lists.append(engine.receive(data, on: channel, now: now))
+            case .file(let file):
+                for continuation in fileContinuations.values { continuation.yield(file) }
+                lists.append([.event(.fileReceived(file.transfer))])
+            case .fileFinished(let transfer, let error):
+                lists.append([.event(.fileTransferFinished(transfer.id, error?.code))])
+            case .fileRejected(let error):
+                lists.append([.event(.fileRejected(error))])
             }
         }
         let finished = finishedCalls
@@ -277,6 +284,8 @@ extension WatchConnection {
         acceptWaiters.removeAll()
         for continuation in eventContinuations.values { continuation.finish() }
         eventContinuations.removeAll()
+        for continuation in fileContinuations.values { continuation.finish() }
+        fileContinuations.removeAll()
         refreshObservers()
     }
 

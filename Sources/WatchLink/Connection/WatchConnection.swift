@@ -13,6 +13,8 @@ public actor WatchConnection {
     public nonisolated let status = WatchLinkStatus()
     /// The handlers this device serves.
     public nonisolated let handlers = HandlerRegistry()
+    /// Where files from the counterpart are copied; `nil` refuses them.
+    public nonisolated let fileInbox: FileInbox?
 
     let session: any WatchSession & Sendable
     let store: any DurableStore
@@ -24,6 +26,7 @@ public actor WatchConnection {
     var acceptWaiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
     var sharedStates: [String: any SharedStateSink] = [:]
     var eventContinuations: [UUID: AsyncStream<LinkEvent>.Continuation] = [:]
+    var fileContinuations: [UUID: AsyncStream<ReceivedFile>.Continuation] = [:]
     var wakeTask: Task<Void, Never>?
     var wakeAt: WatchTimestamp?
     var inputTask: Task<Void, Never>?
@@ -49,12 +52,15 @@ public actor WatchConnection {
     ///   - clock: drives retries and deadlines; pass a ``ManualClock`` in tests.
     ///   - wallClockAtStart: the wall-clock time corresponding to `clock.now` at creation.
     ///   - random: the source of retry jitter and ids.
+    ///   - fileInbox: where received files are copied (see ``receivedFiles()``); without one they are refused.
     public init<C: Clock>(
         origin: DeviceOrigin, session: any WatchSession & Sendable, store: any DurableStore, clock: C,
         wallClockAtStart: WatchTimestamp = WatchTimestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
-        random: SeededRandom = .systemSeeded(), configuration: LinkEngine.Configuration = LinkEngine.Configuration()
+        random: SeededRandom = .systemSeeded(), configuration: LinkEngine.Configuration = LinkEngine.Configuration(),
+        fileInbox: FileInbox? = nil
     ) where C.Duration == Duration {
         let start = clock.now
+        self.fileInbox = fileInbox
         self.session = session
         self.store = store
         self.currentTime = { wallClockAtStart.advanced(by: start.duration(to: clock.now)) }
@@ -70,7 +76,7 @@ public actor WatchConnection {
         let records = try store.load()
         lifecycle = .running
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let bridge = SessionBridge(signal: continuation)
+        let bridge = SessionBridge(signal: continuation, inbox: fileInbox)
         self.bridge = bridge
         inputTask = Task { [weak self] in
             for await _ in signals {
@@ -95,6 +101,8 @@ public actor WatchConnection {
         acceptWaiters.removeAll()
         for continuation in eventContinuations.values { continuation.finish() }
         eventContinuations.removeAll()
+        for continuation in fileContinuations.values { continuation.finish() }
+        fileContinuations.removeAll()
     }
 
     /// Registers the handler for requests of type `R`; a second registration for the same key throws.
@@ -106,6 +114,11 @@ public actor WatchConnection {
 
     /// Sends a request and waits for its response.
     ///
+    /// Cancelling the calling task cancels the request: the call throws `cancelled` at once, without
+    /// waiting for the disk or the counterpart, and the request leaves the outbox (settled
+    /// `cancelled`, durably for a durable request). A request not yet handed to the session never
+    /// leaves the device; one already sent may still run at the receiver, and its late answer is
+    /// dropped and reported in ``events()`` as `lateResponseDropped`.
     /// - Throws: the handler's error, or `timeout`, `outcome_unknown`, `not_reachable`,
     ///   `payload_too_large`, `outbox_overflow`, `expired`, `cancelled`.
     public func send<R: WatchRequest>(
@@ -113,11 +126,34 @@ public actor WatchConnection {
         timeout: Duration = .seconds(30), durable: Bool = true, idempotencyKey: String? = nil
     ) async throws(WatchLinkError) -> R.Response {
         let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: false, idempotencyKey: idempotencyKey)
-        let result = await withCheckedContinuation { continuation in
-            waiters[wire.requestID] = continuation
-            enqueue(wire, strategy: strategy, retry: retry)
+        let id = wire.requestID
+        if Task.isCancelled { throw Self.cancelledByCaller(id) }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiters[id] = continuation
+                enqueue(wire, strategy: strategy, retry: retry)
+            }
+        } onCancel: {
+            Task { await self.cancelRequest(id) }
         }
         return try WireCodec.decodeValue(R.Response.self, from: result.get(), field: "response")
+    }
+
+    /// The calling task of `send` was cancelled: resume it now, then take the request out of the
+    /// submission queue or the outbox.
+    func cancelRequest(_ id: UUID) {
+        guard let waiter = waiters.removeValue(forKey: id) else { return }
+        waiter.resume(returning: .failure(Self.cancelledByCaller(id)))
+        if let index = queuedSubmissions.firstIndex(where: { $0.0.requestID == id }) {
+            queuedSubmissions.remove(at: index)
+            return
+        }
+        guard lifecycle == .running else { return }
+        commit([engine.cancel(id, now: currentTime())])
+    }
+
+    static func cancelledByCaller(_ id: UUID) -> WatchLinkError {
+        WatchLinkError(.cancelled, "the calling task was cancelled", details: ["requestID": id.uuidString])
     }
 
     /// Hands a fire-and-forget request to the outbox; returns once it is accepted (durably, if durable).

@@ -70,4 +70,12 @@ public enum LinkEvent: Sendable, Hashable {
     case activated
     /// Reachability changed.
     case reachabilityChanged(Bool)
+    /// The answer to a request its caller had cancelled after it was sent arrived, and was dropped.
+    case lateResponseDropped(UUID)
+    /// A file from the counterpart was copied into the file inbox.
+    case fileReceived(FileTransfer)
+    /// One of this device's file transfers finished; `nil` code means delivered.
+    case fileTransferFinished(UUID, WatchLinkError.Code?)
+    /// A file from the counterpart was refused (malformed, hostile or not storable).
+    case fileRejected(WatchLinkError)
 }

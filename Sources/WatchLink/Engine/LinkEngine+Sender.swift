@@ -68,6 +68,24 @@ extension LinkEngine {
         return finish(batch.actions + sends, now: now)
     }
 
+    /// The caller gave up on `id`: it leaves the outbox now, settled `cancelled` (durably, for a
+    /// durable request, so a restart does not send it again).
+    ///
+    /// A request never handed to the session is simply gone. One already sent may still run at the
+    /// receiver; its answer is then dropped and reported as ``LinkEvent/lateResponseDropped(_:)``.
+    public mutating func cancel(_ id: UUID, now: WatchTimestamp) -> [LinkAction] {
+        guard let pending = outbox[id] else { return [] }
+        if pending.lastChannel != nil {
+            cancelledAfterSending.append(id)
+            if cancelledAfterSending.count > Self.cancelledMemory { cancelledAfterSending.removeFirst() }
+        }
+        var batch = SettleBatch()
+        settle(
+            id, .failure(WatchLinkError(.cancelled, "cancelled by the caller", details: ["requestID": id.uuidString])),
+            now: now, into: &batch)
+        return finish(batch.actions, now: now)
+    }
+
     /// The session refused data handed to it.
     public mutating func transmitFailed(
         _ purpose: SendPurpose, channel: SessionChannel, data: Data, error: WatchLinkError, now: WatchTimestamp
@@ -207,7 +225,13 @@ extension LinkEngine {
     mutating func handleResponse(_ response: WireResponse, now: WatchTimestamp) -> [LinkAction] {
         if let responder = response.incarnation { peerIncarnation = responder }
         let skipped = applyFloor(response.floor, now: now)
-        guard let pending = outbox[response.requestID] else { return skipped }
+        guard let pending = outbox[response.requestID] else {
+            guard let index = cancelledAfterSending.firstIndex(of: response.requestID),
+                response.error?.code != .wrongIncarnation
+            else { return skipped }
+            cancelledAfterSending.remove(at: index)
+            return skipped + [.event(.lateResponseDropped(response.requestID))]
+        }
         if response.error?.code == .wrongIncarnation { return skipped + readdress(pending, response, now: now) }
         var batch = SettleBatch()
         noteSuccess(into: &batch)

@@ -87,6 +87,10 @@ public struct LinkEngine: Sendable {
     /// Records in the last compacted snapshot; the log grows by at least this much before the next one.
     var lastSnapshotSize = 0
     var contextAnswered: [String: Int] = [:]
+    /// Requests cancelled after they were sent, oldest first: a late answer is dropped and reported.
+    var cancelledAfterSending: [UUID] = []
+    /// Most cancelled requests remembered for reporting late answers.
+    static let cancelledMemory = 1024
 
     /// Creates an engine with empty durable state.
     public init(

@@ -62,6 +62,8 @@ public struct WatchLinkError: Error, Hashable, Sendable, Codable, CustomStringCo
         public static let transportFailed = Code("transport_failed")
         /// A caller passed an invalid argument.
         public static let invalidArgument = Code("invalid_argument")
+        /// A file handed to `transferFile` is missing, not a regular file, or cannot be read.
+        public static let fileUnreadable = Code("file_unreadable")
         /// Reading or writing durable storage failed.
         public static let storageFailed = Code("storage_failed")
         /// A non-durable request reached a receiver incarnation it was not addressed to; it was not run.

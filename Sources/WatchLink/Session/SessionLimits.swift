@@ -6,6 +6,10 @@ public enum SessionLimits {
     public static let userInfo = 65_536
     /// Largest `updateApplicationContext` payload, in bytes.
     public static let applicationContext = 262_144
+    /// Largest `transferFile` file, in bytes (64 MiB; WatchConnectivity documents none, a transport needs one).
+    public static let file: Int64 = 67_108_864
+    /// Largest metadata of a file transfer (keys plus values, UTF-8), in bytes.
+    public static let fileMetadata = 65_536
 
     /// The limit of `channel`.
     public static func limit(for channel: SessionChannel) -> Int {
@@ -23,6 +27,17 @@ public enum SessionLimits {
             throw WatchLinkError(
                 .payloadTooLarge, "\(size) bytes exceed the \(channel) limit of \(limit)",
                 details: ["field": "payload", "channel": channel.rawValue, "limit": String(limit)])
+        }
+    }
+}
+
+extension SessionLimits {
+    /// Throws `payload_too_large`, naming the `file`, when `size` exceeds ``file``.
+    public static func checkFile(_ size: Int64) throws(WatchLinkError) {
+        if size > file {
+            throw WatchLinkError(
+                .payloadTooLarge, "file of \(size) bytes exceeds the limit of \(file)",
+                details: ["field": "file", "limit": String(file)])
         }
     }
 }

@@ -6,6 +6,9 @@ public import Foundation
 ///   hand-off is indistinguishable from "processed, reply lost".
 /// - `transferUserInfo`: works while unreachable; FIFO; queued payloads survive restarts.
 /// - `updateApplicationContext`: latest value wins; the sent and received contexts persist.
+/// - `transferFile`: works while unreachable; queued transfers survive restarts; the file and its
+///   metadata arrive at the counterpart, whose delegate must copy the file before returning;
+///   an outstanding transfer reports its progress and can be cancelled. Files are not ordered.
 /// - Transfers before activation throw `not_activated`; oversized payloads throw `payload_too_large`.
 public protocol WatchSession: AnyObject {
     /// The activation state.
@@ -25,6 +28,20 @@ public protocol WatchSession: AnyObject {
     func transferUserInfo(_ data: Data) throws(WatchLinkError)
     /// Replaces the application context.
     func updateApplicationContext(_ data: Data) throws(WatchLinkError)
+
+    /// Queues the file at `url` with `metadata`; the delegate hears `sessionDidFinishFileTransfer` once.
+    ///
+    /// - Throws: `not_activated`; `invalid_argument` naming `fileName` or `metadata`;
+    ///   `file_unreadable` or `payload_too_large` naming `file`.
+    func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer
+    /// File transfers not yet delivered (nor cancelled), oldest first.
+    var outstandingFileTransfers: [FileTransfer] { get }
+    /// The progress of an outstanding file transfer; `nil` once it finished or if unknown.
+    func progress(ofFileTransfer id: UUID) -> FileTransferProgress?
+    /// Cancels an outstanding file transfer; the delegate hears it finish with `cancelled`.
+    ///
+    /// A transfer whose last byte is already on its way may still be delivered.
+    func cancelFileTransfer(_ id: UUID)
 }
 
 /// Receives session callbacks, one at a time, possibly on a background thread.
@@ -35,4 +52,22 @@ public protocol WatchSessionDelegate: AnyObject, Sendable {
     func sessionReachabilityDidChange(_ isReachable: Bool)
     /// Data arrived on `channel`.
     func sessionDidReceive(_ data: Data, on channel: SessionChannel)
+    /// A file arrived; `file.url` is deleted when this call returns, so copy it first.
+    ///
+    /// Throwing refuses the file: the socket transport and the simulation deliver it again later;
+    /// WatchConnectivity deletes it regardless.
+    func sessionDidReceiveFile(_ file: ReceivedFile) throws(WatchLinkError)
+    /// An outgoing file transfer finished: delivered (`error == nil`), cancelled, or refused by the counterpart.
+    func sessionDidFinishFileTransfer(_ transfer: FileTransfer, error: WatchLinkError?)
+    /// An incoming file was refused before delivery (a malformed descriptor, a hostile name, over the limit).
+    func sessionDidRejectFile(_ error: WatchLinkError)
+}
+
+extension WatchSessionDelegate {
+    /// Ignores the file.
+    public func sessionDidReceiveFile(_ file: ReceivedFile) throws(WatchLinkError) {}
+    /// Ignores the outcome.
+    public func sessionDidFinishFileTransfer(_ transfer: FileTransfer, error: WatchLinkError?) {}
+    /// Ignores the refusal.
+    public func sessionDidRejectFile(_ error: WatchLinkError) {}
 }

@@ -10,6 +10,11 @@ public struct SimulationObserver {
     public var completed: (DeviceOrigin, UUID, Result<Data, WatchLinkError>) -> Void = { _, _, _ in }
     /// A device crashed; its durable log is passed for inspection.
     public var crashed: (DeviceOrigin, SimulatedDisk) -> Void = { _, _ in }
+    /// A file reached a device; its `url` is deleted when this returns. Throwing refuses it
+    /// (it stays queued and is delivered again).
+    public var fileReceived: (DeviceOrigin, ReceivedFile) throws(WatchLinkError) -> Void = { _, _ in }
+    /// A device heard that one of its file transfers finished (`nil`: delivered).
+    public var fileTransferFinished: (DeviceOrigin, FileTransfer, WatchLinkError?) -> Void = { _, _, _ in }
 
     /// Creates an observer that ignores everything.
     public init() {}
@@ -42,12 +47,19 @@ public final class PairedSimulation {
     var receivedContext: [DeviceOrigin: Data] = [:]
     var contextGeneration: [DeviceOrigin: Int] = [.phone: 0, .watch: 0]
     var deliveredContextGeneration: [DeviceOrigin: Int] = [.phone: 0, .watch: 0]
+    /// File transfers owned by the simulated system, by receiver; they survive either app's crashes.
+    var fileQueues: [DeviceOrigin: [(FileTransfer, Data)]] = [.phone: [], .watch: []]
+    var filePumpScheduled: Set<DeviceOrigin> = []
+    /// Where delivered files are written for the length of a delegate callback.
+    let fileScratch = FileManager.default.temporaryDirectory.appendingPathComponent("watchlink-sim-\(UUID().uuidString)")
 
     /// Creates a simulation; devices boot when ``start(configuration:resolutions:handler:)`` is called.
     public init(seed: UInt64, faults: FaultPlan = FaultPlan()) {
         self.random = SeededRandom(seed: seed)
         self.faults = faults
     }
+
+    deinit { try? FileManager.default.removeItem(at: fileScratch) }
 
     /// The device `origin`.
     public func endpoint(_ origin: DeviceOrigin) -> SimulatedEndpoint { endpoints[origin]! }
@@ -184,6 +196,7 @@ public final class PairedSimulation {
                 session.delegate?.sessionReachabilityDidChange(reachable)
             }
         }
+        if linkUp { for origin in [DeviceOrigin.phone, .watch] { pumpFiles(to: origin) } }
     }
 
     func scheduleActivation(of session: SimulatedSession) {
@@ -277,5 +290,74 @@ public final class PairedSimulation {
                 session.delegate?.sessionDidReceive(data, on: .applicationContext)
             }
         }
+    }
+}
+
+extension PairedSimulation {
+    func enqueueFile(from origin: DeviceOrigin, _ transfer: FileTransfer, _ data: Data) {
+        fileQueues[origin.counterpart]!.append((transfer, data))
+        pumpFiles(to: origin.counterpart)
+    }
+
+    func cancelFile(from origin: DeviceOrigin, _ id: UUID) {
+        guard let index = fileQueues[origin.counterpart]!.firstIndex(where: { $0.0.id == id }) else { return }
+        let (transfer, _) = fileQueues[origin.counterpart]!.remove(at: index)
+        notifyFileFinished(
+            at: origin, transfer,
+            WatchLinkError(.cancelled, "file transfer cancelled", details: ["transferID": id.uuidString]))
+    }
+
+    /// Delivers the next file queued for `target` after a latency, with the fault plan's drops
+    /// (the attempt fails and the file stays queued), duplicates, reordering and crashes of the
+    /// receiver after its delegate returned and before the system recorded the delivery.
+    func pumpFiles(to target: DeviceOrigin) {
+        guard linkUp, !filePumpScheduled.contains(target), !fileQueues[target]!.isEmpty else { return }
+        filePumpScheduled.insert(target)
+        schedule(at: now + latency()) { [unowned self] in
+            self.filePumpScheduled.remove(target)
+            let endpoint = self.endpoints[target]!
+            guard self.linkUp, endpoint.isUp, let session = endpoint.session, session.state == .activated,
+                !self.fileQueues[target]!.isEmpty
+            else { return }
+            if self.fileQueues[target]!.count > 1 && self.random.chance(self.faults.reorderRate) {
+                self.count(.reorder)
+                self.fileQueues[target]!.swapAt(0, 1)
+            }
+            let (transfer, data) = self.fileQueues[target]!.removeFirst()
+            if self.random.chance(self.faults.dropRate) {
+                self.count(.drop)
+                self.fileQueues[target]!.append((transfer, data))
+                self.pumpFiles(to: target)
+                return
+            }
+            let copies = self.random.chance(self.faults.duplicateRate) ? 2 : 1
+            if copies == 2 { self.count(.duplicate) }
+            var delivered = false
+            for _ in 0..<copies {
+                guard endpoint.isUp, let live = endpoint.session else { break }
+                self.mix(data)
+                do throws(WatchLinkError) {
+                    try ReceivedFile.handOver(data, of: transfer, under: self.fileScratch) { (file) throws(WatchLinkError) in
+                        try live.delegate?.sessionDidReceiveFile(file)
+                    }
+                    delivered = true
+                } catch {
+                    break
+                }
+            }
+            if !delivered || self.maybeCrashBetweenEffects(endpoint) {
+                // NB: not recorded as delivered: the system tries again, and the receiver's inbox dedupes.
+                self.fileQueues[target]!.insert((transfer, data), at: 0)
+            } else {
+                self.notifyFileFinished(at: target.counterpart, transfer, nil)
+            }
+            self.pumpFiles(to: target)
+        }
+    }
+
+    func notifyFileFinished(at origin: DeviceOrigin, _ transfer: FileTransfer, _ error: WatchLinkError?) {
+        let endpoint = endpoints[origin]!
+        guard endpoint.isUp, let session = endpoint.session, session.state == .activated else { return }
+        session.delegate?.sessionDidFinishFileTransfer(transfer, error: error)
     }
 }

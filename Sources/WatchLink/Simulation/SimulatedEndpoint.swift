@@ -140,11 +140,36 @@ public final class SimulatedEndpoint: SimulationDelegate {
         apply { $0.activate(now: now) }
         world.refreshReachability()
         world.pumpUserInfo(to: origin)
+        world.pumpFiles(to: origin)
     }
 
     /// Reachability changed.
     func sessionReachabilityDidChange(_ isReachable: Bool) {
         apply { $0.setReachable(isReachable, now: now) }
+    }
+
+    /// Queues a file transfer from this device.
+    ///
+    /// - Throws: `not_activated` while the device is down or activating, or the session's error.
+    public func transferFile(_ url: URL, metadata: [String: String] = [:]) throws(WatchLinkError) -> FileTransfer {
+        guard isUp, let session else { throw WatchLinkError(.notActivated, "device is down") }
+        return try session.transferFile(url, metadata: metadata)
+    }
+
+    /// Cancels a file transfer from this device.
+    public func cancelFileTransfer(_ id: UUID) { session?.cancelFileTransfer(id) }
+
+    /// File transfers from this device not yet delivered (owned by the simulated system, so they survive crashes).
+    public var outstandingFileTransfers: [FileTransfer] { world.fileQueues[origin.counterpart]!.map(\.0) }
+
+    /// A file arrived: the observer sees it while its temporary file exists.
+    func sessionDidReceiveFile(_ file: ReceivedFile) throws(WatchLinkError) {
+        try world.observer.fileReceived(origin, file)
+    }
+
+    /// One of this device's file transfers finished.
+    func sessionDidFinishFileTransfer(_ transfer: FileTransfer, error: WatchLinkError?) {
+        world.observer.fileTransferFinished(origin, transfer, error)
     }
 
     /// Data arrived.

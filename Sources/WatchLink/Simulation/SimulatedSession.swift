@@ -58,6 +58,25 @@ public final class SimulatedSession: WatchSession {
         world.updateContext(from: side, data)
     }
 
+    /// Reads the file now and queues it; the simulated system delivers it, with faults.
+    public func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer {
+        guard state == .activated else { throw WatchLinkError(.notActivated, "session not activated") }
+        let (transfer, data) = try FileTransfer.readAll(url, metadata: metadata, id: world.random.uuid())
+        world.enqueueFile(from: side, transfer, data)
+        return transfer
+    }
+
+    /// File transfers from this device not yet delivered.
+    public var outstandingFileTransfers: [FileTransfer] { world.fileQueues[side.counterpart]!.map(\.0) }
+
+    /// Nothing of a queued file has moved yet; `nil` once it was delivered.
+    public func progress(ofFileTransfer id: UUID) -> FileTransferProgress? {
+        outstandingFileTransfers.first { $0.id == id }.map { FileTransferProgress(completedBytes: 0, totalBytes: $0.size) }
+    }
+
+    /// Removes a queued file transfer and reports it finished with `cancelled`.
+    public func cancelFileTransfer(_ id: UUID) { world.cancelFile(from: side, id) }
+
     private func precheck(_ data: Data, _ channel: SessionChannel) throws(WatchLinkError) {
         guard state == .activated else { throw WatchLinkError(.notActivated, "session not activated") }
         try SessionLimits.check(data.count, on: channel)
@@ -70,6 +89,8 @@ protocol SimulationDelegate: AnyObject {
     func sessionDidActivate(_ state: SessionActivationState)
     func sessionReachabilityDidChange(_ isReachable: Bool)
     func sessionDidReceive(_ data: Data, on channel: SessionChannel)
+    func sessionDidReceiveFile(_ file: ReceivedFile) throws(WatchLinkError)
+    func sessionDidFinishFileTransfer(_ transfer: FileTransfer, error: WatchLinkError?)
 }
 
 /// Adapts a public delegate to the simulation.
@@ -81,4 +102,8 @@ final class ForwardingDelegate: SimulationDelegate {
     func sessionDidActivate(_ state: SessionActivationState) { target.sessionDidActivate(state) }
     func sessionReachabilityDidChange(_ isReachable: Bool) { target.sessionReachabilityDidChange(isReachable) }
     func sessionDidReceive(_ data: Data, on channel: SessionChannel) { target.sessionDidReceive(data, on: channel) }
+    func sessionDidReceiveFile(_ file: ReceivedFile) throws(WatchLinkError) { try target.sessionDidReceiveFile(file) }
+    func sessionDidFinishFileTransfer(_ transfer: FileTransfer, error: WatchLinkError?) {
+        target.sessionDidFinishFileTransfer(transfer, error: error)
+    }
 }

@@ -4,7 +4,9 @@ import Synchronization
 /// A live in-process pair of sessions with WatchConnectivity's semantics and no faults.
 ///
 /// For tests of ``WatchConnection`` and for previews. Data is delivered immediately; user
-/// info queued while the counterpart is not activated is delivered, in order, when it activates.
+/// info and files queued while the counterpart is not activated (or the link is down) are delivered,
+/// in order, when it activates (or the link comes back); a received file is a temporary copy that
+/// is deleted when the delegate returns.
 /// Delegate callbacks are made while the pair's lock is held, one at a time, so a delegate
 /// must not call back into the session synchronously (``WatchConnection`` never does).
 public final class InMemorySession: WatchSession, Sendable {
@@ -16,6 +18,9 @@ public final class InMemorySession: WatchSession, Sendable {
         var sent: [DeviceOrigin: Data] = [:]
         var received: [DeviceOrigin: Data] = [:]
         var lastReachable: [DeviceOrigin: Bool] = [:]
+        /// File transfers waiting for their receiver, by receiver, oldest first.
+        var queuedFiles: [DeviceOrigin: [(FileTransfer, Data)]] = [:]
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("watchlink-pair-\(UUID().uuidString)")
 
         func reachable(_ side: DeviceOrigin) -> Bool {
             linkUp && activated.contains(side) && activated.contains(side.counterpart)
@@ -29,11 +34,35 @@ public final class InMemorySession: WatchSession, Sendable {
                     delegates[side]?.sessionReachabilityDidChange(now)
                 }
             }
+            for side in [DeviceOrigin.phone, .watch] { deliverFiles(to: side) }
+        }
+
+        /// Delivers the files queued for `target` if it is activated and the link is up; a file its
+        /// delegate refuses stays queued.
+        mutating func deliverFiles(to target: DeviceOrigin) {
+            guard linkUp, activated.contains(target), let delegate = delegates[target] else { return }
+            var kept: [(FileTransfer, Data)] = []
+            for (transfer, data) in queuedFiles[target] ?? [] {
+                do throws(WatchLinkError) {
+                    try ReceivedFile.handOver(data, of: transfer, under: scratch) { (file) throws(WatchLinkError) in
+                        try delegate.sessionDidReceiveFile(file)
+                    }
+                    delegates[target.counterpart]?.sessionDidFinishFileTransfer(transfer, error: nil)
+                } catch {
+                    kept.append((transfer, data))
+                }
+            }
+            queuedFiles[target] = kept
         }
     }
 
     final class Pair: Sendable {
         let state = Mutex(PairState())
+
+        deinit {
+            let scratch = state.withLock { $0.scratch }
+            try? FileManager.default.removeItem(at: scratch)
+        }
     }
 
     /// Which side this session is.
@@ -127,6 +156,39 @@ public final class InMemorySession: WatchSession, Sendable {
             if state.activated.contains(side.counterpart) {
                 state.delegates[side.counterpart]?.sessionDidReceive(data, on: .applicationContext)
             }
+        }
+    }
+
+    /// Reads the file now, then delivers it, or queues it until the counterpart is activated and the link is up.
+    public func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer {
+        guard activationState == .activated else { throw WatchLinkError(.notActivated, "session not activated") }
+        let (transfer, data) = try FileTransfer.readAll(url, metadata: metadata, id: UUID())
+        let target = side.counterpart
+        pair.state.withLock { state in
+            state.queuedFiles[target, default: []].append((transfer, data))
+            state.deliverFiles(to: target)
+        }
+        return transfer
+    }
+
+    /// File transfers from this side not yet delivered.
+    public var outstandingFileTransfers: [FileTransfer] {
+        pair.state.withLock { $0.queuedFiles[side.counterpart]?.map(\.0) ?? [] }
+    }
+
+    /// Nothing of a queued file has moved yet; `nil` once it was delivered.
+    public func progress(ofFileTransfer id: UUID) -> FileTransferProgress? {
+        outstandingFileTransfers.first { $0.id == id }.map { FileTransferProgress(completedBytes: 0, totalBytes: $0.size) }
+    }
+
+    /// Removes a queued file transfer and reports it finished with `cancelled`.
+    public func cancelFileTransfer(_ id: UUID) {
+        let side = self.side
+        pair.state.withLock { state in
+            guard let index = state.queuedFiles[side.counterpart]?.firstIndex(where: { $0.0.id == id }) else { return }
+            let (transfer, _) = state.queuedFiles[side.counterpart]!.remove(at: index)
+            state.delegates[side]?.sessionDidFinishFileTransfer(
+                transfer, error: WatchLinkError(.cancelled, "file transfer cancelled", details: ["transferID": id.uuidString]))
         }
     }
 

@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Reachable while connected. Queued user info and both application contexts are kept in
 /// `directory` (written with `fsync` and an atomic rename) so they survive `kill -9`; queued
-/// user info is resent in order after a reconnect until the counterpart acknowledges it.
+/// user info is resent in order after a reconnect until the counterpart acknowledges it. Queued
+/// files are copied into `directory` too, and resent until acknowledged (see `SocketSession+Files.swift`).
 public final class SocketSession: WatchSession, Sendable {
     /// Which end of the socket this process owns.
     public enum Role: Sendable {
@@ -34,9 +35,19 @@ public final class SocketSession: WatchSession, Sendable {
         var lastDeliveredUserInfo: UInt64 = 0
         var sentContext: Data?
         var receivedContext: Data?
+        /// Counts connections, so a file sender stops writing once its connection is gone.
+        var generation: UInt64 = 0
+        var files = FileQueue(items: [])
+        var fileProgress: [UUID: Int64] = [:]
+        var incoming: [UUID: Incoming] = [:]
+        /// Files this process delivered to its delegate; a redelivery is acknowledged, not delivered.
+        var deliveredFiles: Set<UUID> = []
     }
 
-    enum Kind: UInt8 { case message = 0, userInfo = 1, userInfoAck = 2, context = 3 }
+    enum Kind: UInt8 {
+        case message = 0, userInfo = 1, userInfoAck = 2, context = 3
+        case fileBegin = 4, fileChunk = 5, fileEnd = 6, fileAck = 7, fileCancel = 8, fileRefused = 9
+    }
 
     let socketPath: String
     let role: Role
@@ -46,6 +57,10 @@ public final class SocketSession: WatchSession, Sendable {
     let callbackLock = Mutex(())
     /// Serialises queue-file writes: the caller's thread appends, the socket thread removes acked items.
     let persistLock = Mutex(())
+    /// Replies from the reading thread waiting for the write lock (see ``reply(_:_:)``).
+    let pendingReplies = Mutex<[[UInt8]]>([])
+    /// Wakes the file sender when a file is queued or cancelled, or the connection ends.
+    let fileSignal = NSCondition()
 
     /// Creates a session; persisted queues and contexts are loaded from `directory`.
     public init(socketPath: String, role: Role, directory: String) throws(WatchLinkError) {
@@ -62,6 +77,7 @@ public final class SocketSession: WatchSession, Sendable {
         }
         initial.sentContext = FileManager.default.contents(atPath: directory + "/context-sent")
         initial.receivedContext = FileManager.default.contents(atPath: directory + "/context-received")
+        initial.files = try Self.loadFiles(directory: directory)
         state = Mutex(initial)
     }
 
@@ -96,6 +112,7 @@ public final class SocketSession: WatchSession, Sendable {
         }
         if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
         if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+        wakeFileSender()
     }
 
     /// Sends a live message; `not_reachable` unless connected.
@@ -148,15 +165,53 @@ public final class SocketSession: WatchSession, Sendable {
         bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// Writes one frame: 4-byte big-endian length, 1-byte kind, body.
-    func write(_ kind: Kind, _ body: [UInt8]) -> Bool {
-        let fd = state.withLock { $0.fd }
-        guard fd >= 0 else { return false }
+    /// Writes one frame: 4-byte big-endian length, 1-byte kind, body; with a `generation`, only on that connection.
+    func write(_ kind: Kind, _ body: [UInt8], generation: UInt64? = nil) -> Bool {
         let n = UInt32(body.count + 1)
         let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
-        let ok = writeLock.withLock { _ in SocketIO.writeAll(fd, frame) }
-        if !ok { shutdown(fd, Int32(SHUT_RDWR)) }
+        // NB: the descriptor is read under the write lock, which `serve` holds to retire it, so a
+        // frame never goes to a closed (and perhaps reused) descriptor.
+        let ok = writeLock.withLock { _ in
+            let (fd, current) = state.withLock { ($0.fd, $0.generation) }
+            guard fd >= 0, generation == nil || generation == current else { return false }
+            let ok = SocketIO.writeAll(fd, frame)
+            if !ok { shutdown(fd, Int32(SHUT_RDWR)) }
+            return ok
+        }
+        flushReplies()
         return ok
+    }
+
+    /// Queues a short reply (an acknowledgement or refusal) from the reading thread and sends it
+    /// unless another write is under way, whose writer then sends it.
+    ///
+    /// NB: the reader never waits for the write lock: a writer blocked on a full socket waits for
+    /// the counterpart's reader, and two readers waiting for their own writers would deadlock.
+    func reply(_ kind: Kind, _ body: [UInt8]) {
+        let n = UInt32(body.count + 1)
+        let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
+        pendingReplies.withLock { $0.append(frame) }
+        flushReplies()
+    }
+
+    /// Sends queued replies if the write lock is free; whoever holds it flushes after releasing it.
+    func flushReplies() {
+        while pendingReplies.withLock({ !$0.isEmpty }) {
+            let flushed = writeLock.withLockIfAvailable { _ -> Bool in
+                let frames = pendingReplies.withLock { frames in
+                    defer { frames.removeAll() }
+                    return frames
+                }
+                let fd = state.withLock { $0.fd }
+                guard fd >= 0 else { return true }
+                for frame in frames where !SocketIO.writeAll(fd, frame) {
+                    shutdown(fd, Int32(SHUT_RDWR))
+                    break
+                }
+                return true
+            }
+            if flushed == nil { return }
+        }
     }
 
     func callback(_ body: (any WatchSessionDelegate) -> Void) {
@@ -194,12 +249,16 @@ public final class SocketSession: WatchSession, Sendable {
     }
 
     private func serve(_ fd: Int32) {
-        let (queued, context) = state.withLock { state -> ([Queued], Data?) in
+        let (queued, context, generation) = state.withLock { state -> ([Queued], Data?, UInt64) in
             state.fd = fd
-            return (state.queue.items, state.sentContext)
+            state.generation += 1
+            return (state.queue.items, state.sentContext, state.generation)
         }
         for item in queued { _ = write(.userInfo, Self.userInfoFrame(item.id, item.data)) }
         if let context { _ = write(.context, [UInt8](context)) }
+        let sender = Thread { [self] in self.sendFiles(generation: generation) }
+        sender.name = "watchlink-files"
+        sender.start()
         callback { $0.sessionReachabilityDidChange(true) }
         while let header = SocketIO.readExactly(fd, 5) {
             let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
@@ -209,7 +268,12 @@ public final class SocketSession: WatchSession, Sendable {
             guard let body = length > 1 ? SocketIO.readExactly(fd, length - 1) : [] else { break }
             handle(kind, body)
         }
-        state.withLock { $0.fd = -1 }
+        writeLock.withLock { _ in
+            state.withLock { $0.fd = -1 }
+            pendingReplies.withLock { $0.removeAll() }
+        }
+        wakeFileSender()
+        dropAllIncoming()
         close(fd)
         callback { $0.sessionReachabilityDidChange(false) }
     }
@@ -227,7 +291,7 @@ public final class SocketSession: WatchSession, Sendable {
                 return true
             }
             if fresh { callback { $0.sessionDidReceive(Data(body[8...]), on: .userInfo) } }
-            _ = write(.userInfoAck, Array(body.prefix(8)))
+            reply(.userInfoAck, Array(body.prefix(8)))
         case .userInfoAck:
             guard body.count >= 8 else { return }
             let id = Self.readID(body)
@@ -242,6 +306,8 @@ public final class SocketSession: WatchSession, Sendable {
             try? SocketIO.writeAtomically(data, to: directory + "/context-received")
             state.withLock { $0.receivedContext = data }
             callback { $0.sessionDidReceive(data, on: .applicationContext) }
+        case .fileBegin, .fileChunk, .fileEnd, .fileAck, .fileCancel, .fileRefused:
+            handleFile(kind, body)
         }
     }
 }

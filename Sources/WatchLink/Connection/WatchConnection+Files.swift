@@ -1,0 +1,41 @@
+public import Foundation
+
+extension WatchConnection {
+    /// Queues the file at `url` for the counterpart, with `metadata`; see ``WatchSession/transferFile(_:metadata:)``.
+    ///
+    /// The session owns the transfer from here: it survives restarts (in the socket transport and
+    /// WatchConnectivity), and its end appears in ``events()`` as `fileTransferFinished`. The
+    /// counterpart's connection copies the file into its ``fileInbox`` and yields it from ``receivedFiles()``.
+    /// - Throws: `cancelled` when the connection is not running, `not_activated` before the session
+    ///   activated, `invalid_argument` naming `fileName` or `metadata`, `file_unreadable` or
+    ///   `payload_too_large` naming `file`.
+    public func transferFile(_ url: URL, metadata: [String: String] = [:]) throws(WatchLinkError) -> FileTransfer {
+        if let storageError { throw storageError }
+        guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
+        return try session.transferFile(url, metadata: metadata)
+    }
+
+    /// File transfers from this device not yet delivered, oldest first.
+    public var outstandingFileTransfers: [FileTransfer] { session.outstandingFileTransfers }
+
+    /// The progress of an outstanding file transfer; `nil` once it finished.
+    public func progress(ofFileTransfer id: UUID) -> FileTransferProgress? { session.progress(ofFileTransfer: id) }
+
+    /// Cancels an outstanding file transfer; it finishes with `cancelled` unless its last byte was already on its way.
+    public func cancelFileTransfer(_ id: UUID) { session.cancelFileTransfer(id) }
+
+    /// A stream of the files copied into ``fileInbox`` from now on (each once, however often it was delivered).
+    ///
+    /// Files received while nobody listened, or before a restart, are in ``FileInbox/files()``.
+    public func receivedFiles() -> AsyncStream<ReceivedFile> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ReceivedFile.self, bufferingPolicy: .bufferingNewest(1024))
+        let id = UUID()
+        fileContinuations[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeFileContinuation(id) }
+        }
+        return stream
+    }
+
+    func removeFileContinuation(_ id: UUID) { fileContinuations[id] = nil }
+}

@@ -1,0 +1,303 @@
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// File transfer over the socket: the sender copies the file into `files-outgoing/` and lists it in
+/// `files-queue.json` (both synced) before `transferFile` returns, then streams it on a thread of
+/// its own as `fileBegin` (id + descriptor), `fileChunk`s of 64 KiB and `fileEnd`. The receiver
+/// assembles it under `files-incoming/`, checks descriptor and size, hands it to its delegate,
+/// deletes it, and acknowledges; an unacknowledged file is sent again after a reconnect or restart.
+/// A refused file is answered with `fileRefused` and the error, which finishes the transfer.
+extension SocketSession {
+    /// One file being received on the current connection.
+    struct Incoming {
+        var transfer: FileTransfer
+        var fd: Int32
+        var written: Int64
+    }
+
+    /// The outgoing file queue as persisted.
+    struct FileQueue: Codable { var items: [FileTransfer] }
+
+    static let fileChunkSize = 65_536
+    /// Most files assembled at once; a sender streams one at a time.
+    static let maximumIncomingFiles = 4
+
+    var fileQueuePath: String { directory + "/files-queue.json" }
+    var outgoingDirectory: String { directory + "/files-outgoing" }
+    var incomingDirectory: String { directory + "/files-incoming" }
+
+    func outgoingPath(_ id: UUID) -> String { outgoingDirectory + "/" + id.uuidString }
+
+    /// Loads the persisted file queue and clears what a crash left behind: staging of received
+    /// files, and outgoing copies no queue entry refers to.
+    static func loadFiles(directory: String) throws(WatchLinkError) -> FileQueue {
+        let manager = FileManager.default
+        let queuePath = directory + "/files-queue.json"
+        var queue = FileQueue(items: [])
+        if let data = manager.contents(atPath: queuePath) {
+            do { queue = try JSONDecoder().decode(FileQueue.self, from: data) } catch {
+                throw WatchLinkError(.storageFailed, "unreadable file-transfer queue", details: ["path": queuePath])
+            }
+        }
+        try? manager.removeItem(atPath: directory + "/files-incoming")
+        do {
+            try manager.createDirectory(atPath: directory + "/files-incoming", withIntermediateDirectories: true)
+            try manager.createDirectory(atPath: directory + "/files-outgoing", withIntermediateDirectories: true)
+        } catch {
+            throw WatchLinkError(.storageFailed, "cannot create file-transfer directories", details: ["path": directory])
+        }
+        let spooled = Set((try? manager.contentsOfDirectory(atPath: directory + "/files-outgoing")) ?? [])
+        queue.items.removeAll { !spooled.contains($0.id.uuidString) }
+        let listed = Set(queue.items.map(\.id.uuidString))
+        for name in spooled where !listed.contains(name) {
+            try? manager.removeItem(atPath: directory + "/files-outgoing/" + name)
+        }
+        return queue
+    }
+
+    /// Copies the file into the outgoing directory, persists the queue, then wakes the sender.
+    public func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer {
+        guard state.withLock({ $0.activated }) else { throw WatchLinkError(.notActivated, "session not activated") }
+        let id = UUID()
+        let transfer = try FileTransfer.copy(url, metadata: metadata, id: id, to: outgoingPath(id))
+        state.withLock { $0.files.items.append(transfer) }
+        do { try persistFiles() } catch {
+            state.withLock { $0.files.items.removeAll { $0.id == id } }
+            unlink(outgoingPath(id))
+            throw error
+        }
+        wakeFileSender()
+        return transfer
+    }
+
+    /// File transfers not yet acknowledged, oldest first.
+    public var outstandingFileTransfers: [FileTransfer] { state.withLock { $0.files.items } }
+
+    /// Bytes of the current attempt written to the socket; `nil` once acknowledged, cancelled or refused.
+    public func progress(ofFileTransfer id: UUID) -> FileTransferProgress? {
+        state.withLock { state in
+            state.files.items.first { $0.id == id }.map {
+                FileTransferProgress(completedBytes: state.fileProgress[id] ?? 0, totalBytes: $0.size)
+            }
+        }
+    }
+
+    /// Removes the transfer from the queue, tells the counterpart to drop what it has, and reports `cancelled`.
+    public func cancelFileTransfer(_ id: UUID) {
+        let error = WatchLinkError(.cancelled, "file transfer cancelled", details: ["transferID": id.uuidString])
+        guard let transfer = finishOutgoing(id) else { return }
+        _ = write(.fileCancel, Self.bytes(of: id))
+        callback { $0.sessionDidFinishFileTransfer(transfer, error: error) }
+    }
+
+    /// Takes `id` off the queue and deletes its copy; `nil` if it was not queued.
+    func finishOutgoing(_ id: UUID) -> FileTransfer? {
+        let removed = state.withLock { state -> FileTransfer? in
+            guard let index = state.files.items.firstIndex(where: { $0.id == id }) else { return nil }
+            state.fileProgress[id] = nil
+            return state.files.items.remove(at: index)
+        }
+        guard let removed else { return nil }
+        try? persistFiles()
+        unlink(outgoingPath(id))
+        wakeFileSender()
+        return removed
+    }
+
+    func persistFiles() throws(WatchLinkError) {
+        try persistLock.withLock { _ throws(WatchLinkError) in
+            let queue = state.withLock { $0.files }
+            let data = (try? WireCodec.makeEncoder().encode(queue)) ?? Data()
+            try SocketIO.writeAtomically(data, to: fileQueuePath)
+        }
+    }
+
+    func wakeFileSender() {
+        fileSignal.lock()
+        fileSignal.broadcast()
+        fileSignal.unlock()
+    }
+
+    // MARK: Sending
+
+    /// Streams every queued file not yet sent on connection `generation`, until that connection ends.
+    func sendFiles(generation: UInt64) {
+        var sent: Set<UUID> = []
+        while true {
+            fileSignal.lock()
+            var next: FileTransfer?
+            while next == nil {
+                let (live, item) = state.withLock { state in
+                    (state.generation == generation && state.fd >= 0, state.files.items.first { !sent.contains($0.id) })
+                }
+                guard live else {
+                    fileSignal.unlock()
+                    return
+                }
+                if let item { next = item } else { fileSignal.wait() }
+            }
+            fileSignal.unlock()
+            guard let transfer = next, send(transfer, generation: generation) else { return }
+            sent.insert(transfer.id)
+        }
+    }
+
+    /// Sends one file; `false` if the connection ended.
+    func send(_ transfer: FileTransfer, generation: UInt64) -> Bool {
+        let id = Self.bytes(of: transfer.id)
+        let source = systemOpen(outgoingPath(transfer.id), O_RDONLY)
+        // NB: the copy is gone only if the transfer was cancelled or finished meanwhile.
+        guard source >= 0 else { return true }
+        defer { close(source) }
+        guard write(.fileBegin, id + [UInt8](transfer.encoded()), generation: generation) else { return false }
+        var sentBytes: Int64 = 0
+        do throws(WatchLinkError) {
+            try FileTransfer.forEachChunk(source, path: outgoingPath(transfer.id)) { (chunk) throws(WatchLinkError) in
+                guard state.withLock({ $0.files.items.contains { $0.id == transfer.id } }) else {
+                    throw WatchLinkError(.cancelled, "file transfer cancelled")
+                }
+                guard write(.fileChunk, id + chunk, generation: generation) else {
+                    throw WatchLinkError(.notReachable, "connection ended")
+                }
+                sentBytes += Int64(chunk.count)
+                let progress = sentBytes
+                state.withLock { $0.fileProgress[transfer.id] = progress }
+            }
+        } catch {
+            if error.code == .notReachable { return false }
+            return write(.fileCancel, id, generation: generation)
+        }
+        return write(.fileEnd, id, generation: generation)
+    }
+
+    // MARK: Receiving
+
+    func handleFile(_ kind: Kind, _ body: [UInt8]) {
+        guard body.count >= 16 else {
+            reject(nil, WatchLinkError(.invalidEnvelope, "file frame shorter than its id", details: ["field": "id"]))
+            return
+        }
+        let id = UUID.fromBytes(Array(body[0..<16]))
+        let rest = body[16...]
+        switch kind {
+        case .fileBegin: beginIncoming(id, Data(rest))
+        case .fileChunk: appendIncoming(id, rest)
+        case .fileEnd: endIncoming(id)
+        case .fileCancel: dropIncoming(id)
+        case .fileAck:
+            guard let transfer = finishOutgoing(id) else { return }
+            callback { $0.sessionDidFinishFileTransfer(transfer, error: nil) }
+        case .fileRefused:
+            let error =
+                (try? JSONDecoder().decode(WatchLinkError.self, from: Data(rest)))
+                ?? WatchLinkError(.transportFailed, "the counterpart refused the file")
+            guard let transfer = finishOutgoing(id) else { return }
+            callback { $0.sessionDidFinishFileTransfer(transfer, error: error) }
+        default: break
+        }
+    }
+
+    private func beginIncoming(_ id: UUID, _ descriptor: Data) {
+        dropIncoming(id)
+        let transfer: FileTransfer
+        do { transfer = try FileTransfer.decodeDescriptor(descriptor) } catch {
+            reject(id, error)
+            return
+        }
+        guard transfer.id == id else {
+            reject(id, WatchLinkError(.invalidEnvelope, "file descriptor id differs from the frame's", details: ["field": "id"]))
+            return
+        }
+        if state.withLock({ $0.deliveredFiles.contains(id) }) {
+            // NB: delivered before our acknowledgement was lost; acknowledge again and ignore the bytes.
+            reply(.fileAck, Self.bytes(of: id))
+            return
+        }
+        guard state.withLock({ $0.incoming.count < Self.maximumIncomingFiles }) else {
+            reject(nil, WatchLinkError(.transportFailed, "too many files in progress", details: ["field": "id"]))
+            return
+        }
+        let fd = systemOpen(incomingDirectory + "/" + id.uuidString + ".partial", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else {
+            reject(nil, FileStore.failure("open", incomingDirectory))
+            return
+        }
+        state.withLock { $0.incoming[id] = Incoming(transfer: transfer, fd: fd, written: 0) }
+    }
+
+    private func appendIncoming(_ id: UUID, _ chunk: ArraySlice<UInt8>) {
+        guard let incoming = state.withLock({ $0.incoming[id] }) else { return }
+        guard incoming.written + Int64(chunk.count) <= incoming.transfer.size else {
+            dropIncoming(id)
+            reject(id, WatchLinkError(.invalidEnvelope, "more bytes than the declared size", details: ["field": "size"]))
+            return
+        }
+        guard FileStore.writeAll(incoming.fd, Array(chunk)) else {
+            dropIncoming(id)
+            reject(nil, FileStore.failure("write", incomingDirectory))
+            return
+        }
+        state.withLock { $0.incoming[id]?.written += Int64(chunk.count) }
+    }
+
+    private func endIncoming(_ id: UUID) {
+        guard let incoming = state.withLock({ $0.incoming.removeValue(forKey: id) }) else { return }
+        close(incoming.fd)
+        let partial = incomingDirectory + "/" + id.uuidString + ".partial"
+        guard incoming.written == incoming.transfer.size else {
+            unlink(partial)
+            reject(
+                id,
+                WatchLinkError(
+                    .invalidEnvelope, "received \(incoming.written) of \(incoming.transfer.size) bytes",
+                    details: ["field": "size"]))
+            return
+        }
+        let folder = incomingDirectory + "/" + id.uuidString
+        let path = folder + "/" + incoming.transfer.fileName
+        defer {
+            unlink(partial)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        guard mkdir(folder, 0o700) == 0 || errno == EEXIST, rename(partial, path) == 0 else { return }
+        let file = ReceivedFile(transfer: incoming.transfer, url: URL(fileURLWithPath: path))
+        guard let delegate = state.withLock({ $0.delegate }) else { return }
+        let accepted = callbackLock.withLock { _ in (try? delegate.sessionDidReceiveFile(file)) != nil }
+        // NB: a refusal is not acknowledged, so the sender tries again on the next connection.
+        guard accepted else { return }
+        state.withLock { _ = $0.deliveredFiles.insert(id) }
+        reply(.fileAck, Self.bytes(of: id))
+    }
+
+    func dropIncoming(_ id: UUID) {
+        guard let incoming = state.withLock({ $0.incoming.removeValue(forKey: id) }) else { return }
+        close(incoming.fd)
+        unlink(incomingDirectory + "/" + id.uuidString + ".partial")
+    }
+
+    /// Drops every partly received file (the connection ended).
+    func dropAllIncoming() {
+        for id in state.withLock({ Array($0.incoming.keys) }) { dropIncoming(id) }
+    }
+
+    /// Refuses an incoming file and tells the delegate. With an `id` the refusal is final: the sender
+    /// finishes the transfer with `error`. Without one (a local failure, or no id to name), the
+    /// file is simply not acknowledged and comes again on the next connection.
+    private func reject(_ id: UUID?, _ error: WatchLinkError) {
+        callback { $0.sessionDidRejectFile(error) }
+        if let id {
+            let body = Self.bytes(of: id) + [UInt8]((try? JSONEncoder().encode(error)) ?? Data())
+            reply(.fileRefused, body)
+        }
+    }
+
+    static func bytes(of id: UUID) -> [UInt8] {
+        withUnsafeBytes(of: id.uuid) { Array($0) }
+    }
+}
