@@ -38,16 +38,15 @@
                     newWindow || webkit_navigation_action_is_user_gesture(action) != 0
                     || navigationType == WEBKIT_NAVIGATION_TYPE_LINK_CLICKED
                     || navigationType == WEBKIT_NAVIGATION_TYPE_FORM_SUBMITTED
-                let outcome = navigator.decide(uri, target: newWindow ? .newWindow : .mainFrame)
+                if newWindow {
+                    webkit_policy_decision_ignore(decision)
+                    openWindow(uri, asked: asked)
+                    return true
+                }
+                let outcome = navigator.decide(uri, target: .mainFrame)
                 switch outcome {
                 case .load, .loadForSignIn:
-                    if newWindow {
-                        // A new window's URL loads in the app's own view, as in the seed.
-                        webkit_policy_decision_ignore(decision)
-                        webkit_web_view_load_uri(webView, uri)
-                    } else {
-                        webkit_policy_decision_use(decision)
-                    }
+                    webkit_policy_decision_use(decision)
                 case .openExternally(let url), .openInSystem(let url):
                     webkit_policy_decision_ignore(decision)
                     let kind = if case .openInSystem = outcome { "system" } else { "external" }
@@ -87,10 +86,41 @@
         static let onCreate:
             @convention(c) (UnsafeMutablePointer<WebKitWebView>?, OpaquePointer?, gpointer?) -> UnsafeMutablePointer<
                 GtkWidget
-            >? = { _, _, _ in
-                // NB: new windows never open; their URLs were handled in decide-policy.
-                nil
+            >? = { _, action, data in
+                // NB: new windows never open. A target=_blank link arrives in decide-policy; a
+                // script's window.open (allowed: with a gesture, or with --allow-popups) arrives
+                // only here, and its URL follows the same policy.
+                guard let action, let data else { return nil }
+                let host = LinuxHost.host(data)
+                MainActor.assumeIsolated {
+                    guard let request = webkit_navigation_action_get_request(action),
+                        let raw = webkit_uri_request_get_uri(request)
+                    else { return }
+                    let asked = webkit_navigation_action_is_user_gesture(action) != 0 || host.options.allowPopups
+                    host.openWindow(String(cString: raw), asked: asked)
+                }
+                return nil
             }
+
+        /// A new window for `uri`: an allowed URL loads in the app's own view (as in the seed),
+        /// an external one goes to the desktop when the person asked for it, anything else is
+        /// blocked.
+        func openWindow(_ uri: String, asked: Bool) {
+            let outcome = navigator.decide(uri, target: .newWindow)
+            switch outcome {
+            case .load, .loadForSignIn:
+                webkit_web_view_load_uri(webView, uri)
+            case .openExternally(let url), .openInSystem(let url):
+                let kind = if case .openInSystem = outcome { "system" } else { "external" }
+                if asked {
+                    open(url, kind: kind)
+                } else {
+                    emitLine(["event": "blocked", "url": .string(url), "reason": "not-asked-by-the-person"])
+                }
+            case .block:
+                emitLine(["event": "blocked", "url": .string(uri), "reason": "policy"])
+            }
+        }
 
         /// Hands `url` to the desktop (`xdg-open`) or to the handler the options inject.
         func open(_ url: String, kind: String) {

@@ -48,7 +48,9 @@ public struct ModuleProviders: Sendable {
     }
 
     /// Every provider simulated by `device`, secrets in `secureStore` (in memory by default).
-    public static func simulated(_ device: SimulatedDevice, secureStore: any SecureStore = InMemorySecureStore()) -> ModuleProviders {
+    public static func simulated(_ device: SimulatedDevice, secureStore: any SecureStore = InMemorySecureStore())
+        -> ModuleProviders
+    {
         ModuleProviders(
             platform: SystemPlatformInfoProvider(), app: device, haptics: device, vibration: device, notifications: device,
             badge: device, share: device, biometrics: device, secureStore: secureStore, clipboard: device, printer: device,

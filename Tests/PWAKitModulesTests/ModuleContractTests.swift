@@ -36,7 +36,8 @@ import Testing
     @Test func everyActionAnswersItsExampleWithAResultOfItsDeclaredShape() async throws {
         let harness = try await ModuleHarness()
         _ = try await harness.data("notifications", "requestPermission")
-        _ = try await harness.data("healthkit", "requestAuthorization", ["read": ["steps", "heartRate", "workouts", "sleep"], "write": ["workouts"]])
+        _ = try await harness.data(
+            "healthkit", "requestAuthorization", ["read": ["steps", "heartRate", "workouts", "sleep"], "write": ["workouts"]])
         for schema in Self.schemas {
             for action in schema.actions {
                 let name = "\(schema.name).\(action.name)"
@@ -78,7 +79,9 @@ import Testing
                 example[field.name] = Self.wrongValue(for: field.node)
                 let wrong = try await harness.call(schema.name, action.name, .object(example))
                 #expect(wrong["code"] == "invalid_payload", "\(name): \(JSONSerializer.serialize(wrong))")
-                #expect(wrong["details"]?["path"]?.stringValue == "payload.\(field.name)", "\(name): \(JSONSerializer.serialize(wrong))")
+                #expect(
+                    wrong["details"]?["path"]?.stringValue == "payload.\(field.name)",
+                    "\(name): \(JSONSerializer.serialize(wrong))")
                 example[field.name] = nil
                 let missing = try await harness.call(schema.name, action.name, .object(example))
                 #expect(missing["code"] == "invalid_payload", "\(name) accepted a payload without \(field.name)")
@@ -94,12 +97,18 @@ import Testing
         #expect(try await harness.path("share", "share", ["text": huge]) == "payload.text")
         let deep = (0..<200).reduce(JSONValue.null) { inner, _ in .object(["trigger": inner]) }
         let deepResponse = try await harness.call("notifications", "schedule", deep)
-        #expect(["invalid_payload", "invalid_message"].contains(deepResponse["code"]?.stringValue), "\(JSONSerializer.serialize(deepResponse))")
+        #expect(
+            ["invalid_payload", "invalid_message"].contains(deepResponse["code"]?.stringValue),
+            "\(JSONSerializer.serialize(deepResponse))")
         #expect(try await harness.code("haptics", "impact", ["style": ["__proto__": 1]]) == "invalid_payload")
-        #expect(try await harness.code("vibration", "vibrate", ["pattern": .array(Array(repeating: 1, count: 10_000))]) == "invalid_payload")
+        #expect(
+            try await harness.code("vibration", "vibrate", ["pattern": .array(Array(repeating: 1, count: 10_000))])
+                == "invalid_payload")
         let overflow = try await harness.call("vibration", "vibrate", ["pattern": [100, 1e300]])
         #expect(overflow["details"]?["path"] == "payload.pattern[1]", "\(JSONSerializer.serialize(overflow))")
-        #expect(try await harness.code("iap", "getProducts", ["productIds": .array(Array(repeating: "p", count: 101))]) == "invalid_payload")
+        #expect(
+            try await harness.code("iap", "getProducts", ["productIds": .array(Array(repeating: "p", count: 101))])
+                == "invalid_payload")
     }
 
     @Test func anOriginWithoutTheGrantIsRefused() async throws {
@@ -112,8 +121,10 @@ import Testing
     }
 
     @Test func aModuleWhoseFlagIsOffAnswersUnavailable() async throws {
-        let harness = try await ModuleHarness(features: FeatureFlags(haptics: false, healthkit: false, iap: false, cameraPermission: false))
-        for (module, action) in [("haptics", "selection"), ("healthkit", "isAvailable"), ("iap", "restore"), ("camera", "check")] {
+        let harness = try await ModuleHarness(
+            features: FeatureFlags(haptics: false, healthkit: false, iap: false, cameraPermission: false))
+        for (module, action) in [("haptics", "selection"), ("healthkit", "isAvailable"), ("iap", "restore"), ("camera", "check")]
+        {
             #expect(try await harness.code(module, action) == "unavailable", "\(module).\(action)")
         }
         #expect(try await harness.code("microphone", "check") == nil)

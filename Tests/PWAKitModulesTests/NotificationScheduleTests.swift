@@ -110,8 +110,12 @@ import Testing
         }
         let past = try await schedule(["type": "date", "date": "2001-01-01T00:00:00Z"])
         #expect(past["code"] == "notifications.invalid_trigger")
-        #expect(try await schedule(["type": "timeInterval", "seconds": 5], extra: ["badge": -1])["details"]?["path"] == "payload.badge")
-        #expect(try await schedule(["type": "timeInterval", "seconds": 5], extra: ["title": ""])["details"]?["path"] == "payload.title")
+        #expect(
+            try await schedule(["type": "timeInterval", "seconds": 5], extra: ["badge": -1])["details"]?["path"]
+                == "payload.badge")
+        #expect(
+            try await schedule(["type": "timeInterval", "seconds": 5], extra: ["title": ""])["details"]?["path"]
+                == "payload.title")
     }
 
     @Test func schedulingNeedsPermission() async throws {

@@ -14,7 +14,8 @@ import Testing
     @Test func getInfoReportsDeviceAndAppThroughTheBridge() async throws {
         var registry = ModuleRegistry()
         try registry.register(
-            PlatformModule(provider: FixedProvider(), providers: ["haptics": .simulated, "clipboard": .real], secureStorage: "memory"))
+            PlatformModule(
+                provider: FixedProvider(), providers: ["haptics": .simulated, "clipboard": .real], secureStorage: "memory"))
         let configuration = PWAConfiguration(
             app: AppSection(name: "Hello", bundleId: "dev.pwakit.hello", startUrl: "app://hello/index.html"),
             origins: OriginsSection(allowed: ["pwakit.dev"]))

@@ -36,14 +36,20 @@ import Testing
             return
         }
         #expect(object.name == "Sample")
-        #expect(object.fields.map(\.name) == ["name", "count", "ratio", "flag", "mood", "tags", "inners", "extra", "anything", "when"])
+        #expect(
+            object.fields.map(\.name) == [
+                "name", "count", "ratio", "flag", "mood", "tags", "inners", "extra", "anything", "when",
+            ])
         #expect(object.fields.filter { !$0.required }.map(\.name) == ["flag", "inners", "anything"])
         #expect(object.field("count")?.node == .integer)
         #expect(object.field("count")?.note == "1…3")
         #expect(object.field("ratio")?.node == .number)
         #expect(object.field("mood")?.node == .enumeration(name: "Mood", cases: ["calm", "busy"]))
         #expect(object.field("tags")?.node == .array(.string))
-        #expect(object.field("inners")?.node == .array(.object(SchemaObject(name: "Inner", fields: [SchemaField(name: "label", node: .string, required: true)]))))
+        #expect(
+            object.field("inners")?.node
+                == .array(
+                    .object(SchemaObject(name: "Inner", fields: [SchemaField(name: "label", node: .string, required: true)]))))
         #expect(object.field("extra")?.node == .map(.integer))
         #expect(object.field("anything")?.node == .any)
         #expect(object.field("when")?.node == .string(format: "date-time"))

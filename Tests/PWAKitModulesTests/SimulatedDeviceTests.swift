@@ -53,8 +53,12 @@ import Testing
         #expect(try await harness.path("share", "share", ["url": "not a url"]) == "payload.url")
         let file: JSONValue = ["name": "../etc/passwd", "type": "text/plain", "data": "aGk="]
         #expect(try await harness.path("share", "share", ["files": [file]]) == "payload.files[0].name")
-        #expect(try await harness.path("share", "share", ["files": [["name": "a", "type": "text", "data": "aGk="]]]) == "payload.files[0].type")
-        #expect(try await harness.path("share", "share", ["files": [["name": "a", "type": "text/plain", "data": "@@@"]]]) == "payload.files[0].data")
+        #expect(
+            try await harness.path("share", "share", ["files": [["name": "a", "type": "text", "data": "aGk="]]])
+                == "payload.files[0].type")
+        #expect(
+            try await harness.path("share", "share", ["files": [["name": "a", "type": "text/plain", "data": "@@@"]]])
+                == "payload.files[0].data")
         #expect(try await harness.data("share", "canShare", [:])?["canShare"] == true)
         await harness.device.scriptShare([], available: false)
         #expect(try await harness.code("share", "share", ["text": "hi"]) == "share.unavailable")
@@ -69,11 +73,24 @@ import Testing
         #expect(steps.count == 24)
         let total = try await harness.data("healthkit", "queryStepCount", day)?["count"]?.intValue
         #expect(total == Int(steps.compactMap { $0["value"]?.doubleValue }.reduce(0, +)))
-        #expect(try await harness.path("healthkit", "querySteps", ["startDate": "2026-05-02T00:00:00Z", "endDate": "2026-05-01T00:00:00Z"]) == "payload.endDate")
-        #expect(try await harness.path("healthkit", "querySteps", ["startDate": "2020-01-01T00:00:00Z", "endDate": "2026-05-01T00:00:00Z"]) == "payload.endDate")
-        #expect(try await harness.path("healthkit", "querySteps", ["startDate": "May 1", "endDate": "2026-05-01T00:00:00Z"]) == "payload.startDate")
-        #expect(try await harness.path("healthkit", "requestAuthorization", ["read": [], "write": ["steps"]]) == "payload.write[0]")
-        #expect(try await harness.code("healthkit", "saveWorkout", ["type": "running", "startDate": "2026-05-01T07:00:00Z", "endDate": "2026-05-01T08:00:00Z"]) == "healthkit.not_authorized")
+        #expect(
+            try await harness.path(
+                "healthkit", "querySteps", ["startDate": "2026-05-02T00:00:00Z", "endDate": "2026-05-01T00:00:00Z"])
+                == "payload.endDate")
+        #expect(
+            try await harness.path(
+                "healthkit", "querySteps", ["startDate": "2020-01-01T00:00:00Z", "endDate": "2026-05-01T00:00:00Z"])
+                == "payload.endDate")
+        #expect(
+            try await harness.path("healthkit", "querySteps", ["startDate": "May 1", "endDate": "2026-05-01T00:00:00Z"])
+                == "payload.startDate")
+        #expect(
+            try await harness.path("healthkit", "requestAuthorization", ["read": [], "write": ["steps"]]) == "payload.write[0]")
+        #expect(
+            try await harness.code(
+                "healthkit", "saveWorkout",
+                ["type": "running", "startDate": "2026-05-01T07:00:00Z", "endDate": "2026-05-01T08:00:00Z"])
+                == "healthkit.not_authorized")
     }
 
     @Test func secretsAreKeptPerKeyAndKeysAreChecked() async throws {
@@ -83,7 +100,8 @@ import Testing
         #expect(try await harness.data("secureStorage", "delete", ["key": "token"]) == ["deleted": true])
         #expect(try await harness.data("secureStorage", "get", ["key": "token"]) == [:])
         #expect(try await harness.path("secureStorage", "get", ["key": "a\u{0}b"]) == "payload.key")
-        #expect(try await harness.path("secureStorage", "get", ["key": .string(String(repeating: "k", count: 257))]) == "payload.key")
+        #expect(
+            try await harness.path("secureStorage", "get", ["key": .string(String(repeating: "k", count: 257))]) == "payload.key")
     }
 
     @Test func platformInfoSaysWhatIsSimulated() async throws {
@@ -97,7 +115,9 @@ import Testing
 
     @Test func scriptsParseAndNameTheFieldAtFault() throws {
         let script = try SimulationScript.parse(
-            Data(#"{"biometrics":{"type":"touchID","outcomes":["user_cancel","success"]},"permissions":{"camera":"denied"},"pushes":[{"type":"received","title":"Hi"}]}"#.utf8))
+            Data(
+                #"{"biometrics":{"type":"touchID","outcomes":["user_cancel","success"]},"permissions":{"camera":"denied"},"pushes":[{"type":"received","title":"Hi"}]}"#
+                    .utf8))
         #expect(script.biometrics?.type == .touchID)
         #expect(script.pushes?.first?.title == "Hi")
         func message(_ text: String) -> String {

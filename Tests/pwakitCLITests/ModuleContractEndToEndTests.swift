@@ -35,7 +35,10 @@
                 let declared = Set(schema.errors.map(\.code))
                 for action in schema.actions {
                     let name = "\(schema.name).\(action.name)"
-                    guard let result = results.first(where: { $0["module"] == .string(schema.name) && $0["action"] == .string(action.name) })
+                    guard
+                        let result = results.first(where: {
+                            $0["module"] == .string(schema.name) && $0["action"] == .string(action.name)
+                        })
                     else {
                         Issue.record("\(name) was not called")
                         continue

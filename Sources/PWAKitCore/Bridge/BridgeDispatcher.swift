@@ -263,9 +263,11 @@ public actor BridgeDispatcher {
             return reject(BridgeError(.cancelled, "the page cancelled the call"))
         }
         if page.caller.grant == .denied {
+            telemetry.refused(origin: page.caller.origin, module: module, action: action, code: .originNotAllowed)
             return reject(BridgeError(.originNotAllowed, "\(page.caller.origin) may not use the bridge"))
         }
         guard page.caller.grant.permits(module: module, action: action) else {
+            telemetry.refused(origin: page.caller.origin, module: module, action: action, code: .permissionDenied)
             return reject(BridgeError(.permissionDenied, "\(page.caller.origin) is not granted \(module).\(action)"))
         }
         let handler: any PWAModule

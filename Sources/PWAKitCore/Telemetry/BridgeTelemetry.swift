@@ -45,6 +45,19 @@ public struct BridgeTelemetry: Sendable {
             .record(record.responseBytes)
         observer?(record)
     }
+
+    /// Reports a call the page's grant refused, at `notice` level (a page reaching for what it
+    /// was not granted is worth seeing without debug logging). The page-chosen names are
+    /// clipped so a page cannot flood the log.
+    public func refused(origin: String, module: String, action: String, code: BridgeError.Code) {
+        func clip(_ text: String) -> String { text.count <= 64 ? text : String(text.prefix(64)) + "…" }
+        logger.notice(
+            "bridge call refused",
+            metadata: [
+                "origin": "\(clip(origin))", "module": "\(clip(module))", "action": "\(clip(action))",
+                "code": "\(code.rawValue)",
+            ])
+    }
 }
 
 extension Duration {

@@ -58,7 +58,9 @@ public struct NotificationSchedule: Sendable {
         let due = pending.filter { $0.nextFireDate.date <= now }
         for entry in due {
             let notification = entry.notification
-            if notification.trigger.repeats, let next = nextFireDate(of: notification.trigger, after: entry.nextFireDate.date, now: now) {
+            if notification.trigger.repeats,
+                let next = nextFireDate(of: notification.trigger, after: entry.nextFireDate.date, now: now)
+            {
                 entries[notification.id] = PendingNotification(notification: notification, nextFireDate: ISODate(next))
             } else {
                 entries[notification.id] = nil

@@ -21,7 +21,11 @@ public struct NotificationsModule: ActionModule {
 
     /// `push`.
     public static func eventSchemas() throws(SchemaError) -> [EventSchema] {
-        [try .declare("push", data: PushEvent.self, summary: "A push notification arrived or was tapped; queued until the page has loaded.")]
+        [
+            try .declare(
+                "push", data: PushEvent.self,
+                summary: "A push notification arrived or was tapped; queued until the page has loaded.")
+        ]
     }
 
     /// The actions.
@@ -115,9 +119,11 @@ public struct NotificationsModule: ActionModule {
     public init(provider: any NotificationProvider, badge: any BadgeProvider, scheduler: NotificationScheduler? = nil) {
         self.provider = provider
         self.badge = badge
-        self.scheduler = scheduler ?? NotificationScheduler { notification in
-            try? await provider.present(notification)
-        }
+        self.scheduler =
+            scheduler
+            ?? NotificationScheduler { notification in
+                try? await provider.present(notification)
+            }
     }
 }
 

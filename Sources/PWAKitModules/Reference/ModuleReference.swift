@@ -24,7 +24,9 @@ public enum ModuleReference {
 
             """
         for schema in schemas {
-            let flag = schema.featureFlag.map { "`\($0)` (\(FeatureFlags().isEnabled($0) ?? true ? "on" : "off") by default)" } ?? "always on"
+            let flag =
+                schema.featureFlag.map { "`\($0)` (\(FeatureFlags().isEnabled($0) ?? true ? "on" : "off") by default)" }
+                ?? "always on"
             let actions = schema.actions.map { "`\($0.name)`" }.joined(separator: ", ")
             out += "| [`\(schema.name)`](#\(schema.name.lowercased())) | \(flag) | \(actions) |\n"
         }
@@ -32,7 +34,8 @@ public enum ModuleReference {
             out += "\n## \(schema.name)\n\n"
             if !schema.summary.isEmpty { out += schema.summary + "\n\n" }
             if let flag = schema.featureFlag {
-                out += "Feature flag: `features.\(flag)`, \(FeatureFlags().isEnabled(flag) ?? true ? "on" : "off") by default.\n\n"
+                out +=
+                    "Feature flag: `features.\(flag)`, \(FeatureFlags().isEnabled(flag) ?? true ? "on" : "off") by default.\n\n"
             }
             var named = NamedTypes()
             for action in schema.actions {

@@ -129,7 +129,8 @@ public enum TypeScriptDeclarations {
     }
 
     private static func property(_ name: String) -> String {
-        let identifier = name.first.map { $0.isLetter || $0 == "_" || $0 == "$" } == true
+        let identifier =
+            name.first.map { $0.isLetter || $0 == "_" || $0 == "$" } == true
             && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
         return identifier ? name : literal(name)
     }

@@ -158,7 +158,8 @@ extension SimulatedDevice: HealthProvider {
         var time = (query.endDate.date.timeIntervalSince1970 / 600).rounded(.down) * 600
         while time >= query.startDate.date.timeIntervalSince1970, out.count < query.effectiveLimit {
             if time < query.endDate.date.timeIntervalSince1970 {
-                out.append(HeartRateSample(date: ISODate(Date(timeIntervalSince1970: time)), bpm: Double(60 + Int(time / 600) % 40)))
+                out.append(
+                    HeartRateSample(date: ISODate(Date(timeIntervalSince1970: time)), bpm: Double(60 + Int(time / 600) % 40)))
             }
             time -= 600
         }
@@ -176,7 +177,9 @@ extension SimulatedDevice: HealthProvider {
     /// A night from 23:00 to 07:00 UTC for each day in the range, newest first.
     public func sleep(_ query: HealthQuery) throws -> [SleepSample] {
         try authorized(.sleep)
-        let stages: [(SleepStage, Double)] = [(.inBed, 0.25), (.core, 3), (.deep, 1.5), (.rem, 1.25), (.core, 1.75), (.awake, 0.25)]
+        let stages: [(SleepStage, Double)] = [
+            (.inBed, 0.25), (.core, 3), (.deep, 1.5), (.rem, 1.25), (.core, 1.75), (.awake, 0.25),
+        ]
         var out: [SleepSample] = []
         var night = (query.startDate.date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 - 3600
         while night < query.endDate.date.timeIntervalSince1970 {
@@ -185,7 +188,9 @@ extension SimulatedDevice: HealthProvider {
                 let end = start + hours * 3600
                 if start >= query.startDate.date.timeIntervalSince1970, end <= query.endDate.date.timeIntervalSince1970 {
                     out.append(
-                        SleepSample(startDate: ISODate(Date(timeIntervalSince1970: start)), endDate: ISODate(Date(timeIntervalSince1970: end)), stage: stage))
+                        SleepSample(
+                            startDate: ISODate(Date(timeIntervalSince1970: start)),
+                            endDate: ISODate(Date(timeIntervalSince1970: end)), stage: stage))
                 }
                 start = end
             }
@@ -208,7 +213,9 @@ extension SimulatedDevice: HealthProvider {
     private func authorized(_ type: HealthDataType) throws(BridgeError) {
         try requireHealth()
         guard healthAuthorized.contains(type) else {
-            throw BridgeError(.module("healthkit", "not_authorized"), "\(type.rawValue) has not been authorized; call requestAuthorization first")
+            throw BridgeError(
+                .module("healthkit", "not_authorized"),
+                "\(type.rawValue) has not been authorized; call requestAuthorization first")
         }
     }
 

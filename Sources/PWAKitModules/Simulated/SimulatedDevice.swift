@@ -44,7 +44,9 @@ public actor SimulatedDevice {
         if let biometrics = script.biometrics {
             if let type = biometrics.type { biometryType = type }
             if let enrolled = biometrics.enrolled { biometricsEnrolled = enrolled }
-            if let outcomes = biometrics.outcomes { biometricOutcomes = outcomes.map { $0 == "success" ? nil : BiometricFailure(rawValue: $0) } }
+            if let outcomes = biometrics.outcomes {
+                biometricOutcomes = outcomes.map { $0 == "success" ? nil : BiometricFailure(rawValue: $0) }
+            }
         }
         for (name, state) in script.permissions ?? [:] {
             if let permission = DevicePermission(rawValue: name) { permissions[permission] = state }
@@ -188,7 +190,9 @@ public struct SimulationScript: Codable, Sendable, Hashable {
         }
         for (index, outcome) in (script.biometrics?.outcomes ?? []).enumerated()
         where outcome != "success" && BiometricFailure(rawValue: outcome) == nil {
-            throw BridgeError.field(.invalidPayload, path: "biometrics.outcomes[\(index)]", "\"\(outcome)\" is not success or a biometrics failure reason")
+            throw BridgeError.field(
+                .invalidPayload, path: "biometrics.outcomes[\(index)]",
+                "\"\(outcome)\" is not success or a biometrics failure reason")
         }
         return script
     }

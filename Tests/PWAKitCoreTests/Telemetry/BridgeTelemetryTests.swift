@@ -32,6 +32,25 @@ import Testing
         #expect(entries[0].metadata["response_bytes"] == "\(#"{"id":"1","success":true,"data":[1,2,3]}"#.utf8.count)")
     }
 
+    @Test func callsOutsideTheGrantAreLoggedAtNotice() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test") { _ in handler }
+        logger.logLevel = .info
+        let dispatcher = try makeDispatcher(telemetry: BridgeTelemetry(logger: logger))
+        let page = await TestPage.open(dispatcher, origin: "https://shop.example.com", grant: .only(["echo.echo"]))
+        _ = await page.send(#"{"id":"1","module":"echo","action":"echo"}"#)
+        _ = await page.send(#"{"id":"2","module":"echo","action":"fail"}"#)
+        let denied = await TestPage.open(dispatcher, origin: "https://evil.example", grant: .denied)
+        _ = await denied.send(#"{"id":"3","module":"echo","action":"echo"}"#)
+        let entries = handler.entries
+        #expect(entries.map(\.message) == ["bridge call refused", "bridge call refused"])
+        #expect(entries.allSatisfy { $0.level == .notice })
+        #expect(entries[0].metadata["origin"] == "https://shop.example.com")
+        #expect(entries[0].metadata["action"] == "fail")
+        #expect(entries[0].metadata["code"] == "permission_denied")
+        #expect(entries[1].metadata["code"] == "origin_not_allowed")
+    }
+
     @Test func defaultTelemetryIsQuiet() {
         // The default logger logs at info, so per-call debug lines cost nothing.
         #expect(BridgeTelemetry().logger.logLevel == .info)
