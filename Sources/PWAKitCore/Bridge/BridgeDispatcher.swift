@@ -254,7 +254,8 @@ public actor BridgeDispatcher {
         // cannot grow the metrics backend one time series per name.
         let known = registry.entry(named: module)
         let recordedModule = known == nil ? "-" : module
-        let recordedAction = known?.actions.contains(action) == true ? action : "-"
+        let declared = registry.declares(module: module, action: action)
+        let recordedAction = declared ? action : "-"
         func reject(_ error: BridgeError) -> BridgeOutput {
             pages[page.caller.pageLoad]?.rememberAnswered(id)
             return answer(.failure(id: id, error: error), recordedModule, recordedAction, started, bytes)
@@ -280,7 +281,7 @@ public actor BridgeDispatcher {
         case .enabled(let enabled)?:
             handler = enabled
         }
-        guard type(of: handler).supportedActions.contains(action) else {
+        guard declared else {
             return reject(.field(.unknownAction, path: "action", "\(module) has no action \"\(action)\""))
         }
         let key = CallKey(page: page.caller.pageLoad, id: id)

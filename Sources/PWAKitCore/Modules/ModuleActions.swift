@@ -27,7 +27,7 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
     public init() {}
 
     /// The declared actions' names.
-    public var names: [String] { all.map(\.name) }
+    public var names: [String] { all.map { $0.name } }
 
     /// Declares `name`, whose payload decodes as `payload` and whose result encodes from `result`.
     ///

@@ -20,6 +20,8 @@ public struct ModuleRegistry: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
+    /// Each module's actions, computed once at registration (dispatch asks on every call).
+    private var actionSets: [String: Set<String>] = [:]
 
     /// An empty registry.
     public init() {}
@@ -42,6 +44,12 @@ public struct ModuleRegistry: Sendable {
             throw RegistryError(moduleName: name, reason: "a module named \"\(name)\" is already registered")
         }
         entries[name] = entry
+        actionSets[name] = Set(entry.actions)
+    }
+
+    /// Whether a module called `module` is registered and declares `action`.
+    public func declares(module: String, action: String) -> Bool {
+        actionSets[module]?.contains(action) ?? false
     }
 
     /// The entry for `name`, if any module of that name was registered.

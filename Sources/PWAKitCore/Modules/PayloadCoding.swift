@@ -12,6 +12,10 @@ enum PayloadCoding {
                 throw .field(.invalidPayload, path: "payload", "this action takes no payload, got \(other.typeName)")
             }
         }
+        if Payload.self == JSONValue.self {
+            // NB: any JSON is a valid JSONValue; no need to round-trip it through a decoder.
+            return (raw ?? .object([:])) as! Payload
+        }
         let value = raw ?? .object([:])
         do {
             return try value.decode(Payload.self)
