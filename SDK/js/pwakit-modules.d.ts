@@ -133,7 +133,7 @@ interface PWAKitModules {
   /**
    * Notification permission, the push token, the badge, and local notifications scheduled by interval, date or calendar.
    * Feature flag `features.notifications` (default on); off → code `unavailable`.
-   * Errors: `notifications.permission_denied`, `notifications.push_unavailable`, `notifications.invalid_trigger`, `notifications.too_many_pending`, `notifications.unavailable`.
+   * Errors: `notifications.permission_denied`, `notifications.push_unavailable`, `notifications.invalid_trigger`, `notifications.too_many_pending`, `notifications.schedule_failed`, `notifications.unavailable`.
    */
   notifications: {
     /** Asks for permission if not yet asked, then returns the push token. */

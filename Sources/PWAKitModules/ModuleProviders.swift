@@ -35,7 +35,7 @@ public struct ModuleProviders: Sendable {
     /// Incoming pushes, for the host to attach pages to.
     public var push: PushRelay
     /// The scheduler of local notifications, when the host supplies its own (a test clock).
-    public var notificationScheduler: NotificationScheduler?
+    public var notificationScheduler: (any NotificationScheduling)?
     /// Module name → `real` or `simulated`, as `platform.getInfo` reports it.
     public var kinds: [String: ProviderKind]
 

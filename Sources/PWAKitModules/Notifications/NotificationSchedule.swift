@@ -110,4 +110,6 @@ public enum ScheduleError: Error, Sendable, Hashable {
     case neverFires
     /// The schedule is full.
     case tooManyPending
+    /// The system's scheduler refused it (Apple: UNUserNotificationCenter's error).
+    case rejected(String)
 }

@@ -1,12 +1,25 @@
 public import Foundation
 
+/// Where `notifications.schedule` puts local notifications: ``NotificationScheduler`` in this
+/// process (desktop hosts), or the system's notification center (the Apple adapter).
+public protocol NotificationScheduling: Sendable {
+    /// Schedules `notification` (an id already pending is replaced).
+    func add(_ notification: LocalNotification) async throws(ScheduleError) -> PendingNotification
+    /// Cancels `id`; whether it was pending.
+    func cancel(_ id: String) async -> Bool
+    /// Cancels everything pending.
+    func cancelAll() async
+    /// The pending notifications, soonest first.
+    var pending: [PendingNotification] { get async }
+}
+
 /// Runs a ``NotificationSchedule`` against a clock while the host runs, handing each due
 /// notification to `deliver`.
 ///
 /// Scheduled notifications fire only while the process lives: a desktop has no system
 /// service that would fire them later (the Apple adapter hands them to
 /// UNUserNotificationCenter instead).
-public actor NotificationScheduler {
+public actor NotificationScheduler: NotificationScheduling {
     private var schedule: NotificationSchedule
     private let clock: any WallClock
     private let deliver: @Sendable (LocalNotification) async -> Void

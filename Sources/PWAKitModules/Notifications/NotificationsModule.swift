@@ -16,6 +16,7 @@ public struct NotificationsModule: ActionModule {
         ModuleErrorCode("notifications.push_unavailable", "This host has no push service (Linux desktops have none)."),
         ModuleErrorCode("notifications.invalid_trigger", "The trigger never fires after now (e.g. a date in the past)."),
         ModuleErrorCode("notifications.too_many_pending", "64 notifications are already pending."),
+        ModuleErrorCode("notifications.schedule_failed", "The system's notification center refused the request."),
         ModuleErrorCode("notifications.unavailable", "This host cannot show notifications."),
     ]
 
@@ -80,6 +81,8 @@ public struct NotificationsModule: ActionModule {
                     throw BridgeError.field(
                         .module("notifications", "invalid_trigger"), path: "payload.trigger",
                         "this trigger never fires after now")
+                case .rejected(let reason):
+                    throw BridgeError(.module("notifications", "schedule_failed"), "the system refused it: \(reason)")
                 case .tooManyPending:
                     throw BridgeError(
                         .module("notifications", "too_many_pending"),
@@ -111,12 +114,12 @@ public struct NotificationsModule: ActionModule {
 
     let provider: any NotificationProvider
     let badge: any BadgeProvider
-    let scheduler: NotificationScheduler
+    let scheduler: any NotificationScheduling
 
     /// Creates the module: `provider` shows notifications and holds the permission,
     /// `badge` sets the badge, and `scheduler` fires local notifications (by default through
     /// `provider`).
-    public init(provider: any NotificationProvider, badge: any BadgeProvider, scheduler: NotificationScheduler? = nil) {
+    public init(provider: any NotificationProvider, badge: any BadgeProvider, scheduler: (any NotificationScheduling)? = nil) {
         self.provider = provider
         self.badge = badge
         self.scheduler =
