@@ -47,6 +47,6 @@ extension JSONValue {
     ///
     /// Failures are `DecodingError`s whose coding path names the field at fault.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(JSONSerializer.serialize(self).utf8))
+        try JSONValueDecoder().decode(T.self, from: self)
     }
 }

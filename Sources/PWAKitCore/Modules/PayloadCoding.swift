@@ -20,32 +20,9 @@ enum PayloadCoding {
         do {
             return try value.decode(Payload.self)
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let path = hugeNumberPath(value, "payload") {
-                // NB: Foundation's decoder reports an integer field given a number beyond Int64 as
-                // "not valid JSON" at the root; name the number instead.
-                throw .field(.invalidPayload, path: path, "number out of range")
-            }
             throw describe(error, payloadWasMissing: raw == nil)
         } catch {
             throw BridgeError(.invalidPayload, "payload could not be decoded: \(error)")
-        }
-    }
-
-    /// The path of the first number whose magnitude no integer type holds.
-    private static func hugeNumberPath(_ value: JSONValue, _ path: String) -> String? {
-        switch value {
-        case .number(let number): return abs(number) >= 9.2e18 ? path : nil
-        case .array(let items):
-            for (index, item) in items.enumerated() {
-                if let found = hugeNumberPath(item, "\(path)[\(index)]") { return found }
-            }
-            return nil
-        case .object(let members):
-            for key in members.keys.sorted() {
-                if let found = hugeNumberPath(members[key]!, "\(path).\(key)") { return found }
-            }
-            return nil
-        case .null, .bool, .string: return nil
         }
     }
 
