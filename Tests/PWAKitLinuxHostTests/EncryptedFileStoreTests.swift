@@ -84,7 +84,8 @@ import Testing
         #expect(await Self.code { _ = try await other.value(for: "k", app: "app") } == "secureStorage.failed")
         // Without its key the file cannot be opened, and the store says why.
         try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("first"))
-        #expect(await Self.code { _ = try await fixture.store(key: "first").value(for: "k", app: "app") } == "secureStorage.failed")
+        #expect(
+            await Self.code { _ = try await fixture.store(key: "first").value(for: "k", app: "app") } == "secureStorage.failed")
     }
 
     @Test func appsAreSeparate() async throws {
