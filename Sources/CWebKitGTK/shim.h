@@ -100,6 +100,14 @@ static inline GtkPrintSettings *pwakit_print_to_file_settings(const char *uri) {
     gtk_print_settings_set(settings, GTK_PRINT_SETTINGS_OUTPUT_URI, uri);
     return settings;
 }
+// Answers every open dialog (the print dialog runs its own loop) with Cancel, so the host can quit.
+static inline void pwakit_cancel_dialogs(void) {
+    GList *windows = gtk_window_list_toplevels();
+    for (GList *item = windows; item; item = item->next) {
+        if (GTK_IS_DIALOG(item->data)) gtk_dialog_response(GTK_DIALOG(item->data), GTK_RESPONSE_CANCEL);
+    }
+    g_list_free(windows);
+}
 static inline WebKitPrintOperation *pwakit_print_operation(gpointer object) { return WEBKIT_PRINT_OPERATION(object); }
 
 #endif

@@ -151,6 +151,8 @@
             finished = true
             exitStatus = status
             MainLoop.quit()
+            // NB: a dialog open now (the print dialog) runs a loop of its own; cancel it so the run ends.
+            pwakit_cancel_dialogs()
         }
 
         func timedOut() {

@@ -25,10 +25,12 @@
         }
 
         /// `pwakit run` arguments for `page` in test mode.
-        static func runArguments(_ page: String, scratch: TemporaryDirectory, _ extra: [String] = []) throws -> [String] {
+        static func runArguments(
+            _ page: String, scratch: TemporaryDirectory, timeout: Int = 60, _ extra: [String] = []
+        ) throws -> [String] {
             [
                 "run", try app(page, in: scratch).path, "--bundle", pages.path, "--report", "--data-dir",
-                scratch.url.appendingPathComponent("data").path, "--timeout", "60",
+                scratch.url.appendingPathComponent("data").path, "--timeout", String(timeout),
             ] + extra
         }
 
@@ -89,6 +91,17 @@
             #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
             let bytes = poll { (try? Data(contentsOf: pdf)).flatMap { $0.count > 4 ? $0 : nil } }
             #expect(bytes?.starts(with: Data("%PDF".utf8)) == true, "no PDF at \(pdf.path)")
+        }
+
+        @Test func withoutPrintToThePrintDialogOpensAndARunThatEndsClosesIt() throws {
+            let scratch = try TemporaryDirectory()
+            let run = try Command.run(
+                PWAKitBinary.locate().path,
+                try Self.runArguments("print.html", scratch: scratch, timeout: 2, ["--dialogs", "native"]),
+                environment: Self.environment())
+            #expect(run.status == 3, "timed out with the dialog open, and ended: \(run.stdout) \(run.stderr)")
+            let messages = run.events.filter { $0["module"] as? String == "print" }.compactMap { $0["message"] as? String }
+            #expect(messages.contains { $0.hasSuffix("through the print dialog") }, "\(messages)")
         }
 
         @Test func printToMustNameAPDF() throws {
