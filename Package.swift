@@ -200,17 +200,34 @@ let hostTargets: [Target] = [
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev"])]
         ),
+        // NB: libsecret (the Secret Service client) goes with the WebKitGTK trait, so a plain
+        // build needs neither; the encrypted-file secret store builds everywhere.
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         .target(
             name: "PWAKitLinuxHost",
             dependencies: [
                 "PWAKitCore", "PWAKitHost", "PWAKitModules",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+                .target(name: "CLibSecret", condition: .when(traits: ["WebKitGTK"])),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PWAKitHostTests",
             dependencies: ["PWAKitHost", "PWAKitCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PWAKitLinuxHostTests",
+            dependencies: [
+                "PWAKitLinuxHost", "PWAKitModules", "PWAKitCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
     .executableTarget(

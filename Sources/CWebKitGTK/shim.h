@@ -49,4 +49,65 @@ static inline void pwakit_drain_eventfd(int fd) {
     (void)n;
 }
 
+// The CLIPBOARD selection (GDK_SELECTION_CLIPBOARD is a macro).
+static inline GtkClipboard *pwakit_clipboard(void) {
+    return gtk_clipboard_get(gdk_atom_intern_static_string("CLIPBOARD"));
+}
+
+// D-Bus message bodies and replies (g_variant_new and g_variant_get are variadic).
+static inline GVariant *pwakit_variant_string_tuple(const char *value) { return g_variant_new("(s)", value); }
+static inline gboolean pwakit_variant_boolean_child(GVariant *tuple) {
+    gboolean value = FALSE;
+    g_variant_get(tuple, "(b)", &value);
+    return value;
+}
+static inline guint32 pwakit_variant_uint32_child(GVariant *tuple) {
+    guint32 value = 0;
+    g_variant_get(tuple, "(u)", &value);
+    return value;
+}
+static inline gboolean pwakit_variant_strv_contains(GVariant *tuple, const char *name) {
+    GVariant *names = g_variant_get_child_value(tuple, 0);
+    const gchar **list = g_variant_get_strv(names, NULL);
+    gboolean found = g_strv_contains(list, name);
+    g_free(list);
+    g_variant_unref(names);
+    return found;
+}
+// org.freedesktop.Notifications.Notify(app_name, replaces_id, app_icon, summary, body,
+// actions, hints, expire_timeout); `sound` becomes the `sound-name` hint when not NULL.
+static inline GVariant *pwakit_notify_parameters(const char *app, guint32 replaces, const char *icon,
+                                                 const char *summary, const char *body,
+                                                 const char *const *actions, const char *sound) {
+    GVariantBuilder hints;
+    g_variant_builder_init(&hints, G_VARIANT_TYPE("a{sv}"));
+    if (sound) g_variant_builder_add(&hints, "{sv}", "sound-name", g_variant_new_string(sound));
+    return g_variant_new("(susss^asa{sv}i)", app, replaces, icon, summary, body, actions, &hints, (gint32)-1);
+}
+// ActionInvoked(u id, s action_key) and NotificationClosed(u id, u reason): the id.
+static inline guint32 pwakit_variant_first_uint32(GVariant *tuple) {
+    GVariant *first = g_variant_get_child_value(tuple, 0);
+    guint32 value = g_variant_get_uint32(first);
+    g_variant_unref(first);
+    return value;
+}
+
+// Print settings that send every page to a PDF file through GTK's print-to-file printer.
+static inline GtkPrintSettings *pwakit_print_to_file_settings(const char *uri) {
+    GtkPrintSettings *settings = gtk_print_settings_new();
+    gtk_print_settings_set_printer(settings, "Print to File");
+    gtk_print_settings_set(settings, GTK_PRINT_SETTINGS_OUTPUT_FILE_FORMAT, "pdf");
+    gtk_print_settings_set(settings, GTK_PRINT_SETTINGS_OUTPUT_URI, uri);
+    return settings;
+}
+// Answers every open dialog (the print dialog runs its own loop) with Cancel, so the host can quit.
+static inline void pwakit_cancel_dialogs(void) {
+    GList *windows = gtk_window_list_toplevels();
+    for (GList *item = windows; item; item = item->next) {
+        if (GTK_IS_DIALOG(item->data)) gtk_dialog_response(GTK_DIALOG(item->data), GTK_RESPONSE_CANCEL);
+    }
+    g_list_free(windows);
+}
+static inline WebKitPrintOperation *pwakit_print_operation(gpointer object) { return WEBKIT_PRINT_OPERATION(object); }
+
 #endif

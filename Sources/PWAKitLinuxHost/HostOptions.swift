@@ -1,5 +1,6 @@
 #if WebKitGTK
     public import Foundation
+    public import PWAKitModules
 
     /// How a ``LinuxHost`` runs: windowed for a person, or scripted for screenshots and tests.
     public struct HostOptions: Sendable {
@@ -54,6 +55,14 @@
         /// Lets scripts open windows without a gesture (`window.open`, `target=_blank` clicks);
         /// their URLs still follow the navigation policy.
         public var allowPopups = false
+
+        /// Where `print.print` writes the page as PDF, through GTK's print-to-file printer and
+        /// without a dialog (nil: the print dialog).
+        public var printTo: URL?
+
+        /// A script for the simulated device (``SimulatedDevice``); its `pushes` reach the page
+        /// through the push relay once the page has loaded.
+        public var simulation: SimulationScript?
 
         /// Default options: a window for a person.
         public init() {}

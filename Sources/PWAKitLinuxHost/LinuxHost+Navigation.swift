@@ -146,6 +146,7 @@
         func loadChanged(_ event: WebKitLoadEvent, uri: String) {
             switch event {
             case WEBKIT_LOAD_COMMITTED:
+                detachPushes()
                 documentCommitted(uri)
                 let signingIn = navigator.decide(uri, target: .mainFrame) == .loadForSignIn
                 if signingIn { gtk_widget_show_all(signInBar) } else { gtk_widget_hide(signInBar) }
@@ -155,6 +156,7 @@
             case WEBKIT_LOAD_FINISHED:
                 emit(BridgeEvent(type: "loaded", data: ["url": .string(uri)]))
                 emitLine(["event": "loaded", "url": .string(uri)])
+                attachPushes(for: uri)
                 if !loadFinishedOnce {
                     loadFinishedOnce = true
                     onFirstLoad?(self)

@@ -3,6 +3,7 @@
     import Foundation
     public import PWAKitCore
     public import PWAKitHost
+    public import PWAKitModules
 
     /// A desktop window that runs one PWAKit app in WebKitGTK, wired to a ``BridgeDispatcher``.
     ///
@@ -50,9 +51,40 @@
         var arrivals: [ContinuousClock.Instant]?
         /// Called once, when the first page has finished loading (automation, benchmarks).
         public var onFirstLoad: (@MainActor (LinuxHost) -> Void)?
+        /// Incoming pushes and clicked notifications, for the page once it has loaded.
+        let push: PushRelay?
+        /// Whether the configuration enables `notifications`, whose `push` events the relay carries.
+        var pushEnabled = false
+        /// Attaching and detaching the relay, in the order the loads happened.
+        var relayChain: Task<Void, Never>?
+        /// The simulated device behind the providers, which ``HostOptions/simulation`` scripts.
+        let device: SimulatedDevice?
 
-        /// Prepares a host for `launch`; ``run()`` opens the window.
-        public init(launch: AppLaunch, options: HostOptions, modules: [any PWAModule]) throws {
+        /// Prepares a host for `launch` with the built-in modules over `providers`, the real
+        /// Linux providers put in place of simulated ones for the clipboard, printing,
+        /// notifications and secure storage (``ModuleProviders/kinds`` says which are which);
+        /// `device` is the simulated device behind the rest, which ``HostOptions/simulation``
+        /// scripts. ``run()`` opens the window.
+        public convenience init(
+            launch: AppLaunch, options: HostOptions, providers: ModuleProviders, device: SimulatedDevice? = nil
+        ) throws {
+            let link = HostLink()
+            let real = LinuxProviders.substitute(providers, launch: launch, options: options, link: link)
+            try self.init(launch: launch, options: options, modules: BuiltInModules.all(real), push: real.push, device: device)
+            link.host = self
+        }
+
+        /// Prepares a host for `launch` with exactly `modules` (plus the host's own); ``run()``
+        /// opens the window.
+        public convenience init(launch: AppLaunch, options: HostOptions, modules: [any PWAModule]) throws {
+            try self.init(launch: launch, options: options, modules: modules, push: nil, device: nil)
+        }
+
+        init(
+            launch: AppLaunch, options: HostOptions, modules: [any PWAModule], push: PushRelay?, device: SimulatedDevice?
+        ) throws {
+            self.push = push
+            self.device = device
             self.launch = launch
             self.options = options
             self.navigator = HostNavigator(policy: OriginPolicy(configuration: launch.configuration))
@@ -74,6 +106,7 @@
                     })
             }
             let registry = try ModuleRegistry(modules: all, features: launch.configuration.features)
+            if case .enabled = registry.entry(named: NotificationsModule.moduleName) { pushEnabled = true }
             handshake = BridgeHandshake(registry: registry)
             // NB: the dispatcher shares the main thread with GTK, so a call crosses no thread.
             dispatcher = BridgeDispatcher(
@@ -99,7 +132,18 @@
                 }
                 g_timeout_add_seconds(seconds, callback, Unmanaged.passUnretained(self).toOpaque())
             }
-            webkit_web_view_load_uri(webView, launch.startURL)
+            if let script = options.simulation {
+                // The script is in place before the page can call anything.
+                let device = self.device
+                let push = self.push
+                Task { @MainActor in
+                    await device?.apply(script)
+                    for event in script.pushes ?? [] { await push?.receive(event) }
+                    webkit_web_view_load_uri(self.webView, self.launch.startURL)
+                }
+            } else {
+                webkit_web_view_load_uri(webView, launch.startURL)
+            }
             MainLoop.run()
             return exitStatus
         }
@@ -110,6 +154,8 @@
             finished = true
             exitStatus = status
             MainLoop.quit()
+            // NB: a dialog open now (the print dialog) runs a loop of its own; cancel it so the run ends.
+            pwakit_cancel_dialogs()
         }
 
         func timedOut() {

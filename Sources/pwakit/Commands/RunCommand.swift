@@ -20,6 +20,10 @@ struct RunCommand: ParsableCommand {
             `report` module and the run ends with its verdict; the host prints one JSON line per \
             event. Exit status: 0 done; 1 the page reported failures; 2 bad arguments or \
             configuration; 3 timed out; 4 screenshot failed; 5 no display or web engine.
+
+            The clipboard, printing, desktop notifications and secure storage are real; the \
+            other device features are simulated (each simulated action is printed as a JSON \
+            line), and --simulate scripts them.
             """)
 
     @Argument(help: "A pwa-config.json file, a directory holding one, or an http(s) URL.")
@@ -62,6 +66,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Window size, WIDTHxHEIGHT.")
     var size: String = "1024x768"
 
+    @Option(
+        name: .customLong("print-to"),
+        help: "Print pages to this PDF file through GTK's print-to-file printer, without a dialog.")
+    var printTo: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A JSON script for the simulated device (biometrics, permissions, share, store, pushes).",
+            valueName: "file"))
+    var simulate: String?
+
     func validate() throws {
         guard ["paint", "ready"].contains(waitFor) else {
             throw ValidationError("--wait-for must be paint or ready, got \(waitFor)")
@@ -74,6 +89,24 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--open-urls must be desktop or print, got \(openURLs)")
         }
         guard parsedSize != nil else { throw ValidationError("--size must be WIDTHxHEIGHT, got \(size)") }
+        if let printTo, !printTo.lowercased().hasSuffix(".pdf") {
+            throw ValidationError("--print-to must name a .pdf file, got \(printTo)")
+        }
+    }
+
+    /// The `--simulate` script, or a message naming the file and the field at fault.
+    func loadSimulation() throws(CommandFailure) -> SimulationScript? {
+        guard let simulate else { return nil }
+        guard let data = FileManager.default.contents(atPath: simulate) else {
+            throw CommandFailure(
+                status: .unreadable, code: "unreadable", message: "--simulate \(simulate): cannot read the file")
+        }
+        do {
+            return try SimulationScript.parse(data)
+        } catch {
+            throw CommandFailure(
+                status: .unreadable, code: error.code.rawValue, message: "--simulate \(simulate): \(error.message)")
+        }
     }
 
     var parsedSize: (Int, Int)? {
@@ -92,6 +125,13 @@ struct RunCommand: ParsableCommand {
             Console.writeError("error: \(error.message)")
             throw ExitCode(2)
         }
+        let simulation: SimulationScript?
+        do {
+            simulation = try loadSimulation()
+        } catch {
+            Console.writeError("error: \(error.message ?? error.code)")
+            throw ExitCode(2)
+        }
         #if WebKitGTK
             let scripted = screenshot != nil || report
             if scripted, Headless.needsDisplay() {
@@ -106,6 +146,8 @@ struct RunCommand: ParsableCommand {
             options.promptAnswer = promptAnswer
             options.allowPopups = allowPopups
             options.dataDirectory = dataDirectory.map { URL(fileURLWithPath: $0) }
+            options.printTo = printTo.map { URL(fileURLWithPath: $0) }
+            options.simulation = simulation
             if openURLs == "print" { options.openURL = { _, _ in } }
             if let (width, height) = parsedSize {
                 options.width = width
@@ -113,7 +155,9 @@ struct RunCommand: ParsableCommand {
             }
             let status = MainActor.assumeIsolated { () -> Int32 in
                 do {
-                    let host = try LinuxHost(launch: launch, options: options, modules: BuiltInModules.simulated())
+                    let device = LinuxHost.simulatedDevice(options: options)
+                    let host = try LinuxHost(
+                        launch: launch, options: options, providers: .simulated(device), device: device)
                     return try host.run()
                 } catch let error as HostError {
                     Console.writeError("error: \(error.message)")

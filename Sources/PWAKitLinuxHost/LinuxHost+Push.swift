@@ -1,0 +1,53 @@
+#if WebKitGTK
+    import PWAKitCore
+    import PWAKitHost
+    import PWAKitModules
+
+    /// Pushes (scripted ones, clicked notifications) reach the page through the ``PushRelay``:
+    /// attached when a main-frame document has finished loading, detached as soon as the next
+    /// one commits, so pushes that arrive in between wait in the relay's queue.
+    extension LinuxHost {
+        /// A new main-frame document committed: pushes queue until it has loaded.
+        func detachPushes() {
+            guard let push else { return }
+            let previous = relayChain
+            relayChain = Task {
+                await previous?.value
+                await push.detach()
+            }
+        }
+
+        /// The main-frame document at `uri` finished loading: if it has the bridge and may use
+        /// `notifications`, queued pushes go to it now and later ones as they arrive.
+        func attachPushes(for uri: String) {
+            guard let push, pushEnabled, isBridged, Self.grantsNotifications(navigator.grant(forDocumentAt: uri)) else {
+                return
+            }
+            let generation = self.generation
+            let deliver: @Sendable (BridgeEvent) -> Void = { event in
+                Task { @MainActor [weak self] in self?.deliverPush(event, generation: generation) }
+            }
+            let previous = relayChain
+            relayChain = Task {
+                await previous?.value
+                await push.attach(deliver)
+            }
+        }
+
+        func deliverPush(_ event: BridgeEvent, generation: UInt64) {
+            // NB: a push that raced a navigation is dropped with its page, like any event.
+            guard generation == self.generation else { return }
+            emitLine(["event": "push", "data": event.data ?? .null])
+            emit(event)
+        }
+
+        static func grantsNotifications(_ grant: BridgeGrant) -> Bool {
+            switch grant {
+            case .denied: false
+            case .all: true
+            case .only(let entries):
+                entries.contains { $0 == NotificationsModule.moduleName || $0.hasPrefix(NotificationsModule.moduleName + ".") }
+            }
+        }
+    }
+#endif
