@@ -17,28 +17,15 @@
             webView: @escaping @MainActor () -> WKWebView?, presenter: @escaping @MainActor () -> UIViewController?,
             registration: APNsRegistration, push: PushRelay, keychainAccessGroup: String? = nil
         ) -> ModuleProviders {
-            // NB: ModuleProviders has no public memberwise initializer, so this starts from the
-            // simulated set and replaces every provider in it.
-            var providers = ModuleProviders.simulated(
-                SimulatedDevice(), secureStore: KeychainStore(accessGroup: keychainAccessGroup))
             let notifications = UserNotificationsCenter(registration: registration)
-            providers.platform = UIDevicePlatformInfo()
-            providers.app = UIKitAppServices()
-            providers.haptics = UIKitHaptics(view: webView)
-            providers.vibration = CoreHapticsVibration()
-            providers.notifications = notifications
-            providers.badge = notifications
-            providers.notificationScheduler = UserNotificationsScheduler()
-            providers.push = push
-            providers.share = ActivityViewShare(presenter: presenter)
-            providers.biometrics = LocalAuthenticationBiometrics()
-            providers.clipboard = UIPasteboardClipboard()
-            providers.printer = UIPrintInteractionPrinter(webView: webView)
-            providers.store = StoreKit2Store()
-            providers.health = HealthKitStore()
-            providers.permissions = DevicePermissions()
-            providers.kinds = Dictionary(uniqueKeysWithValues: BuiltInModules.deviceModules.map { ($0, .real) })
-            return providers
+            return ModuleProviders(
+                platform: UIDevicePlatformInfo(), app: UIKitAppServices(), haptics: UIKitHaptics(view: webView),
+                vibration: CoreHapticsVibration(), notifications: notifications, badge: notifications,
+                share: ActivityViewShare(presenter: presenter), biometrics: LocalAuthenticationBiometrics(),
+                secureStore: KeychainStore(accessGroup: keychainAccessGroup), clipboard: UIPasteboardClipboard(),
+                printer: UIPrintInteractionPrinter(webView: webView), store: StoreKit2Store(), health: HealthKitStore(),
+                permissions: DevicePermissions(), push: push, notificationScheduler: UserNotificationsScheduler(),
+                kinds: Dictionary(uniqueKeysWithValues: BuiltInModules.deviceModules.map { ($0, .real) }))
         }
     }
 #endif

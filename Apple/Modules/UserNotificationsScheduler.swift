@@ -120,12 +120,8 @@
             }
         }
 
-        /// NB: `PendingNotification` has no public memberwise initializer; it is built from its
-        /// wire form, which is public by definition.
         static func pending(_ notification: LocalNotification, firesAt date: Date) -> PendingNotification? {
-            guard let encoded = try? JSONValue(encoding: notification) else { return nil }
-            let wire: JSONValue = ["notification": encoded, "nextFireDate": .string(ISODate(date).text)]
-            return try? wire.decode(PendingNotification.self)
+            PendingNotification(notification: notification, nextFireDate: ISODate(date))
         }
     }
 #endif

@@ -47,6 +47,36 @@ public struct ModuleProviders: Sendable {
         case simulated
     }
 
+    /// Every provider given explicitly; `kinds` says which are real. Hosts with real providers
+    /// for everything (the Apple adapters) use this, so a provider added later cannot stay
+    /// simulated unnoticed.
+    public init(
+        platform: any PlatformInfoProvider, app: any AppServicesProvider, haptics: any HapticsProvider,
+        vibration: any VibrationProvider, notifications: any NotificationProvider, badge: any BadgeProvider,
+        share: any ShareProvider, biometrics: any BiometricsProvider, secureStore: any SecureStore,
+        clipboard: any ClipboardProvider, printer: any PrintProvider, store: any StoreProvider,
+        health: any HealthProvider, permissions: any PermissionProvider, push: PushRelay,
+        notificationScheduler: (any NotificationScheduling)?, kinds: [String: ProviderKind]
+    ) {
+        self.platform = platform
+        self.app = app
+        self.haptics = haptics
+        self.vibration = vibration
+        self.notifications = notifications
+        self.badge = badge
+        self.share = share
+        self.biometrics = biometrics
+        self.secureStore = secureStore
+        self.clipboard = clipboard
+        self.printer = printer
+        self.store = store
+        self.health = health
+        self.permissions = permissions
+        self.push = push
+        self.notificationScheduler = notificationScheduler
+        self.kinds = kinds
+    }
+
     /// Every provider simulated by `device`, secrets in `secureStore` (in memory by default).
     public static func simulated(_ device: SimulatedDevice, secureStore: any SecureStore = InMemorySecureStore())
         -> ModuleProviders

@@ -300,6 +300,12 @@ public struct PendingNotification: Codable, Sendable, Hashable {
     public var notification: LocalNotification
     /// When it fires next.
     public var nextFireDate: ISODate
+
+    /// Creates an entry.
+    public init(notification: LocalNotification, nextFireDate: ISODate) {
+        self.notification = notification
+        self.nextFireDate = nextFireDate
+    }
 }
 
 /// The data of the `push` event.
