@@ -1,5 +1,9 @@
 import NIOCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Answers bodiless HTTP/1.1 `GET` and `HEAD` requests of `/v1/blobs/{sha256}` in front of NIO's HTTP/1.1
 /// decoder, from a ``BlobCache``: precomputed heads, bodies from memory or with `sendfile`, no task and no
 /// HTTP types per request.
@@ -26,6 +30,8 @@ final class BlobDeliveryHandler: ChannelInboundHandler {
     private var routerResponsesPending = 0
     private var quiescing = false
     private var unflushed = false
+    /// Whether `TCP_CORK` is on until the next flush.
+    private var corked = false
 
     /// `now` gives seconds since 1970, for the `Date` header and the cache's revalidation.
     init(cache: BlobCache, serverName: String?, now: @escaping @Sendable () -> Int) {
@@ -53,6 +59,7 @@ final class BlobDeliveryHandler: ChannelInboundHandler {
         if unflushed {
             unflushed = false
             context.flush()
+            if corked { corked = !setCork(false, context: context) }
         }
         context.fireChannelReadComplete()
     }
@@ -74,6 +81,16 @@ final class BlobDeliveryHandler: ChannelInboundHandler {
     /// The router has written the end of a response (reported by ``ResponseEndCounter``).
     func routerResponseEnded() {
         if routerResponsesPending > 0 { routerResponsesPending -= 1 }
+    }
+
+    /// Turns `TCP_CORK` on or off (Linux only); whether it was set.
+    private func setCork(_ on: Bool, context: ChannelHandlerContext) -> Bool {
+        #if canImport(Glibc)
+            let option = ChannelOptions.tcpOption(NIOBSDSocket.Option(rawValue: CInt(TCP_CORK)))
+            return (try? context.channel.syncOptions?.setOption(option, value: on ? 1 : 0)) != nil
+        #else
+            return false
+        #endif
     }
 
     private func passOn(_ head: ByteBuffer, context: ChannelHandlerContext) {
@@ -117,6 +134,8 @@ final class BlobDeliveryHandler: ChannelInboundHandler {
                 context.write(wrapOutboundOut(.byteBuffer(body)), promise: nil)
             }
         case .file(let handle):
+            // NB: as nginx's `tcp_nopush`: the head leaves with the start of the body, not in a segment of its own.
+            if !corked { corked = setCork(true, context: context) }
             context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
             let region = FileRegion(fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound + 1)
             let written = context.eventLoop.makePromise(of: Void.self)
