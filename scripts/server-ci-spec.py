@@ -4,8 +4,9 @@
 Usage: server-ci-spec.py SPEC OUT APP_ID RELEASE_PUBLISHED RELEASE_TO_PUBLISH USER_EMAIL USER_PASSWORD
 
 The examples let schemathesis reach success paths it cannot invent: a signed release to
-publish, a bundle hash and blobs the server holds, the app they belong to, and a seeded user's
-sign-in (its examples run before fuzzed logins fill the address throttle).
+publish, a bundle hash and blobs the server holds, the app they belong to, a new app's id no
+earlier run has taken, and a seeded user's sign-in (its examples run before fuzzed logins fill
+the address throttle).
 """
 import base64
 import hashlib
@@ -46,6 +47,11 @@ def main() -> None:
         "manifest": upcoming["manifest"], "keyId": upcoming["keyId"], "signature": upcoming["signature"],
     }
     body("/v1/launch/codes", "post")["example"] = {"appId": app, "bundleHash": bundle_hash}
+    # NB: an id no earlier run can have taken, so creating an app succeeds even on a reused database.
+    body("/v1/apps", "post")["example"] = {
+        "id": f"{app}-created", "name": "Created in CI", "description": "Created by schemathesis",
+        "entryPath": "index.html", "permissions": ["haptics"], "channels": ["stable", "beta"],
+    }
     with open(out_path, "w") as f:
         json.dump(spec, f, indent=1)
 

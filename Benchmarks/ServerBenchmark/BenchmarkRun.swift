@@ -13,19 +13,27 @@ enum BenchmarkRun {
         var duration = 5
         var connections = 32
         var users = 1000
+        var runs = 1
+        var blobsOnly = false
     }
 
     static func main(_ arguments: [String]) async throws {
         var options = Options()
         var index = 0
-        while index + 1 < arguments.count {
-            guard let value = Int(arguments[index + 1]), value > 0 else {
+        var arguments = arguments
+        if let flag = arguments.firstIndex(of: "--blobs-only") {
+            options.blobsOnly = true
+            arguments.remove(at: flag)
+        }
+        while index < arguments.count {
+            guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
                 throw BenchmarkError("\(arguments[index]) needs a positive number")
             }
             switch arguments[index] {
             case "--duration": options.duration = value
             case "--connections": options.connections = value
             case "--users": options.users = value
+            case "--runs": options.runs = value
             default: throw BenchmarkError("unknown option \(arguments[index])")
             }
             index += 2
@@ -34,13 +42,16 @@ enum BenchmarkRun {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         print(
-            "PWAKit server benchmark: wrk -t1 -c\(options.connections) -d\(options.duration)s; server and nginx on core 0, wrk on core 1"
+            "PWAKit server benchmark: wrk -t1 -c\(options.connections) -d\(options.duration)s; server and nginx on core 0, wrk on core 1;"
+                + " \(options.runs) run(s) of each pair, floor first"
         )
 
-        var rows: [(String, WrkResult, WrkResult, Double)] = []
-        let engines: [(String, String?)] =
-            [("SQLite", nil)]
-            + (ProcessInfo.processInfo.environment["PWAKIT_TEST_POSTGRES_URL"].map { [("PostgreSQL", $0)] } ?? [])
+        var rows: [Row] = []
+        let postgres = options.blobsOnly ? nil : ProcessInfo.processInfo.environment["PWAKIT_TEST_POSTGRES_URL"]
+        // NB: a database of its own, so the catalog holds the benchmark's apps only, not every test's.
+        let database = try postgres.map { try BenchmarkDatabase(serverURL: $0) }
+        defer { database?.drop() }
+        let engines: [(String, String?)] = [("SQLite", nil)] + (database.map { [("PostgreSQL", $0.url)] } ?? [])
         for (position, engine) in engines.enumerated() {
             let dataDir = work.appendingPathComponent("data-\(position)")
             let blobs = try FileBlobStore(root: dataDir.appendingPathComponent("blobs"))
@@ -52,48 +63,94 @@ enum BenchmarkRun {
             defer { server.stop() }
             let port = try server.waitForLine(prefix: "listening").split(separator: " ")[1]
             let base = "http://127.0.0.1:\(port)"
-            let tokens = try await login(base: base, users: options.users)
-            let tokenFile = work.appendingPathComponent("tokens-\(position).txt")
-            try tokens.joined(separator: "\n").write(to: tokenFile, atomically: true, encoding: .utf8)
-
-            let catalog = try WrkResult.measure(
-                url: base + "/v1/apps", script: try script(work, tokenFile, "/v1/apps"), core: 1,
-                duration: options.duration, connections: options.connections)
-            let hello = try WrkResult.measure(
-                url: base + "/bench/hello", script: try script(work, tokenFile, "/bench/hello"), core: 1,
-                duration: options.duration, connections: options.connections)
-            rows.append(("catalog (\(engine.0), \(tokens.count) users) vs authenticated hello", catalog, hello, 0.7))
+            if !options.blobsOnly {
+                let tokens = try await login(base: base, users: options.users)
+                let tokenFile = work.appendingPathComponent("tokens-\(position).txt")
+                try tokens.joined(separator: "\n").write(to: tokenFile, atomically: true, encoding: .utf8)
+                var row = Row(label: "catalog (\(engine.0), \(tokens.count) users) vs authenticated hello", target: 0.7)
+                for _ in 0..<options.runs {
+                    let hello = try WrkResult.measure(
+                        url: base + "/bench/hello", script: try script(work, tokenFile, "/bench/hello"), core: 1,
+                        duration: options.duration, connections: options.connections)
+                    let catalog = try WrkResult.measure(
+                        url: base + "/v1/apps", script: try script(work, tokenFile, "/v1/apps"), core: 1,
+                        duration: options.duration, connections: options.connections)
+                    row.runs.append(Pair(catalog, hello))
+                }
+                rows.append(row)
+            }
 
             if position == 0 {
                 let nginx = try startNginx(work: work, blobRoot: blobs.root)
                 defer { nginx.stop() }
                 for (label, hash) in hashes {
-                    let floor = try WrkResult.measure(
-                        url: "http://127.0.0.1:\(nginxPort)/v1/blobs/\(hash)", script: nil, core: 1,
-                        duration: options.duration, connections: options.connections)
-                    let ours = try WrkResult.measure(
-                        url: "\(base)/v1/blobs/\(hash)", script: nil, core: 1,
-                        duration: options.duration, connections: options.connections)
-                    rows.append(("blob \(label) vs nginx sendfile", ours, floor, 0.8))
+                    var row = Row(label: "blob \(label) vs nginx sendfile", target: 0.8)
+                    for _ in 0..<options.runs {
+                        let floor = try WrkResult.measure(
+                            url: "http://127.0.0.1:\(nginxPort)/v1/blobs/\(hash)", script: nil, core: 1,
+                            duration: options.duration, connections: options.connections)
+                        let ours = try WrkResult.measure(
+                            url: "\(base)/v1/blobs/\(hash)", script: nil, core: 1,
+                            duration: options.duration, connections: options.connections)
+                        row.runs.append(Pair(ours, floor))
+                    }
+                    rows.append(row)
                 }
             }
         }
         print("")
+        if options.runs > 1 {
+            print("Each run (ours req/s / floor req/s = ratio):")
+            for row in rows {
+                let runs = row.runs.map {
+                    String(format: "%.0f/%.0f=%.2f", $0.ours.requestsPerSecond, $0.floor.requestsPerSecond, $0.ratio)
+                }
+                print("  \(row.label): \(runs.joined(separator: "  "))")
+            }
+            print("")
+            print("Medians over \(options.runs) runs; the ratio is the median of each run's ratio:")
+        }
         print(
             pad("measurement", 58), pad("ours req/s", 12), pad("ours p99", 10), pad("floor req/s", 12), pad("floor p99", 10),
             pad("ratio", 7), "target")
-        for (label, ours, floor, target) in rows {
-            let ratio = ours.requestsPerSecond / floor.requestsPerSecond
+        for row in rows {
+            let ratio = median(row.runs.map(\.ratio))
             print(
-                pad(label, 58), pad(String(format: "%.0f", ours.requestsPerSecond), 12),
-                pad(String(format: "%.2fms", ours.p99Milliseconds), 10),
-                pad(String(format: "%.0f", floor.requestsPerSecond), 12),
-                pad(String(format: "%.2fms", floor.p99Milliseconds), 10),
-                pad(String(format: "%.2f", ratio), 7), String(format: "≥ %.1f %@", target, ratio >= target ? "met" : "NOT met"))
-            if ours.non2xx > 0 || floor.non2xx > 0 {
-                print("  warning: non-2xx responses (ours \(ours.non2xx), floor \(floor.non2xx))")
-            }
+                pad(row.label, 58), pad(String(format: "%.0f", median(row.runs.map(\.ours.requestsPerSecond))), 12),
+                pad(String(format: "%.2fms", median(row.runs.map(\.ours.p99Milliseconds))), 10),
+                pad(String(format: "%.0f", median(row.runs.map(\.floor.requestsPerSecond))), 12),
+                pad(String(format: "%.2fms", median(row.runs.map(\.floor.p99Milliseconds))), 10),
+                pad(String(format: "%.2f", ratio), 7),
+                String(format: "≥ %.1f %@", row.target, ratio >= row.target ? "met" : "NOT met"))
+            let ours = row.runs.map(\.ours.non2xx).reduce(0, +)
+            let floor = row.runs.map(\.floor.non2xx).reduce(0, +)
+            if ours > 0 || floor > 0 { print("  warning: non-2xx responses (ours \(ours), floor \(floor))") }
         }
+    }
+
+    /// One measurement against its floor, over one or more runs.
+    struct Row {
+        let label: String
+        let target: Double
+        var runs: [Pair] = []
+    }
+
+    /// Ours and the floor, measured one after the other.
+    struct Pair {
+        let ours: WrkResult
+        let floor: WrkResult
+        var ratio: Double { ours.requestsPerSecond / floor.requestsPerSecond }
+
+        init(_ ours: WrkResult, _ floor: WrkResult) {
+            self.ours = ours
+            self.floor = floor
+        }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     static let nginxPort = 18_099

@@ -10,7 +10,8 @@ do {
     case "run": try await BenchmarkRun.main(Array(arguments.dropFirst()))
     default:
         FileHandle.standardError.write(
-            Data("usage: ServerBenchmark run [--duration SECONDS] [--connections N] [--users N]\n".utf8))
+            Data("usage: ServerBenchmark run [--duration SECONDS] [--connections N] [--users N] [--runs N] [--blobs-only]\n".utf8)
+        )
         exit(2)
     }
 } catch {

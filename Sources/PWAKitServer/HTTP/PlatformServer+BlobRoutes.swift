@@ -57,15 +57,18 @@ extension PlatformServer {
         let hash = try context.parameters.require("sha256")
         try Validation.sha256(hash, field: "sha256")
         guard let size = try await blobs.size(of: hash) else { throw APIError.notFound("blob \(hash)") }
-        switch BlobAnswer(hash: hash, size: size, request: request.headers) {
-        case .notModified(let headers):
+        let answer = BlobAnswer(hash: hash, size: size, request: request.headers)
+        let headers = answer.headers(hash: hash, size: size)
+        switch answer {
+        case .notModified:
             return Response(status: .notModified, headers: headers)
         case .unsatisfiable:
             throw APIError(
                 .rangeNotSatisfiable, .rangeNotSatisfiable, "the range selects no bytes of a \(size)-byte blob", field: "Range",
                 headers: [.contentRange: "bytes */\(size)"])
-        case .content(let status, let headers, let range):
-            guard includeBody, let range else { return Response(status: status, headers: headers) }
+        case .whole, .partial:
+            let status: HTTPResponse.Status = answer == .whole ? .ok : .partialContent
+            guard includeBody, let range = answer.bodyRange(size: size) else { return Response(status: status, headers: headers) }
             return Response(
                 status: status, headers: headers, body: try await blobs.body(hash: hash, range: range, context: context))
         }

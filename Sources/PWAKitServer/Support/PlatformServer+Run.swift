@@ -4,6 +4,12 @@ public import HummingbirdCore
 public import Logging
 import NIOCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension PlatformServer {
     /// Serves on `host:port` until SIGINT or SIGTERM; `onListening` receives the bound port (useful with port 0).
     /// `extraRoutes` adds routes beside the server's own (benchmarks add an authenticated hello-world).
@@ -21,12 +27,19 @@ extension PlatformServer {
         try await app.runService()
     }
 
-    /// HTTP/1.1 with blobs of a ``FileBlobStore`` sent from the channel pipeline with `sendfile`;
-    /// ``run(host:port:logger:extraRoutes:onListening:)`` serves with it. Pass the same `serverName` as
-    /// the application's configuration.
+    /// HTTP/1.1 with blobs of a ``FileBlobStore`` answered in the channel pipeline, in front of the decoder,
+    /// from a bounded cache (bodies in memory or sent with `sendfile`);
+    /// ``run(host:port:logger:extraRoutes:onListening:)`` serves with it. Pass the same `serverName` as the
+    /// application's configuration.
     public func httpServer(serverName: String?) -> HTTPServerBuilder {
         guard let store = blobs as? FileBlobStore else { return .http1() }
-        return .http1(
-            configuration: .init(additionalChannelHandlers: [BlobDeliveryHandler(store: store, serverName: serverName)]))
+        return httpServer(serverName: serverName, cache: BlobCache(store: store), now: { Int(time(nil)) })
+    }
+
+    /// ``httpServer(serverName:)`` with a given cache and clock (seconds since 1970).
+    func httpServer(serverName: String?, cache: BlobCache, now: @escaping @Sendable () -> Int) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            BlobHTTP1Channel(responder: responder, cache: cache, serverName: serverName, now: now)
+        }
     }
 }

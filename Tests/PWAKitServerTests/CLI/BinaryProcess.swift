@@ -72,6 +72,16 @@ final class ServerProcess {
         return ServerProcess(process: process, baseURL: url)
     }
 
+    /// Waits for the process to end (after a signal, say) and returns its exit status.
+    func waitForExit() async -> Int32 {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            let pending = Mutex<CheckedContinuation<Int32, Never>?>(continuation)
+            let finish = { @Sendable (status: Int32) in pending.withLock { $0.take() }?.resume(returning: status) }
+            process.terminationHandler = { finish($0.terminationStatus) }
+            if !process.isRunning { finish(process.terminationStatus) }
+        }
+    }
+
     func stop() async {
         guard process.isRunning else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

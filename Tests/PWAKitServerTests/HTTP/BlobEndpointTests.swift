@@ -114,63 +114,6 @@ struct FileBlobStoreTests {
     }
 }
 
-#if canImport(Glibc)
-    import Glibc
-
-    @Suite("Blob delivery in the pipeline")
-    struct BlobPipelineTests {
-        @Test("pipelined requests are answered in order when blobs and router answers interleave")
-        func pipelinedOrder() async throws {
-            let harness = try await Harness.make(engine: .sqlite)
-            try await harness.test(.live) { client in
-                let port = try #require(client.port)
-                let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
-                let bytes = (0..<5000).map { UInt8($0 % 253) }
-                let hash = SHA256.hex(of: bytes)
-                let put = try await client.sendBytes(.put, "/v1/blobs/\(hash)", body: bytes, token: admin)
-                #expect(put.status == .created)
-                let request = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n" }
-                let pipelined = [
-                    request("/v1/blobs/\(hash)"), request("/v1/apps"), request("/v1/blobs/\(hash)"), request("/v1/health"),
-                    "HEAD /v1/blobs/\(hash) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                ].joined()
-                let reply = try rawExchange(port: port, request: pipelined)
-                // NB: a body runs straight into the next status line, with no line break between them.
-                let statuses = reply.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
-                #expect(statuses == ["200", "401", "200", "200", "200"])
-                #expect(reply.components(separatedBy: String(decoding: bytes, as: UTF8.self)).count == 3)
-            }
-        }
-    }
-
-    /// Sends `request` on one TCP connection and reads until the server closes it.
-    private func rawExchange(port: Int, request: String) throws -> String {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw HarnessError("socket failed") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw HarnessError("connect failed") }
-        let sent = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
-        guard sent == request.utf8.count else { throw HarnessError("send failed") }
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            received += chunk[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
-#endif
-
 @Suite("Large blobs")
 struct LargeBlobTests {
     @Test(

@@ -6,26 +6,43 @@ import Testing
 /// Anti-rollback holds when publishes to one channel overlap on a shared PostgreSQL database.
 @Suite("Release races")
 struct ReleaseRaceTests {
-    /// Holds every insert of version 1.1.0 for apps named `race-hold-…` open, uncommitted, until the test
-    /// writes that app's row into `pwakit_test_gates`: a publish caught between its check and its commit.
-    static let holdTrigger = [
-        "CREATE TABLE IF NOT EXISTS pwakit_test_gates (app_id TEXT PRIMARY KEY)",
-        """
-        CREATE OR REPLACE FUNCTION pwakit_test_hold_release() RETURNS trigger AS $body$
-        BEGIN
-          IF NEW.app_id LIKE 'race-hold-%' AND NEW.version = '1.1.0' THEN
-            WHILE NOT EXISTS (SELECT 1 FROM pwakit_test_gates WHERE app_id = NEW.app_id) LOOP
-              PERFORM pg_sleep(0.01);
-            END LOOP;
-          END IF;
-          RETURN NEW;
-        END $body$ LANGUAGE plpgsql
-        """,
-        """
-        CREATE OR REPLACE TRIGGER pwakit_test_hold_release AFTER INSERT ON releases
-        FOR EACH ROW EXECUTE FUNCTION pwakit_test_hold_release()
-        """,
-    ]
+    /// Objects of one run in the shared database: a trigger that holds the insert of version 1.1.0 of
+    /// `appId` open, uncommitted, until the test writes a row into the run's gate table (a publish caught
+    /// between its check and its commit). Every name carries the run's suffix, so runs never share them,
+    /// and ``drop`` removes them with the run's releases.
+    struct Hold {
+        let suffix = uniqueSuffix()
+        var appId: String { "race-hold-\(suffix)" }
+        var gate: String { "pwakit_test_gate_\(suffix)" }
+        var function: String { "pwakit_test_hold_\(suffix)" }
+
+        var create: [String] {
+            [
+                "CREATE TABLE \(gate) (opened BOOLEAN)",
+                """
+                CREATE FUNCTION \(function)() RETURNS trigger AS $body$
+                BEGIN
+                  IF NEW.app_id = '\(appId)' AND NEW.version = '1.1.0' THEN
+                    WHILE NOT EXISTS (SELECT 1 FROM \(gate)) LOOP
+                      PERFORM pg_sleep(0.01);
+                    END LOOP;
+                  END IF;
+                  RETURN NEW;
+                END $body$ LANGUAGE plpgsql
+                """,
+                "CREATE TRIGGER \(function) AFTER INSERT ON releases FOR EACH ROW EXECUTE FUNCTION \(function)()",
+            ]
+        }
+
+        /// Opens the gate first: a held insert keeps locks that dropping the trigger and the gate would wait for.
+        var drop: [String] {
+            [
+                "INSERT INTO \(gate) (opened) VALUES (true)", "DROP TRIGGER IF EXISTS \(function) ON releases",
+                "DROP FUNCTION IF EXISTS \(function)()",
+                "DROP TABLE IF EXISTS \(gate)", "DELETE FROM releases WHERE app_id = '\(appId)'",
+            ]
+        }
+    }
 
     static func release(_ appId: String, _ version: String, _ key: Int64) -> ReleaseRecord {
         ReleaseRecord(
@@ -42,25 +59,36 @@ struct ReleaseRaceTests {
         }
         try await StorageEngine.postgres.withStorage { control in
             try await control.migrate()
-            for statement in Self.holdTrigger { try await control.driver.execute(statement) }
-            try await StorageEngine.postgres.withStorage { storage in
-                let appId = "race-hold-\(uniqueSuffix())"
-                let higher = Task { try await storage.insertReleaseMovingForward(Self.release(appId, "1.1.0", 1_001_000)) }
-                // Wait until 1.1.0 is inserted but held before its commit.
-                try await Self.poll(control, "SELECT 1 AS x FROM pg_stat_activity WHERE wait_event = 'PgSleep'")
-                let lower = Task { try await storage.insertReleaseMovingForward(Self.release(appId, "1.0.5", 1_000_005)) }
-                // Wait until 1.0.5 either landed (the race) or waits its turn behind 1.1.0.
-                try await Self.poll(
-                    control,
-                    """
-                    SELECT 1 AS x FROM releases WHERE app_id = $1 AND version = '1.0.5'
-                    UNION ALL SELECT 1 AS x FROM pg_stat_activity WHERE wait_event_type = 'Lock'
-                    """, [.text(appId)])
-                try await control.driver.execute("INSERT INTO pwakit_test_gates (app_id) VALUES ($1)", [.text(appId)])
-                #expect(try await higher.value)
-                #expect(try await lower.value == false, "1.0.5 landed after 1.1.0")
-                #expect(try await storage.releases(appId: appId, channel: "stable").map(\.version) == ["1.1.0"])
+            let hold = Hold()
+            do {
+                for statement in hold.create { try await control.driver.execute(statement) }
+                try await race(hold, control: control)
+            } catch {
+                for statement in hold.drop { _ = try? await control.driver.execute(statement) }
+                throw error
             }
+            for statement in hold.drop { try await control.driver.execute(statement) }
+        }
+    }
+
+    private func race(_ hold: Hold, control: SQLStorage) async throws {
+        try await StorageEngine.postgres.withStorage { storage in
+            let appId = hold.appId
+            let higher = Task { try await storage.insertReleaseMovingForward(Self.release(appId, "1.1.0", 1_001_000)) }
+            // Wait until 1.1.0 is inserted but held before its commit.
+            try await Self.poll(control, "SELECT 1 AS x FROM pg_stat_activity WHERE wait_event = 'PgSleep'")
+            let lower = Task { try await storage.insertReleaseMovingForward(Self.release(appId, "1.0.5", 1_000_005)) }
+            // Wait until 1.0.5 either landed (the race) or waits its turn behind 1.1.0.
+            try await Self.poll(
+                control,
+                """
+                SELECT 1 AS x FROM releases WHERE app_id = $1 AND version = '1.0.5'
+                UNION ALL SELECT 1 AS x FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+                """, [.text(appId)])
+            try await control.driver.execute("INSERT INTO \(hold.gate) (opened) VALUES (true)")
+            #expect(try await higher.value)
+            #expect(try await lower.value == false, "1.0.5 landed after 1.1.0")
+            #expect(try await storage.releases(appId: appId, channel: "stable").map(\.version) == ["1.1.0"])
         }
     }
 

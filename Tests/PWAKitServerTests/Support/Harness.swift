@@ -4,7 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import PWAKitBundles
-import PWAKitServer
+
+@testable import PWAKitServer
 
 /// How a test reaches the server: in-process through the router, or over a real socket.
 enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -41,10 +42,20 @@ struct Harness: Sendable {
         return Harness(server: server, clock: clock, blobRoot: blobRoot, adminEmail: adminEmail)
     }
 
-    func test(_ transport: Transport, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// Serves the router through `transport`; on a live socket blobs come from `blobCache` (a fresh one by
+    /// default) on the clock `now` (seconds since 1970).
+    func test(
+        _ transport: Transport, blobCache: BlobCache? = nil, serverName: String? = nil,
+        now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let httpServer =
+            if let blobCache { server.httpServer(serverName: serverName, cache: blobCache, now: now) } else {
+                server.httpServer(serverName: serverName)
+            }
         let app = Application(
-            router: server.router(), server: server.httpServer(serverName: nil),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            router: server.router(), server: httpServer,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: serverName))
         defer { try? FileManager.default.removeItem(at: blobRoot) }
         do {
             try await app.test(transport.setup) { client in try await body(client) }

@@ -1,0 +1,148 @@
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Answers bodiless HTTP/1.1 `GET` and `HEAD` requests of `/v1/blobs/{sha256}` in front of NIO's HTTP/1.1
+/// decoder, from a ``BlobCache``: precomputed heads, bodies from memory or with `sendfile`, no task and no
+/// HTTP types per request.
+///
+/// It answers exactly as the router's blob route does (``BlobAnswer``), and only when it can answer with
+/// the blob. Everything else reaches the decoder unchanged and in order (``RequestFramer``): other
+/// requests, missing blobs, unsatisfiable ranges, `Connection: close`, and every request that arrives
+/// while the router is still answering an earlier one on the connection, so pipelined responses keep
+/// their order. On graceful shutdown it answers nothing more itself and holds the quiesce event back from
+/// the connection-state handler until its own responses have been written, so none is cut short.
+final class BlobDeliveryHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = IOData
+
+    /// Bodies up to this size go out in the same buffer as the head; larger ones as a second buffer.
+    static let copiedBodyLimit = 16 * 1024
+
+    private let cache: BlobCache
+    private let now: @Sendable () -> Int
+    private var framer = RequestFramer()
+    private var tail: ResponseHeadTail
+    /// Requests passed on to the router whose responses have not ended yet.
+    private var routerResponsesPending = 0
+    private var quiescing = false
+    private var unflushed = false
+    /// Whether `TCP_CORK` is on until the next flush.
+    private var corked = false
+
+    /// `now` gives seconds since 1970, for the `Date` header and the cache's revalidation.
+    init(cache: BlobCache, serverName: String?, now: @escaping @Sendable () -> Int) {
+        self.cache = cache
+        self.now = now
+        self.tail = ResponseHeadTail(serverName: serverName)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        framer.append(unwrapInboundIn(data))
+        while let action = framer.next() {
+            switch action {
+            case .blob(let request, let head):
+                if routerResponsesPending == 0, !quiescing, answer(request, context: context) { continue }
+                passOn(head, context: context)
+            case .request(let head):
+                passOn(head, context: context)
+            case .bytes(let bytes):
+                context.fireChannelRead(wrapInboundOut(bytes))
+            }
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if unflushed {
+            unflushed = false
+            context.flush()
+            if corked { corked = !setCork(false, context: context) }
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent, !quiescing else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        quiescing = true
+        // NB: the connection-state handler closes the connection at once when the router has no response
+        // in progress, which would cut short a body still being sent from here. An empty write completes
+        // only after every write before it, so the event moves on once those are on the wire.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: written)
+        written.futureResult.assumeIsolated().whenComplete { _ in context.fireUserInboundEventTriggered(event) }
+    }
+
+    /// The router has written the end of a response (reported by ``ResponseEndCounter``).
+    func routerResponseEnded() {
+        if routerResponsesPending > 0 { routerResponsesPending -= 1 }
+    }
+
+    /// Turns `TCP_CORK` on or off (Linux only); whether it was set.
+    private func setCork(_ on: Bool, context: ChannelHandlerContext) -> Bool {
+        #if canImport(Glibc)
+            let option = ChannelOptions.tcpOption(NIOBSDSocket.Option(rawValue: CInt(TCP_CORK)))
+            return (try? context.channel.syncOptions?.setOption(option, value: on ? 1 : 0)) != nil
+        #else
+            return false
+        #endif
+    }
+
+    private func passOn(_ head: ByteBuffer, context: ChannelHandlerContext) {
+        routerResponsesPending += 1
+        context.fireChannelRead(wrapInboundOut(head))
+    }
+
+    /// Writes the whole response when the blob can answer `request`; `false` leaves it to the router.
+    private func answer(_ request: BlobRequest, context: ChannelHandlerContext) -> Bool {
+        let second = now()
+        guard let blob = cache.blob(request.key, now: second) else { return false }
+        let answer = BlobAnswer(
+            hash: blob.hash, size: blob.size, ifNoneMatch: request.ifNoneMatch, range: request.range, ifRange: request.ifRange)
+        let prefix: ByteBuffer
+        switch answer {
+        case .unsatisfiable: return false
+        case .whole: prefix = blob.wholeHead
+        case .notModified: prefix = blob.notModifiedHead
+        case .partial: prefix = BlobResponseHead.make(answer, hash: blob.hash, size: blob.size)
+        }
+        let tailBytes = tail.bytes(at: second)
+        let range = request.method == .get ? answer.bodyRange(size: blob.size) : nil
+        let copied = range.map { $0.count <= Self.copiedBodyLimit && !blob.holdsDescriptor } ?? false
+        var head = context.channel.allocator.buffer(
+            capacity: prefix.readableBytes + tailBytes.readableBytes + (copied ? range?.count ?? 0 : 0))
+        head.writeImmutableBuffer(prefix)
+        head.writeImmutableBuffer(tailBytes)
+        unflushed = true
+        guard let range else {
+            context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
+            return true
+        }
+        switch blob.body {
+        case .bytes(let bytes):
+            let body = bytes.getSlice(at: bytes.readerIndex + range.lowerBound, length: range.count)!
+            if copied {
+                head.writeImmutableBuffer(body)
+                context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
+            } else {
+                context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
+                context.write(wrapOutboundOut(.byteBuffer(body)), promise: nil)
+            }
+        case .file(let handle):
+            // NB: as nginx's `tcp_nopush`: the head leaves with the start of the body, not in a segment of its own.
+            if !corked { corked = setCork(true, context: context) }
+            context.write(wrapOutboundOut(.byteBuffer(head)), promise: nil)
+            let region = FileRegion(fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound + 1)
+            let written = context.eventLoop.makePromise(of: Void.self)
+            // NB: the descriptor must stay open until `sendfile` is done, even if the cache drops the blob meanwhile.
+            written.futureResult.whenComplete { _ in withExtendedLifetime(blob) {} }
+            context.write(wrapOutboundOut(.fileRegion(region)), promise: written)
+        }
+        return true
+    }
+}

@@ -1,0 +1,46 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// Hummingbird's HTTP/1.1 child channel with a ``BlobDeliveryHandler`` in front of the decoder.
+///
+/// The pipeline is the one `HTTP1Channel` builds (decoder, encoder, HTTP types codec, connection state
+/// for idle and graceful shutdown, async channel for the router), plus the blob handler first and a
+/// ``ResponseEndCounter`` after the codec.
+struct BlobHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    let responder: HTTPChannelHandler.Responder
+    let cache: BlobCache
+    let serverName: String?
+    let now: @Sendable () -> Int
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            let delivery = BlobDeliveryHandler(cache: cache, serverName: serverName, now: now)
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(delivery)
+            // NB: the settings `HTTP1Channel` uses: pipelining and errors are handled by Hummingbird, header
+            // validation by HTTP types, and the decoder's limits are Hummingbird's defaults.
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = 80 * 1024
+            limits.maxHeaderListSize = 80 * 1024
+            limits.maxHeaderFieldCount = 1000
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(ResponseEndCounter(delivery: delivery))
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+            return try NIOAsyncChannel(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: value, logger: logger)
+    }
+}
