@@ -20,7 +20,16 @@
     if (value === null || value === undefined) return '—';
     if (typeof value === 'boolean') return value ? 'yes' : 'no';
     if (Array.isArray(value)) return value.length ? value.map(formatValue).join(', ') : 'none';
-    if (typeof value === 'object') return JSON.stringify(value);
+    if (typeof value === 'object') {
+      // A map of names to kinds (platform.getInfo's providers) reads best grouped by kind.
+      var keys = Object.keys(value).sort();
+      if (keys.every(function (key) { return typeof value[key] === 'string'; })) {
+        var groups = {};
+        keys.forEach(function (key) { (groups[value[key]] = groups[value[key]] || []).push(key); });
+        return Object.keys(groups).sort().map(function (kind) { return kind + ': ' + groups[kind].join(', '); }).join(' · ');
+      }
+      return keys.map(function (key) { return key + ': ' + formatValue(value[key]); }).join(', ');
+    }
     return String(value);
   }
 
