@@ -24,7 +24,12 @@
                  "features": {"healthkit": true, "iap": true}}
                 """)
             let run = try HostEndToEndTests.run(
-                config.path, ["--bundle", app.url.appendingPathComponent("bundle").path] + Self.providerOptions(app))
+                config.path,
+                [
+                    "--bundle", app.url.appendingPathComponent("bundle").path,
+                    // The real printer writes a PDF instead of opening its dialog.
+                    "--print-to", app.url.appendingPathComponent("contract.pdf").path,
+                ])
             #expect(run.status == 0, "\(run.events) \(run.stderr)")
             let log = try #require(run.events("log").first { $0["message"] as? String == "contract" })
             let data = try JSONParser.parse(JSONSerialization.data(withJSONObject: log["data"] ?? [:]))
@@ -63,14 +68,11 @@
                     }
                 }
             }
+            let printed = results.first { $0["module"] == "print" && $0["action"] == "print" }?["valid"]?["data"]?["printed"]
+            #expect(printed == true, "print.print did not print through the real printer")
             // Most actions must really succeed, not merely fail with a declared code.
             let total = schemas.reduce(0) { $0 + $1.actions.count }
             #expect(succeeded >= total - 8, "only \(succeeded) of \(total) actions succeeded")
-        }
-
-        /// Options that keep real providers from opening dialogs during the run.
-        static func providerOptions(_ app: TemporaryDirectory) -> [String] {
-            []
         }
     }
 #endif

@@ -272,7 +272,7 @@ public actor BridgeDispatcher {
             return reject(BridgeError(.permissionDenied, "\(page.caller.origin) is not granted \(module).\(action)"))
         }
         let handler: any PWAModule
-        switch registry.entry(named: module) {
+        switch known {
         case nil:
             return reject(.field(.unknownModule, path: "module", "no module named \"\(module)\""))
         case .disabled(_, let flag)?:

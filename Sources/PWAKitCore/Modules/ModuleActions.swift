@@ -6,10 +6,6 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
         public let name: String
         /// What the action does, for the generated reference.
         public let summary: String
-        /// The Swift type of the payload, for documentation.
-        public let payloadType: String
-        /// The Swift type of the result.
-        public let resultType: String
         /// A valid payload, for the reference and the contract tests; `nil` for actions
         /// without a payload.
         public let example: JSONValue?
@@ -42,8 +38,7 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
         var copy = self
         copy.all.append(
             Action(
-                name: name, summary: summary, payloadType: String(describing: Payload.self),
-                resultType: String(describing: Result.self), example: exampleJSON,
+                name: name, summary: summary, example: exampleJSON,
                 describe: { () throws(SchemaError) in
                     ActionSchema(
                         name: name, summary: summary,

@@ -223,7 +223,8 @@ extension SimulatedDevice: HealthProvider {
         var out: [QuantitySample] = []
         let start = query.startDate.date.timeIntervalSince1970
         var hour = (query.endDate.date.timeIntervalSince1970 / 3600).rounded(.up) * 3600 - 3600
-        while hour + 3600 > start, out.count < 10_000 * 10 {
+        // NB: a query spans at most 366 days, 8,784 hours.
+        while hour + 3600 > start, out.count < 10_000 {
             let from = max(hour, start)
             let to = min(hour + 3600, query.endDate.date.timeIntervalSince1970)
             if to > from {
