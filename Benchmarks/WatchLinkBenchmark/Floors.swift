@@ -36,40 +36,51 @@ enum Floors {
         }
     }
 
-    /// Round-trips `frame` `count` times over the echo socket; returns the latencies.
-    static func echo(path: String, frame: [UInt8], count: Int) -> (Samples, Duration) {
-        var fd: Int32 = -1
-        for _ in 0..<500 {
-            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-            }
-            let ok = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    /// A connection to the echo server, kept open so its blocks can alternate with WatchLink's.
+    final class EchoClient {
+        let fd: Int32
+        let message: [UInt8]
+
+        /// Connects to the echo socket at `path`, retrying while the server starts.
+        init?(path: String, frame: [UInt8]) {
+            var fd: Int32 = -1
+            for _ in 0..<500 {
+                fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+                var address = sockaddr_un()
+                address.sun_family = sa_family_t(AF_UNIX)
+                withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                    for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
                 }
+                let ok = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+                if ok == 0 { break }
+                close(fd)
+                fd = -1
+                usleep(10_000)
             }
-            if ok == 0 { break }
-            close(fd)
-            fd = -1
-            usleep(10_000)
+            guard fd >= 0 else { return nil }
+            self.fd = fd
+            let n = UInt32(frame.count)
+            message = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + frame
         }
-        var samples = Samples()
-        let n = UInt32(frame.count)
-        let message = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + frame
-        var reply = [UInt8](repeating: 0, count: message.count)
-        let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<count {
-            let t = clock.now
-            guard writeFully(fd, message), readFully(fd, &reply) else { break }
-            samples.add(t.duration(to: clock.now))
+
+        deinit { close(fd) }
+
+        /// Round-trips the frame `count` times, adding each latency to `samples`; returns the time taken.
+        func run(_ count: Int, into samples: inout Samples) -> Duration {
+            var reply = [UInt8](repeating: 0, count: message.count)
+            let clock = ContinuousClock()
+            let start = clock.now
+            for _ in 0..<count {
+                let t = clock.now
+                guard writeFully(fd, message), readFully(fd, &reply) else { break }
+                samples.add(t.duration(to: clock.now))
+            }
+            return start.duration(to: clock.now)
         }
-        let elapsed = start.duration(to: clock.now)
-        close(fd)
-        return (samples, elapsed)
     }
 
     /// Appends `count` records of `size` bytes, calling fdatasync once per `batch` records; records/s.
