@@ -174,4 +174,62 @@ import Testing
         #expect(phone.status.pendingCount == 0)
         #expect(!store.load().contains { if case .outboxAdded = $0 { true } else { false } })
     }
+
+    @Test func cancellingPostsWithdrawsEveryOneNotYetAcceptedAndDeliversTheRest() async throws {
+        let clock = ManualClock()
+        let (phone, store, watch) = makePair(clock: clock)
+        let runs = Mutex<[String]>([])
+        try watch.register(Note.self) { note in
+            runs.withLock { $0.append(note.body) }
+            return WatchAck()
+        }
+        try await phone.start()
+        // NB: each cancel lands before the post is accepted (it throws and is withdrawn) or after
+        // (it returns, and is delivered); which, depends on scheduling, so both are checked.
+        let tasks = (0..<50).map { n in
+            Task { try await phone.post(Note(body: "p\(n)"), strategy: .messageOnly) }
+        }
+        for (n, task) in tasks.enumerated() where n % 2 == 0 { task.cancel() }
+        var accepted: Set<String> = []
+        for (n, task) in tasks.enumerated() {
+            do {
+                _ = try await task.value
+                accepted.insert("p\(n)")
+            } catch {
+                #expect((error as? WatchLinkError)?.code == .cancelled, "\(error)")
+                #expect(n % 2 == 0, "only cancelled posts fail")
+            }
+        }
+        #expect(accepted.count >= 25)
+        #expect(accepted.count < 50, "posts cancelled as they were created are withdrawn")
+        let expected = accepted
+        await eventually { phone.status.pendingCount == expected.count }
+        var recovered = LinkEngine(origin: .phone, random: SeededRandom(seed: 4))
+        _ = recovered.recover(from: store.load(), receivedContext: nil, now: H.t0)
+        #expect(recovered.pendingCount == accepted.count, "withdrawn posts stay withdrawn after a restart")
+
+        try await watch.start()
+        await eventually { runs.withLock { $0.count } == expected.count && phone.status.pendingCount == 0 }
+        #expect(Set(runs.withLock { $0 }) == accepted)
+    }
+
+    @Test func anAlreadyCancelledTaskPostsNothing() async throws {
+        let clock = ManualClock()
+        let (phone, store, watch) = makePair(clock: clock)
+        try watch.register(Note.self) { _ in WatchAck() }
+        try await watch.start()
+        try await phone.start()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await phone.post(Note(body: "late"))
+        }
+        do {
+            _ = try await task.value
+            Issue.record("expected cancelled")
+        } catch {
+            #expect((error as? WatchLinkError)?.code == .cancelled, "\(error)")
+        }
+        #expect(phone.status.pendingCount == 0)
+        #expect(!store.load().contains { if case .outboxAdded = $0 { true } else { false } })
+    }
 }

@@ -141,8 +141,10 @@ public actor WatchConnection {
 
     /// The calling task of `send` was cancelled: resume it now, then take the request out of the
     /// submission queue or the outbox.
+    ///
+    /// For a `post`, only while it waits to be accepted: once accepted, the post has returned.
     func cancelRequest(_ id: UUID) {
-        guard let waiter = waiters.removeValue(forKey: id) else { return }
+        guard let waiter = waiters.removeValue(forKey: id) ?? acceptWaiters.removeValue(forKey: id) else { return }
         waiter.resume(returning: .failure(Self.cancelledByCaller(id)))
         if let index = queuedSubmissions.firstIndex(where: { $0.0.requestID == id }) {
             queuedSubmissions.remove(at: index)
@@ -159,18 +161,28 @@ public actor WatchConnection {
     /// Hands a fire-and-forget request to the outbox; returns once it is accepted (durably, if durable).
     ///
     /// The request is retried until acknowledged or its deadline; its settlement appears in ``events()``.
+    /// Cancelling the calling task before the request is accepted withdraws it as ``send(_:strategy:retry:timeout:durable:idempotencyKey:)``
+    /// does: the call throws `cancelled` at once and the request leaves the outbox (one already
+    /// handed to the session may still run at the receiver). Once accepted, the post has returned.
+    /// - Throws: `cancelled`, `payload_too_large`, `outbox_overflow`, `storage_failed`.
     @discardableResult
     public func post<R: WatchFireAndForget>(
         _ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
         timeout: Duration = .seconds(3600), durable: Bool = true, idempotencyKey: String? = nil
     ) async throws(WatchLinkError) -> UUID {
         let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: idempotencyKey)
-        let result = await withCheckedContinuation { continuation in
-            acceptWaiters[wire.requestID] = continuation
-            enqueue(wire, strategy: strategy, retry: retry)
+        let id = wire.requestID
+        if Task.isCancelled { throw Self.cancelledByCaller(id) }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                acceptWaiters[id] = continuation
+                enqueue(wire, strategy: strategy, retry: retry)
+            }
+        } onCancel: {
+            Task { await self.cancelRequest(id) }
         }
         _ = try result.get()
-        return wire.requestID
+        return id
     }
 
     /// Hands several fire-and-forget requests to the outbox at once, with a single durable sync.
