@@ -219,14 +219,42 @@ import Testing
             #expect(SocketIO.writeAll(fd, frame))
         }
 
-        /// The next frame from the session (bounded by the socket's receive timeout).
-        func receive() -> (SocketSession.Kind, [UInt8])? {
-            guard let header = SocketIO.readExactly(fd, 5) else { return nil }
-            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            guard let kind = SocketSession.Kind(rawValue: header[4]), let body = SocketIO.readExactly(fd, length - 1) else {
-                return nil
+        /// The next frame from the session not of a kind in `skipping` (bounded by the socket's
+        /// receive timeout); by default the resume handshake and the outstanding-file list are skipped.
+        func receive(skipping: Set<SocketSession.Kind> = [.fileResume, .fileOutstanding]) -> (SocketSession.Kind, [UInt8])? {
+            while true {
+                guard let header = SocketIO.readExactly(fd, 5) else { return nil }
+                let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+                guard let kind = SocketSession.Kind(rawValue: header[4]), let body = SocketIO.readExactly(fd, length - 1)
+                else {
+                    return nil
+                }
+                if !skipping.contains(kind) { return (kind, body) }
             }
-            return (kind, body)
+        }
+
+        /// The offset the session asks the sender of `id` to resume from.
+        func resumeOffset(of id: UUID) -> Int64? {
+            guard let (kind, body) = receive(skipping: [.fileOutstanding]), kind == .fileResume, body.count == 24,
+                UUID.fromBytes(Array(body[0..<16])) == id
+            else { return nil }
+            return Int64(bitPattern: body[16...].reduce(0) { $0 << 8 | UInt64($1) })
+        }
+
+        func resume(_ id: UUID, at offset: Int64) {
+            let position = UInt64(bitPattern: offset)
+            send(
+                .fileResume,
+                SocketSession.bytes(of: id) + (0..<8).map { UInt8(truncatingIfNeeded: position >> (56 - 8 * UInt64($0))) })
+        }
+
+        /// Accepts the session's next connection, with a 20-second receive timeout.
+        static func connection(from listener: Int32) throws -> RawPeer {
+            let fd = accept(listener, nil, nil)
+            try #require(fd >= 0)
+            var timeout = timeval(tv_sec: 20, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            return RawPeer(fd: fd)
         }
 
         func begin(_ id: UUID, _ descriptor: String) {
@@ -312,5 +340,123 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root + "/escaped.txt"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/escaped.txt"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/a/files-incoming").isEmpty)
+    }
+
+    static func descriptor(_ id: UUID, name: String = "ok.txt", size: Int) -> String {
+        #"{"id": "\#(id.uuidString)", "fileName": "\#(name)", "metadata": {}, "size": \#(size)}"#
+    }
+
+    @Test func anInterruptedIncomingFileResumesWhereItStoppedAcrossAReconnectAndARestart() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let listener = try SocketIO.listen(path: root + "/s")
+        defer { close(listener) }
+        let incoming = root + "/a/files-incoming/"
+        let first = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        first.activate(delegate: FileRecorder())
+        let peer = try RawPeer.connection(from: listener)
+        let id = UUID()
+        let dropped = UUID()
+        let changed = UUID()
+        peer.begin(id, Self.descriptor(id, name: "resume.txt", size: 10))
+        #expect(peer.resumeOffset(of: id) == 0)
+        peer.send(.fileChunk, SocketSession.bytes(of: id) + Array("12345".utf8))
+        // NB: a second begin on the same connection answers with what the first one kept.
+        peer.begin(id, Self.descriptor(id, name: "resume.txt", size: 10))
+        #expect(peer.resumeOffset(of: id) == 5)
+        peer.begin(dropped, Self.descriptor(dropped, size: 10))
+        #expect(peer.resumeOffset(of: dropped) == 0)
+        peer.send(.fileChunk, SocketSession.bytes(of: dropped) + Array("abc".utf8))
+        peer.begin(changed, Self.descriptor(changed, size: 10))
+        #expect(peer.resumeOffset(of: changed) == 0)
+        peer.send(.fileChunk, SocketSession.bytes(of: changed) + Array("xyz".utf8))
+        peer.begin(changed, Self.descriptor(changed, size: 12))
+        #expect(peer.resumeOffset(of: changed) == 0, "another descriptor under the same id starts again")
+        peer.begin(dropped, Self.descriptor(dropped, size: 10))
+        #expect(peer.resumeOffset(of: dropped) == 3)
+        first.invalidate()
+        close(peer.fd)
+
+        // The receiver restarts: what it kept is still there, and resumes.
+        #expect(FileManager.default.fileExists(atPath: incoming + id.uuidString + ".partial"))
+        let second = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        let events = FileRecorder()
+        second.activate(delegate: events)
+        defer { second.invalidate() }
+        let again = try RawPeer.connection(from: listener)
+        defer { close(again.fd) }
+        again.send(.fileOutstanding, SocketSession.bytes(of: id) + SocketSession.bytes(of: changed))
+        again.begin(id, Self.descriptor(id, name: "resume.txt", size: 10))
+        #expect(again.resumeOffset(of: id) == 5)
+        #expect(!FileManager.default.fileExists(atPath: incoming + dropped.uuidString + ".partial"), "no longer listed")
+        #expect(FileManager.default.fileExists(atPath: incoming + changed.uuidString + ".partial"))
+        again.send(.fileChunk, SocketSession.bytes(of: id) + Array("67890".utf8))
+        again.send(.fileEnd, SocketSession.bytes(of: id))
+        let ack = again.receive()
+        #expect(ack?.0 == .fileAck && ack.map { UUID.fromBytes(Array($0.1.prefix(16))) } == id)
+        let received = await events.next { if case .received(let t, let data) = $0 { (t, data) } else { nil } }
+        #expect(received?.0.id == id && received?.1 == Data("1234567890".utf8))
+        #expect(!FileManager.default.fileExists(atPath: incoming + id.uuidString + ".partial"))
+        #expect(!FileManager.default.fileExists(atPath: incoming + id.uuidString + ".descriptor"))
+
+        // Hostile: a list that is not whole ids is refused naming the field; the session keeps going.
+        again.send(.fileOutstanding, [1, 2, 3, 4, 5])
+        again.send(.fileResume, SocketSession.bytes(of: id) + [1, 2])
+        let refusal = await events.next { if case .rejected(let error) = $0 { error.details["field"] } else { nil } }
+        #expect(refusal == "ids")
+        again.begin(changed, Self.descriptor(changed, size: 12))
+        #expect(again.resumeOffset(of: changed) == 0)
+    }
+
+    @Test func anInterruptedOutgoingFileIsSentAgainFromTheOffsetTheReceiverAsksFor() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let listener = try SocketIO.listen(path: root + "/s")
+        defer { close(listener) }
+        var bytes = [UInt8](repeating: 0, count: 200_000)
+        for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 13 &+ i >> 9) }
+        let url = URL(fileURLWithPath: root + "/big.bin")
+        try Data(bytes).write(to: url)
+        let phone = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        let events = FileRecorder()
+        phone.activate(delegate: events)
+        defer { phone.invalidate() }
+        let transfer = try phone.transferFile(url, metadata: [:])
+        let id = SocketSession.bytes(of: transfer.id)
+
+        func connect(first: Bool = false) throws -> RawPeer {
+            let peer = try RawPeer.connection(from: listener)
+            let outstanding = peer.receive(skipping: [])
+            // NB: the first connection may predate the transfer, so its list may still be empty.
+            #expect(outstanding?.0 == .fileOutstanding && (outstanding?.1 == id || first && outstanding?.1 == []))
+            let begin = peer.receive(skipping: [])
+            #expect(begin?.0 == .fileBegin && begin.map { Array($0.1.prefix(16)) } == id)
+            return peer
+        }
+        // An offset no file of this size has: the sender cancels this attempt.
+        let first = try connect(first: true)
+        first.resume(transfer.id, at: transfer.size + 1)
+        #expect(first.receive(skipping: [])?.0 == .fileCancel)
+        close(first.fd)
+        // From zero; the connection drops after the first chunk.
+        let second = try connect()
+        second.resume(transfer.id, at: 0)
+        let chunk = second.receive(skipping: [])
+        #expect(chunk?.0 == .fileChunk && chunk.map { Array($0.1[16...]) } == Array(bytes[0..<65_536]))
+        close(second.fd)
+        // The receiver kept 100,000 bytes: only the rest is sent.
+        let third = try connect()
+        third.resume(transfer.id, at: 100_000)
+        var rest: [UInt8] = []
+        while let (kind, body) = third.receive(skipping: []), kind == .fileChunk {
+            #expect(Array(body.prefix(16)) == id)
+            rest += body[16...]
+        }
+        #expect(rest == Array(bytes[100_000...]))
+        third.send(.fileAck, id)
+        let finished = await events.next { if case .finished(let t, let error) = $0 { (t, error) } else { nil } }
+        #expect(finished?.0 == transfer && finished?.1 == nil)
+        #expect(phone.outstandingFileTransfers.isEmpty)
+        close(third.fd)
     }
 }

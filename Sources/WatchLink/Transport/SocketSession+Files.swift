@@ -9,9 +9,19 @@ import Synchronization
 
 /// File transfer over the socket: the sender copies the file into `files-outgoing/` and lists it in
 /// `files-queue.json` (both synced) before `transferFile` returns, then streams it on a thread of
-/// its own as `fileBegin` (id + descriptor), `fileChunk`s of 64 KiB and `fileEnd`. The receiver
-/// assembles it under `files-incoming/`, checks descriptor and size, hands it to its delegate,
-/// deletes it, and acknowledges; an unacknowledged file is sent again after a reconnect or restart.
+/// its own: `fileBegin` (id + descriptor), then, once the receiver answers `fileResume` with the
+/// offset to start from, `fileChunk`s of 64 KiB and `fileEnd`. The receiver assembles it under
+/// `files-incoming/`, checks descriptor and size, hands it to its delegate, deletes it, and
+/// acknowledges; an unacknowledged file is sent again after a reconnect or restart.
+///
+/// **Resume.** An interrupted file is not sent again from its first byte: the receiver keeps what
+/// it had (`<id>.partial`, synced when the connection ends, next to `<id>.descriptor`, the
+/// descriptor it came with) across reconnects and restarts, and answers the next `fileBegin` of the
+/// same transfer with the partial's length. A partial whose descriptor differs, or that is longer
+/// than the file, is started again from zero. At every connection the sender lists the files it
+/// still means to send (`fileOutstanding`); the receiver deletes partials of any other file, and
+/// keeps at most ``maximumSuspendedFiles`` of them in any case.
+///
 /// A refused file is answered with `fileRefused` and the error, which finishes the transfer.
 extension SocketSession {
     /// One file being received on the current connection.
@@ -27,12 +37,28 @@ extension SocketSession {
     static let fileChunkSize = 65_536
     /// Most files assembled at once; a sender streams one at a time.
     static let maximumIncomingFiles = 4
+    /// Most interrupted files kept for resuming; the oldest goes first.
+    static let maximumSuspendedFiles = 16
+    /// Most ids a `fileOutstanding` frame lists (16 bytes each, well inside a frame).
+    static let maximumOutstandingListed = 8_192
+
+    /// What the file sender learns after `fileBegin`.
+    enum ResumeAnswer: Equatable {
+        /// Send from this byte.
+        case offset(Int64)
+        /// The transfer left the queue meanwhile (acknowledged, refused or cancelled).
+        case finished
+        /// The connection ended.
+        case disconnected
+    }
 
     var fileQueuePath: String { directory + "/files-queue.json" }
     var outgoingDirectory: String { directory + "/files-outgoing" }
     var incomingDirectory: String { directory + "/files-incoming" }
 
     func outgoingPath(_ id: UUID) -> String { outgoingDirectory + "/" + id.uuidString }
+    func partialPath(_ id: UUID) -> String { incomingDirectory + "/" + id.uuidString + ".partial" }
+    func descriptorPath(_ id: UUID) -> String { incomingDirectory + "/" + id.uuidString + ".descriptor" }
 
     /// Loads the persisted file queue and clears what a crash left behind: staging of received
     /// files, and outgoing copies no queue entry refers to.
@@ -45,7 +71,7 @@ extension SocketSession {
                 throw WatchLinkError(.storageFailed, "unreadable file-transfer queue", details: ["path": queuePath])
             }
         }
-        try? manager.removeItem(atPath: directory + "/files-incoming")
+        keepOnlySuspendedPartials(in: directory + "/files-incoming")
         do {
             try manager.createDirectory(atPath: directory + "/files-incoming", withIntermediateDirectories: true)
             try manager.createDirectory(atPath: directory + "/files-outgoing", withIntermediateDirectories: true)
@@ -59,6 +85,19 @@ extension SocketSession {
             try? manager.removeItem(atPath: directory + "/files-outgoing/" + name)
         }
         return queue
+    }
+
+    /// Removes from `incoming` everything but interrupted files kept whole with their descriptor:
+    /// files being delivered when the process stopped, and a partial or descriptor without the other.
+    static func keepOnlySuspendedPartials(in incoming: String) {
+        let manager = FileManager.default
+        let names = Set((try? manager.contentsOfDirectory(atPath: incoming)) ?? [])
+        for name in names {
+            let paired =
+                (name.hasSuffix(".partial") && names.contains(name.dropLast(8) + ".descriptor"))
+                || (name.hasSuffix(".descriptor") && names.contains(name.dropLast(11) + ".partial"))
+            if !paired { try? manager.removeItem(atPath: incoming + "/" + name) }
+        }
     }
 
     /// Copies the file into the outgoing directory, persists the queue, then wakes the sender.
@@ -156,7 +195,20 @@ extension SocketSession {
         guard source >= 0 else { return true }
         defer { close(source) }
         guard write(.fileBegin, id + [UInt8](transfer.encoded()), generation: generation) else { return false }
-        var sentBytes: Int64 = 0
+        let start: Int64
+        switch awaitResume(transfer.id, generation: generation) {
+        case .disconnected: return false
+        case .finished: return true
+        case .offset(let offset):
+            guard offset >= 0, offset <= transfer.size, lseek(source, off_t(offset), SEEK_SET) == off_t(offset) else {
+                // NB: an offset no file of this size has; the receiver drops its partial and the
+                // file starts again from zero on the next connection.
+                return write(.fileCancel, id, generation: generation)
+            }
+            start = offset
+        }
+        var sentBytes = start
+        state.withLock { $0.fileProgress[transfer.id] = start }
         do throws(WatchLinkError) {
             try FileTransfer.forEachChunk(source, path: outgoingPath(transfer.id)) { (chunk) throws(WatchLinkError) in
                 guard state.withLock({ $0.files.items.contains { $0.id == transfer.id } }) else {
@@ -176,6 +228,21 @@ extension SocketSession {
         return write(.fileEnd, id, generation: generation)
     }
 
+    /// Waits for the receiver's `fileResume` for `id` on connection `generation`.
+    func awaitResume(_ id: UUID, generation: UInt64) -> ResumeAnswer {
+        fileSignal.lock()
+        defer { fileSignal.unlock() }
+        while true {
+            let answer = state.withLock { state -> ResumeAnswer? in
+                guard state.generation == generation, state.fd >= 0 else { return .disconnected }
+                guard state.files.items.contains(where: { $0.id == id }) else { return .finished }
+                return state.resumeOffsets.removeValue(forKey: id).map { .offset($0) }
+            }
+            if let answer { return answer }
+            fileSignal.wait()
+        }
+    }
+
     // MARK: Receiving
 
     func handleFile(_ kind: Kind, _ body: [UInt8]) {
@@ -193,6 +260,15 @@ extension SocketSession {
         case .fileAck:
             guard let transfer = finishOutgoing(id) else { return }
             callback { $0.sessionDidFinishFileTransfer(transfer, error: nil) }
+        case .fileResume:
+            guard rest.count == 8 else { return }
+            let offset = Int64(bitPattern: rest.reduce(0) { $0 << 8 | UInt64($1) })
+            let queued = state.withLock { state -> Bool in
+                guard state.files.items.contains(where: { $0.id == id }) else { return false }
+                state.resumeOffsets[id] = offset
+                return true
+            }
+            if queued { wakeFileSender() }
         case .fileRefused:
             let error =
                 (try? JSONDecoder().decode(WatchLinkError.self, from: Data(rest)))
@@ -204,18 +280,22 @@ extension SocketSession {
     }
 
     private func beginIncoming(_ id: UUID, _ descriptor: Data) {
-        dropIncoming(id)
+        // NB: a second begin on this connection resumes from what the first one wrote.
+        suspendIncoming(id)
         let transfer: FileTransfer
         do { transfer = try FileTransfer.decodeDescriptor(descriptor) } catch {
+            discardPartial(id)
             reject(id, error)
             return
         }
         guard transfer.id == id else {
+            discardPartial(id)
             reject(id, WatchLinkError(.invalidEnvelope, "file descriptor id differs from the frame's", details: ["field": "id"]))
             return
         }
         if state.withLock({ $0.deliveredFiles.contains(id) }) {
             // NB: delivered before our acknowledgement was lost; acknowledge again and ignore the bytes.
+            discardPartial(id)
             reply(.fileAck, Self.bytes(of: id))
             return
         }
@@ -223,12 +303,74 @@ extension SocketSession {
             reject(nil, WatchLinkError(.transportFailed, "too many files in progress", details: ["field": "id"]))
             return
         }
-        let fd = systemOpen(incomingDirectory + "/" + id.uuidString + ".partial", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else {
-            reject(nil, FileStore.failure("open", incomingDirectory))
+        var offset: Int64 = 0
+        var fd = resumablePartial(id, descriptor: descriptor, size: transfer.size, offset: &offset)
+        if fd < 0 {
+            discardPartial(id)
+            makeRoomForPartial()
+            fd = systemOpen(partialPath(id), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            guard fd >= 0 else {
+                reject(nil, FileStore.failure("open", incomingDirectory))
+                return
+            }
+            do { try SocketIO.writeAtomically(descriptor, to: descriptorPath(id)) } catch {
+                close(fd)
+                discardPartial(id)
+                reject(nil, error)
+                return
+            }
+        }
+        state.withLock { $0.incoming[id] = Incoming(transfer: transfer, fd: fd, written: offset) }
+        let position = UInt64(bitPattern: offset)
+        reply(.fileResume, Self.bytes(of: id) + (0..<8).map { UInt8(truncatingIfNeeded: position >> (56 - 8 * UInt64($0))) })
+    }
+
+    /// Opens the kept partial of `id` for appending if it came with the same descriptor and is no
+    /// longer than the file; its length goes to `offset`. `-1` if there is none to resume.
+    private func resumablePartial(_ id: UUID, descriptor: Data, size: Int64, offset: inout Int64) -> Int32 {
+        guard FileManager.default.contents(atPath: descriptorPath(id)) == descriptor else { return -1 }
+        let fd = systemOpen(partialPath(id), O_WRONLY, 0)
+        guard fd >= 0 else { return -1 }
+        let end = lseek(fd, 0, SEEK_END)
+        guard end >= 0, Int64(end) <= size else {
+            close(fd)
+            return -1
+        }
+        offset = Int64(end)
+        return fd
+    }
+
+    /// Deletes the oldest kept partials until a new one fits under ``maximumSuspendedFiles``.
+    private func makeRoomForPartial() {
+        let active = state.withLock { Set($0.incoming.keys) }
+        var kept: [(UUID, Date)] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: incomingDirectory)) ?? []
+        where name.hasSuffix(".descriptor") {
+            guard let id = UUID(uuidString: String(name.dropLast(11))), !active.contains(id) else { continue }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: incomingDirectory + "/" + name)
+            kept.append((id, (attributes?[.modificationDate] as? Date) ?? .distantPast))
+        }
+        guard kept.count >= Self.maximumSuspendedFiles else { return }
+        for (id, _) in kept.sorted(by: { $0.1 < $1.1 }).prefix(kept.count - Self.maximumSuspendedFiles + 1) {
+            discardPartial(id)
+        }
+    }
+
+    /// The counterpart's list of files it still means to send: partials of any other file go.
+    func pruneSuspended(keeping body: [UInt8]) {
+        guard body.count % 16 == 0 else {
+            reject(nil, WatchLinkError(.invalidEnvelope, "outstanding-file list is not whole ids", details: ["field": "ids"]))
             return
         }
-        state.withLock { $0.incoming[id] = Incoming(transfer: transfer, fd: fd, written: 0) }
+        let listed = Set(stride(from: 0, to: body.count, by: 16).map { UUID.fromBytes(Array(body[$0..<$0 + 16])) })
+        let active = state.withLock { Set($0.incoming.keys) }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: incomingDirectory)) ?? []
+        where name.hasSuffix(".descriptor") {
+            guard let id = UUID(uuidString: String(name.dropLast(11))), !listed.contains(id), !active.contains(id) else {
+                continue
+            }
+            discardPartial(id)
+        }
     }
 
     private func appendIncoming(_ id: UUID, _ chunk: ArraySlice<UInt8>) {
@@ -249,9 +391,9 @@ extension SocketSession {
     private func endIncoming(_ id: UUID) {
         guard let incoming = state.withLock({ $0.incoming.removeValue(forKey: id) }) else { return }
         close(incoming.fd)
-        let partial = incomingDirectory + "/" + id.uuidString + ".partial"
+        let partial = partialPath(id)
         guard incoming.written == incoming.transfer.size else {
-            unlink(partial)
+            discardPartial(id)
             reject(
                 id,
                 WatchLinkError(
@@ -262,10 +404,12 @@ extension SocketSession {
         let folder = incomingDirectory + "/" + id.uuidString
         let path = folder + "/" + incoming.transfer.fileName
         defer {
-            unlink(partial)
+            discardPartial(id)
             try? FileManager.default.removeItem(atPath: folder)
         }
         guard mkdir(folder, 0o700) == 0 || errno == EEXIST, rename(partial, path) == 0 else { return }
+        // NB: nothing is left to resume; a file delivered again starts from zero.
+        unlink(descriptorPath(id))
         let file = ReceivedFile(transfer: incoming.transfer, url: URL(fileURLWithPath: path))
         guard let delegate = state.withLock({ $0.delegate }) else { return }
         let accepted = callbackLock.withLock { _ in (try? delegate.sessionDidReceiveFile(file)) != nil }
@@ -275,15 +419,28 @@ extension SocketSession {
         reply(.fileAck, Self.bytes(of: id))
     }
 
+    /// Drops a file being received, and whatever of it was kept (cancelled or refused).
     func dropIncoming(_ id: UUID) {
-        guard let incoming = state.withLock({ $0.incoming.removeValue(forKey: id) }) else { return }
-        close(incoming.fd)
-        unlink(incomingDirectory + "/" + id.uuidString + ".partial")
+        if let incoming = state.withLock({ $0.incoming.removeValue(forKey: id) }) { close(incoming.fd) }
+        discardPartial(id)
     }
 
-    /// Drops every partly received file (the connection ended).
-    func dropAllIncoming() {
-        for id in state.withLock({ Array($0.incoming.keys) }) { dropIncoming(id) }
+    /// Deletes the kept partial of `id` and its descriptor.
+    func discardPartial(_ id: UUID) {
+        unlink(partialPath(id))
+        unlink(descriptorPath(id))
+    }
+
+    /// Stops receiving `id` on this connection, keeping what arrived (synced) for a resume.
+    func suspendIncoming(_ id: UUID) {
+        guard let incoming = state.withLock({ $0.incoming.removeValue(forKey: id) }) else { return }
+        _ = FileStore.syncData(incoming.fd)
+        close(incoming.fd)
+    }
+
+    /// Suspends every partly received file (the connection ended); the next connection resumes them.
+    func suspendAllIncoming() {
+        for id in state.withLock({ Array($0.incoming.keys) }) { suspendIncoming(id) }
     }
 
     /// Refuses an incoming file and tells the delegate. With an `id` the refusal is final: the sender

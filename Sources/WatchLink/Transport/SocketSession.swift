@@ -39,6 +39,8 @@ public final class SocketSession: WatchSession, Sendable {
         var generation: UInt64 = 0
         var files = FileQueue(items: [])
         var fileProgress: [UUID: Int64] = [:]
+        /// Where the counterpart asked the file sender to resume each file, on the current connection.
+        var resumeOffsets: [UUID: Int64] = [:]
         var incoming: [UUID: Incoming] = [:]
         /// Files this process delivered to its delegate; a redelivery is acknowledged, not delivered.
         var deliveredFiles: Set<UUID> = []
@@ -47,6 +49,7 @@ public final class SocketSession: WatchSession, Sendable {
     enum Kind: UInt8 {
         case message = 0, userInfo = 1, userInfoAck = 2, context = 3
         case fileBegin = 4, fileChunk = 5, fileEnd = 6, fileAck = 7, fileCancel = 8, fileRefused = 9
+        case fileResume = 10, fileOutstanding = 11
     }
 
     let socketPath: String
@@ -249,13 +252,15 @@ public final class SocketSession: WatchSession, Sendable {
     }
 
     private func serve(_ fd: Int32) {
-        let (queued, context, generation) = state.withLock { state -> ([Queued], Data?, UInt64) in
+        let (queued, context, generation, files) = state.withLock { state -> ([Queued], Data?, UInt64, [FileTransfer]) in
             state.fd = fd
             state.generation += 1
-            return (state.queue.items, state.sentContext, state.generation)
+            state.resumeOffsets.removeAll()
+            return (state.queue.items, state.sentContext, state.generation, state.files.items)
         }
         for item in queued { _ = write(.userInfo, Self.userInfoFrame(item.id, item.data)) }
         if let context { _ = write(.context, [UInt8](context)) }
+        _ = write(.fileOutstanding, files.prefix(Self.maximumOutstandingListed).flatMap { Self.bytes(of: $0.id) })
         let sender = Thread { [self] in self.sendFiles(generation: generation) }
         sender.name = "watchlink-files"
         sender.start()
@@ -273,7 +278,7 @@ public final class SocketSession: WatchSession, Sendable {
             pendingReplies.withLock { $0.removeAll() }
         }
         wakeFileSender()
-        dropAllIncoming()
+        suspendAllIncoming()
         close(fd)
         callback { $0.sessionReachabilityDidChange(false) }
     }
@@ -306,8 +311,10 @@ public final class SocketSession: WatchSession, Sendable {
             try? SocketIO.writeAtomically(data, to: directory + "/context-received")
             state.withLock { $0.receivedContext = data }
             callback { $0.sessionDidReceive(data, on: .applicationContext) }
-        case .fileBegin, .fileChunk, .fileEnd, .fileAck, .fileCancel, .fileRefused:
+        case .fileBegin, .fileChunk, .fileEnd, .fileAck, .fileCancel, .fileRefused, .fileResume:
             handleFile(kind, body)
+        case .fileOutstanding:
+            pruneSuspended(keeping: body)
         }
     }
 }
