@@ -30,6 +30,8 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
                 #expect(suite.outcomeUnknownRanOnce > 0, "no crash between a handler's return and its saved result")
                 #expect(suite.outcomeUnknownNeverRan > 0, "no crash between a start mark and its handler's call")
                 #expect(suite.faults[.crashBeforeHandler, default: 0] > 0)
+                // And cancellation on both sides of the send: before it (never ran) and after (ran once).
+                #expect(suite.cancelledNeverRan > 0 && suite.cancelledRanOnce > 0)
             }
         }
         #expect(report.lost == 0)

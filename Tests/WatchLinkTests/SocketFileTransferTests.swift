@@ -406,6 +406,17 @@ import Testing
         #expect(refusal == "ids")
         again.begin(changed, Self.descriptor(changed, size: 12))
         #expect(again.resumeOffset(of: changed) == 0)
+
+        // More files at once than the receiver takes: the extra one is deferred, not left unanswered.
+        for _ in 0..<3 {
+            let more = UUID()
+            again.begin(more, Self.descriptor(more, size: 10))
+            #expect(again.resumeOffset(of: more) == 0)
+        }
+        let extra = UUID()
+        again.begin(extra, Self.descriptor(extra, size: 10))
+        let deferred = again.receive(skipping: [.fileOutstanding])
+        #expect(deferred?.0 == .fileDeferred && deferred.map { UUID.fromBytes(Array($0.1.prefix(16))) } == extra)
     }
 
     @Test func anInterruptedOutgoingFileIsSentAgainFromTheOffsetTheReceiverAsksFor() async throws {
@@ -438,6 +449,10 @@ import Testing
         first.resume(transfer.id, at: transfer.size + 1)
         #expect(first.receive(skipping: [])?.0 == .fileCancel)
         close(first.fd)
+        // The receiver cannot take it now: skipped until the next connection.
+        let deferring = try connect()
+        deferring.send(.fileDeferred, id)
+        close(deferring.fd)
         // From zero; the connection drops after the first chunk.
         let second = try connect()
         second.resume(transfer.id, at: 0)
@@ -458,5 +473,29 @@ import Testing
         #expect(finished?.0 == transfer && finished?.1 == nil)
         #expect(phone.outstandingFileTransfers.isEmpty)
         close(third.fd)
+    }
+
+    @Test func keptPartialsAreCappedLeastRecentlyWrittenFirstAndUnpairedFilesGo() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let incoming = root + "/a/files-incoming"
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        let ids = (0..<20).map { _ in UUID() }
+        for (n, id) in ids.enumerated() {
+            let written = Date(timeIntervalSince1970: 1_000_000 + Double(n))
+            for suffix in [".partial", ".descriptor"] {
+                let path = incoming + "/" + id.uuidString + suffix
+                #expect(FileManager.default.createFile(atPath: path, contents: Data("abc".utf8)))
+                try FileManager.default.setAttributes([.modificationDate: written], ofItemAtPath: path)
+            }
+        }
+        #expect(FileManager.default.createFile(atPath: incoming + "/" + UUID().uuidString + ".partial", contents: nil))
+        #expect(FileManager.default.createFile(atPath: incoming + "/stray.tmp", contents: nil))
+        // The oldest is in use on the connection, so it stays and is not counted; of the other 19, the three oldest go.
+        SocketSession.keepOnlySuspendedPartials(in: incoming)
+        SocketSession.trimSuspended(in: incoming, active: [ids[0]], room: 0)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: incoming))
+        let expected = Set(([ids[0]] + ids[4...]).flatMap { [$0.uuidString + ".partial", $0.uuidString + ".descriptor"] })
+        #expect(left == expected)
     }
 }

@@ -28,6 +28,12 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     public var fifoViolations = 0
     /// Shared-state keys whose values differ between the devices after quiescence.
     public var divergedStates = 0
+    /// Cancellations the workload made (as a caller's task would), while the sender was up.
+    public var cancels = 0
+    /// Accepted requests settled `cancelled` whose handler had run once (sent before the cancel).
+    public var cancelledRanOnce = 0
+    /// Accepted requests settled `cancelled` whose handler never ran.
+    public var cancelledNeverRan = 0
     /// Shared-state updates made.
     public var stateUpdates = 0
     /// Faults injected, by kind.
@@ -64,6 +70,9 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
         fifoViolations += other.fifoViolations
         divergedStates += other.divergedStates
         stateUpdates += other.stateUpdates
+        cancels += other.cancels
+        cancelledRanOnce += other.cancelledRanOnce
+        cancelledNeverRan += other.cancelledNeverRan
         for (kind, n) in other.faults { faults[kind, default: 0] += n }
         violations += other.violations.prefix(max(0, 10 - violations.count))
     }
@@ -75,6 +84,7 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
         return
             "requests=\(requests) submitted_while_down=\(submittedWhileDown) accepted=\(accepted) succeeded=\(succeeded) errors{\(failureText)} "
             + "outcome_unknown_ran{once=\(outcomeUnknownRanOnce) never=\(outcomeUnknownNeverRan)} abandoned=\(abandoned) "
+            + "cancels=\(cancels) cancelled_ran{once=\(cancelledRanOnce) never=\(cancelledNeverRan)} "
             + "lost=\(lost) duplicated=\(duplicated) late=\(late) fifo_violations=\(fifoViolations) "
             + "diverged_states=\(divergedStates) state_updates=\(stateUpdates) faults=\(totalFaults){\(faultText)}"
     }

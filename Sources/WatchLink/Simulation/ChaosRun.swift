@@ -4,9 +4,11 @@ import Foundation
 ///
 /// Both devices send typed requests with every strategy and update three shared states
 /// while the link drops, duplicates, reorders and delays data, flaps, and either device
-/// crashes — also between any two of its own effects. After the workload the faults stop,
-/// the system quiesces, and the checker asserts: no accepted request without an outcome,
-/// no handler run twice, ordered handlers in send order, shared state converged.
+/// crashes — also between any two of its own effects — and callers cancel some requests at
+/// random moments. After the workload the faults stop, the system quiesces, and the checker
+/// asserts: no accepted request without an outcome, no handler run twice (a cancelled request
+/// too), `cancelled` only for requests a caller cancelled, ordered handlers in send order,
+/// shared state converged.
 public enum ChaosRun {
     /// Shared-state keys and how each resolves conflicts.
     static let stateKeys: [(String, StateResolution)] = [
@@ -45,6 +47,7 @@ public enum ChaosRun {
         var runs: [String: Int] = [:]
         var orderedRuns: [DeviceOrigin: [Int]] = [.phone: [], .watch: []]
         var restarts: [DeviceOrigin: [Int64]] = [.phone: [], .watch: []]
+        var cancelled: Set<UUID> = []
 
         world.observer.handlerRan = { side, call in
             runs[call.idempotencyKey, default: 0] += 1
@@ -105,6 +108,17 @@ public enum ChaosRun {
                     isDurable: durable, createdAt: WatchTimestamp(milliseconds: at),
                     deadline: WatchTimestamp(milliseconds: deadline))
                 endpoint.submit(request, strategy: strategy, retry: .standard)
+            }
+            if workload.next() % 25 == 0 {
+                // NB: anywhere from before the first send to after the answer, like a caller's task.
+                let delay = 1 + Int64(workload.next() % 4_000)
+                world.schedule(at: at + delay) {
+                    let endpoint = world.endpoint(side)
+                    guard endpoint.isUp, submitted[id] != nil else { return }
+                    report.cancels += 1
+                    cancelled.insert(id)
+                    endpoint.cancel(id)
+                }
             }
             if n % 20 == 0 {
                 let key = stateKeys[Int(workload.next() % 3)].0
@@ -169,6 +183,10 @@ public enum ChaosRun {
                 if ran != 1 { violation("request \(info.n) succeeded but ran \(ran) times") }
             case .failure(let error):
                 report.failures[error.code.rawValue, default: 0] += 1
+                if error.code == .cancelled {
+                    if !cancelled.contains(id) { violation("request \(info.n) settled cancelled but nobody cancelled it") }
+                    if ran == 0 { report.cancelledNeverRan += 1 } else { report.cancelledRanOnce += 1 }
+                }
                 if error.code == .outcomeUnknown {
                     // NB: a crash between the synced start mark and the handler's call leaves the same
                     // disk as one after it returned, so outcome_unknown means "ran at most once".

@@ -68,6 +68,11 @@ public final class SimulatedEndpoint: SimulationDelegate {
     }
 
     /// Updates a shared-state value on this device (no-op while crashed).
+    /// Cancels a request as its caller's task would (``LinkEngine/cancel(_:now:)``).
+    public func cancel(_ id: UUID) {
+        apply { $0.cancel(id, now: now) }
+    }
+
     public func updateState(_ key: String, value: Data) {
         apply { $0.updateState(key, value: value, now: now) }
     }

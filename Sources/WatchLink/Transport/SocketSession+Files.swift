@@ -20,9 +20,12 @@ import Synchronization
 /// same transfer with the partial's length. A partial whose descriptor differs, or that is longer
 /// than the file, is started again from zero. At every connection the sender lists the files it
 /// still means to send (`fileOutstanding`); the receiver deletes partials of any other file, and
-/// keeps at most ``maximumSuspendedFiles`` of them in any case.
+/// keeps at most ``maximumSuspendedFiles`` of them, ``maximumSuspendedBytes`` in all, in any case
+/// (the least recently written go first).
 ///
-/// A refused file is answered with `fileRefused` and the error, which finishes the transfer.
+/// The receiver answers every `fileBegin`: `fileResume`, `fileAck` (delivered already), `fileRefused`
+/// with the error, which finishes the transfer, or `fileDeferred` when it cannot take the file now
+/// (a local failure, too many files at once), which makes the sender skip it until the next connection.
 extension SocketSession {
     /// One file being received on the current connection.
     struct Incoming {
@@ -37,8 +40,10 @@ extension SocketSession {
     static let fileChunkSize = 65_536
     /// Most files assembled at once; a sender streams one at a time.
     static let maximumIncomingFiles = 4
-    /// Most interrupted files kept for resuming; the oldest goes first.
+    /// Most interrupted files kept for resuming; the least recently written goes first.
     static let maximumSuspendedFiles = 16
+    /// Most bytes of interrupted files kept for resuming.
+    static let maximumSuspendedBytes: Int64 = 256 << 20
     /// Most ids a `fileOutstanding` frame lists (16 bytes each, well inside a frame).
     static let maximumOutstandingListed = 8_192
 
@@ -48,6 +53,8 @@ extension SocketSession {
         case offset(Int64)
         /// The transfer left the queue meanwhile (acknowledged, refused or cancelled).
         case finished
+        /// The receiver cannot take it on this connection.
+        case deferred
         /// The connection ended.
         case disconnected
     }
@@ -72,6 +79,7 @@ extension SocketSession {
             }
         }
         keepOnlySuspendedPartials(in: directory + "/files-incoming")
+        trimSuspended(in: directory + "/files-incoming", active: [], room: 0)
         do {
             try manager.createDirectory(atPath: directory + "/files-incoming", withIntermediateDirectories: true)
             try manager.createDirectory(atPath: directory + "/files-outgoing", withIntermediateDirectories: true)
@@ -100,6 +108,27 @@ extension SocketSession {
         }
     }
 
+    /// Deletes the least recently written kept partials (other than `active`) until `room` more fit
+    /// under ``maximumSuspendedFiles`` and ``maximumSuspendedBytes``.
+    static func trimSuspended(in incoming: String, active: Set<UUID>, room: Int) {
+        let manager = FileManager.default
+        var kept: [(id: UUID, written: Date, size: Int64)] = []
+        for name in (try? manager.contentsOfDirectory(atPath: incoming)) ?? [] where name.hasSuffix(".partial") {
+            guard let id = UUID(uuidString: String(name.dropLast(8))), !active.contains(id) else { continue }
+            let attributes = try? manager.attributesOfItem(atPath: incoming + "/" + name)
+            kept.append(
+                (id, (attributes?[.modificationDate] as? Date) ?? .distantPast, (attributes?[.size] as? Int64) ?? 0))
+        }
+        kept.sort { $0.written < $1.written }
+        var bytes = kept.reduce(0) { $0 + $1.size }
+        while let oldest = kept.first, kept.count + room > maximumSuspendedFiles || bytes > maximumSuspendedBytes {
+            kept.removeFirst()
+            bytes -= oldest.size
+            unlink(incoming + "/" + oldest.id.uuidString + ".partial")
+            unlink(incoming + "/" + oldest.id.uuidString + ".descriptor")
+        }
+    }
+
     /// Copies the file into the outgoing directory, persists the queue, then wakes the sender.
     public func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer {
         guard state.withLock({ $0.activated }) else { throw WatchLinkError(.notActivated, "session not activated") }
@@ -118,7 +147,8 @@ extension SocketSession {
     /// File transfers not yet acknowledged, oldest first.
     public var outstandingFileTransfers: [FileTransfer] { state.withLock { $0.files.items } }
 
-    /// Bytes of the current attempt written to the socket; `nil` once acknowledged, cancelled or refused.
+    /// Bytes of the file the counterpart has: where the current attempt resumed plus what it has
+    /// written to the socket since; `nil` once acknowledged, cancelled or refused.
     public func progress(ofFileTransfer id: UUID) -> FileTransferProgress? {
         state.withLock { state in
             state.files.items.first { $0.id == id }.map {
@@ -198,7 +228,10 @@ extension SocketSession {
         let start: Int64
         switch awaitResume(transfer.id, generation: generation) {
         case .disconnected: return false
-        case .finished: return true
+        case .deferred: return true
+        case .finished:
+            // NB: cancelled while the begin was under way: the receiver may have opened it meanwhile.
+            return write(.fileCancel, id, generation: generation)
         case .offset(let offset):
             guard offset >= 0, offset <= transfer.size, lseek(source, off_t(offset), SEEK_SET) == off_t(offset) else {
                 // NB: an offset no file of this size has; the receiver drops its partial and the
@@ -208,7 +241,7 @@ extension SocketSession {
             start = offset
         }
         var sentBytes = start
-        state.withLock { $0.fileProgress[transfer.id] = start }
+        recordProgress(transfer.id, start)
         do throws(WatchLinkError) {
             try FileTransfer.forEachChunk(source, path: outgoingPath(transfer.id)) { (chunk) throws(WatchLinkError) in
                 guard state.withLock({ $0.files.items.contains { $0.id == transfer.id } }) else {
@@ -218,8 +251,7 @@ extension SocketSession {
                     throw WatchLinkError(.notReachable, "connection ended")
                 }
                 sentBytes += Int64(chunk.count)
-                let progress = sentBytes
-                state.withLock { $0.fileProgress[transfer.id] = progress }
+                recordProgress(transfer.id, sentBytes)
             }
         } catch {
             if error.code == .notReachable { return false }
@@ -228,7 +260,15 @@ extension SocketSession {
         return write(.fileEnd, id, generation: generation)
     }
 
-    /// Waits for the receiver's `fileResume` for `id` on connection `generation`.
+    /// Records the progress of `id`, unless it left the queue meanwhile.
+    private func recordProgress(_ id: UUID, _ bytes: Int64) {
+        state.withLock { state in
+            guard state.files.items.contains(where: { $0.id == id }) else { return }
+            state.fileProgress[id] = bytes
+        }
+    }
+
+    /// Waits for the receiver's answer to the `fileBegin` of `id` on connection `generation`.
     func awaitResume(_ id: UUID, generation: UInt64) -> ResumeAnswer {
         fileSignal.lock()
         defer { fileSignal.unlock() }
@@ -236,7 +276,7 @@ extension SocketSession {
             let answer = state.withLock { state -> ResumeAnswer? in
                 guard state.generation == generation, state.fd >= 0 else { return .disconnected }
                 guard state.files.items.contains(where: { $0.id == id }) else { return .finished }
-                return state.resumeOffsets.removeValue(forKey: id).map { .offset($0) }
+                return state.resumeOffsets.removeValue(forKey: id).map { $0 < 0 ? .deferred : .offset($0) }
             }
             if let answer { return answer }
             fileSignal.wait()
@@ -260,9 +300,10 @@ extension SocketSession {
         case .fileAck:
             guard let transfer = finishOutgoing(id) else { return }
             callback { $0.sessionDidFinishFileTransfer(transfer, error: nil) }
-        case .fileResume:
-            guard rest.count == 8 else { return }
-            let offset = Int64(bitPattern: rest.reduce(0) { $0 << 8 | UInt64($1) })
+        case .fileResume, .fileDeferred:
+            guard kind == .fileDeferred || rest.count == 8 else { return }
+            // NB: a deferral is kept as a negative offset, which no resume can carry.
+            let offset = kind == .fileDeferred ? -1 : Int64(bitPattern: rest.reduce(0) { $0 << 8 | UInt64($1) })
             let queued = state.withLock { state -> Bool in
                 guard state.files.items.contains(where: { $0.id == id }) else { return false }
                 state.resumeOffsets[id] = offset
@@ -300,7 +341,7 @@ extension SocketSession {
             return
         }
         guard state.withLock({ $0.incoming.count < Self.maximumIncomingFiles }) else {
-            reject(nil, WatchLinkError(.transportFailed, "too many files in progress", details: ["field": "id"]))
+            postpone(id, WatchLinkError(.transportFailed, "too many files in progress", details: ["field": "id"]))
             return
         }
         var offset: Int64 = 0
@@ -310,13 +351,13 @@ extension SocketSession {
             makeRoomForPartial()
             fd = systemOpen(partialPath(id), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             guard fd >= 0 else {
-                reject(nil, FileStore.failure("open", incomingDirectory))
+                postpone(id, FileStore.failure("open", incomingDirectory))
                 return
             }
             do { try SocketIO.writeAtomically(descriptor, to: descriptorPath(id)) } catch {
                 close(fd)
                 discardPartial(id)
-                reject(nil, error)
+                postpone(id, error)
                 return
             }
         }
@@ -340,20 +381,15 @@ extension SocketSession {
         return fd
     }
 
-    /// Deletes the oldest kept partials until a new one fits under ``maximumSuspendedFiles``.
+    /// Cannot take `id` now (a local failure): reported, and the sender skips it until the next connection.
+    private func postpone(_ id: UUID, _ error: WatchLinkError) {
+        reject(nil, error)
+        reply(.fileDeferred, Self.bytes(of: id))
+    }
+
+    /// Deletes the least recently written kept partials until a new one fits.
     private func makeRoomForPartial() {
-        let active = state.withLock { Set($0.incoming.keys) }
-        var kept: [(UUID, Date)] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: incomingDirectory)) ?? []
-        where name.hasSuffix(".descriptor") {
-            guard let id = UUID(uuidString: String(name.dropLast(11))), !active.contains(id) else { continue }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: incomingDirectory + "/" + name)
-            kept.append((id, (attributes?[.modificationDate] as? Date) ?? .distantPast))
-        }
-        guard kept.count >= Self.maximumSuspendedFiles else { return }
-        for (id, _) in kept.sorted(by: { $0.1 < $1.1 }).prefix(kept.count - Self.maximumSuspendedFiles + 1) {
-            discardPartial(id)
-        }
+        Self.trimSuspended(in: incomingDirectory, active: state.withLock { Set($0.incoming.keys) }, room: 1)
     }
 
     /// The counterpart's list of files it still means to send: partials of any other file go.
@@ -441,6 +477,7 @@ extension SocketSession {
     /// Suspends every partly received file (the connection ended); the next connection resumes them.
     func suspendAllIncoming() {
         for id in state.withLock({ Array($0.incoming.keys) }) { suspendIncoming(id) }
+        Self.trimSuspended(in: incomingDirectory, active: [], room: 0)
     }
 
     /// Refuses an incoming file and tells the delegate. With an `id` the refusal is final: the sender

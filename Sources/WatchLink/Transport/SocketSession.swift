@@ -49,7 +49,7 @@ public final class SocketSession: WatchSession, Sendable {
     enum Kind: UInt8 {
         case message = 0, userInfo = 1, userInfoAck = 2, context = 3
         case fileBegin = 4, fileChunk = 5, fileEnd = 6, fileAck = 7, fileCancel = 8, fileRefused = 9
-        case fileResume = 10, fileOutstanding = 11
+        case fileResume = 10, fileOutstanding = 11, fileDeferred = 12
     }
 
     let socketPath: String
@@ -260,17 +260,20 @@ public final class SocketSession: WatchSession, Sendable {
         }
         for item in queued { _ = write(.userInfo, Self.userInfoFrame(item.id, item.data)) }
         if let context { _ = write(.context, [UInt8](context)) }
-        _ = write(.fileOutstanding, files.prefix(Self.maximumOutstandingListed).flatMap { Self.bytes(of: $0.id) })
+        // NB: a list cut short would make the receiver drop partials of files not listed; send none then.
+        if files.count <= Self.maximumOutstandingListed {
+            _ = write(.fileOutstanding, files.flatMap { Self.bytes(of: $0.id) })
+        }
         let sender = Thread { [self] in self.sendFiles(generation: generation) }
         sender.name = "watchlink-files"
         sender.start()
         callback { $0.sessionReachabilityDidChange(true) }
         while let header = SocketIO.readExactly(fd, 5) {
             let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            guard length >= 1, length <= SessionLimits.applicationContext + 16, let kind = Kind(rawValue: header[4]) else {
-                break
-            }
+            guard length >= 1, length <= SessionLimits.applicationContext + 16 else { break }
             guard let body = length > 1 ? SocketIO.readExactly(fd, length - 1) : [] else { break }
+            // NB: a kind a later version added is skipped, not a reason to drop the connection.
+            guard let kind = Kind(rawValue: header[4]) else { continue }
             handle(kind, body)
         }
         writeLock.withLock { _ in
@@ -311,7 +314,7 @@ public final class SocketSession: WatchSession, Sendable {
             try? SocketIO.writeAtomically(data, to: directory + "/context-received")
             state.withLock { $0.receivedContext = data }
             callback { $0.sessionDidReceive(data, on: .applicationContext) }
-        case .fileBegin, .fileChunk, .fileEnd, .fileAck, .fileCancel, .fileRefused, .fileResume:
+        case .fileBegin, .fileChunk, .fileEnd, .fileAck, .fileCancel, .fileRefused, .fileResume, .fileDeferred:
             handleFile(kind, body)
         case .fileOutstanding:
             pruneSuspended(keeping: body)
