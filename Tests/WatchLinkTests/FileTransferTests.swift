@@ -123,6 +123,33 @@ import Testing
         #expect(try reopened.accept(ReceivedFile(transfer: transfer, url: source)) == nil, "a removed file stays known")
     }
 
+    @Test func pruningForgetsOnlyTransfersRemovedBeforeTheDate() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try Self.write("payload", named: "incoming.txt", in: folder)
+        let inbox = try FileInbox(directory: folder.appendingPathComponent("inbox"))
+        func receive(_ name: String) throws -> FileTransfer {
+            let transfer = FileTransfer(id: UUID(), fileName: name, metadata: [:], size: 7)
+            _ = try #require(try inbox.accept(ReceivedFile(transfer: transfer, url: source)))
+            return transfer
+        }
+        let old = try receive("old.txt")
+        let recent = try receive("recent.txt")
+        let kept = try receive("kept.txt")
+        inbox.remove(old.id)
+        inbox.remove(recent.id)
+        let longAgo = Date(timeIntervalSinceNow: -30 * 86_400)
+        for transfer in [old, kept] {
+            try FileManager.default.setAttributes(
+                [.modificationDate: longAgo], ofItemAtPath: inbox.directory.appendingPathComponent(transfer.id.uuidString).path)
+        }
+        #expect(inbox.pruneRemoved(before: Date(timeIntervalSinceNow: -7 * 86_400)) == 1)
+        #expect(try inbox.files().map(\.transfer.id) == [kept.id], "a file not yet removed is never pruned")
+        #expect(try inbox.accept(ReceivedFile(transfer: recent, url: source)) == nil, "a recent record still recognises it")
+        #expect(try inbox.accept(ReceivedFile(transfer: old, url: source)) != nil, "a pruned one is accepted as new")
+        #expect(inbox.pruneRemoved(before: Date()) == 1, "only the recent record was left to prune")
+    }
+
     @Test func inboxRefusesHostileDescriptorsAndShortFiles() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }

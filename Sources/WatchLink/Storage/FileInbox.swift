@@ -101,12 +101,36 @@ public struct FileInbox: Sendable, Hashable {
     /// Removes a received file once the app is done with it.
     ///
     /// NB: the transfer's directory stays with its descriptor alone, so a late redelivery is still
-    /// recognised and not accepted again.
+    /// recognised and not accepted again; ``pruneRemoved(before:)`` deletes such records.
     public func remove(_ id: UUID) {
         let folder = directory.appendingPathComponent(id.uuidString)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name != Self.descriptorName {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
+    }
+
+    /// Deletes the records ``remove(_:)`` kept of transfers removed before `date`, and returns how
+    /// many went. Files not yet removed are never touched.
+    ///
+    /// A record lets a late redelivery be recognised; once it is pruned, that transfer delivered
+    /// again is accepted as new. A sender redelivers only a file whose acknowledgement it never got
+    /// (the receiver stopped, or the link dropped, between delivery and acknowledgement), and does so
+    /// on its next connection, so keep records for longer than the devices may stay apart.
+    @discardableResult
+    public func pruneRemoved(before date: Date) -> Int {
+        let manager = FileManager.default
+        var pruned = 0
+        for name in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] where !name.hasPrefix(".") {
+            let folder = directory.appendingPathComponent(name)
+            // NB: removing the file touched the folder, so its time is when the transfer was removed.
+            guard let contents = try? manager.contentsOfDirectory(atPath: folder.path),
+                contents == [Self.descriptorName],
+                let removed = (try? manager.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date,
+                removed < date
+            else { continue }
+            if (try? manager.removeItem(at: folder)) != nil { pruned += 1 }
+        }
+        return pruned
     }
 }
