@@ -12,8 +12,8 @@ package enum IncomingMessage: Sendable {
     /// This stage is pure and runs on the caller's thread, outside the dispatcher actor.
     package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, limits: BridgeLimits) -> IncomingMessage {
         let size = bytes.count
-        let id = MessageIDScanner.readableID(in: bytes)
         guard size <= limits.maxMessageBytes else {
+            let id = MessageIDScanner.readableID(in: bytes)
             let error = BridgeError(
                 .payloadTooLarge, "message is \(size) bytes; the limit is \(limits.maxMessageBytes)",
                 details: ["limit": .number(Double(limits.maxMessageBytes)), "size": .number(Double(size))])
@@ -34,12 +34,16 @@ package enum IncomingMessage: Sendable {
                 value = try nested.get()
             }
         } catch {
+            // NB: only a message that does not parse needs the scanner to find its id.
+            let id = MessageIDScanner.readableID(in: bytes)
             var details: [String: JSONValue] = ["offset": .number(Double(error.offset)), "reason": .string(error.code.rawValue)]
             if !error.path.isEmpty { details["path"] = .string(error.path) }
             let failure = BridgeError(.invalidMessage, "malformed JSON: \(error)", details: .object(details))
             return id.map { .rejected(id: $0, failure, bytes: size) } ?? .unaddressable(failure, bytes: size)
         }
-        guard let id else {
+        // NB: the parser refuses duplicate keys, so a parsed object's string `id` is exactly the
+        // readable id the scanner would find (one top-level string member named `id`).
+        guard case .object(let members) = value, case .string(let id)? = members["id"] else {
             return .unaddressable(Self.whyNoReadableID(value), bytes: size)
         }
         do {
