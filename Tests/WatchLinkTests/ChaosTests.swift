@@ -32,6 +32,8 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
                 #expect(suite.faults[.crashBeforeHandler, default: 0] > 0)
                 // And cancellation on both sides of the send: before it (never ran) and after (ran once).
                 #expect(suite.cancelledNeverRan > 0 && suite.cancelledRanOnce > 0)
+                // Files too: delivered, and cancelled before delivery.
+                #expect(suite.filesDelivered > 0 && suite.fileCancels > 0 && suite.filesDelivered < suite.files)
             }
         }
         #expect(report.lost == 0)

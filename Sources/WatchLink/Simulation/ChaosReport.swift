@@ -34,6 +34,12 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     public var cancelledRanOnce = 0
     /// Accepted requests settled `cancelled` whose handler never ran.
     public var cancelledNeverRan = 0
+    /// File transfers the system accepted (the sender was up and activated).
+    public var files = 0
+    /// Accepted file transfers whose file is in the receiver's inbox after quiescence.
+    public var filesDelivered = 0
+    /// File transfers the workload cancelled while the sender was up.
+    public var fileCancels = 0
     /// Shared-state updates made.
     public var stateUpdates = 0
     /// Faults injected, by kind.
@@ -71,6 +77,9 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
         divergedStates += other.divergedStates
         stateUpdates += other.stateUpdates
         cancels += other.cancels
+        files += other.files
+        filesDelivered += other.filesDelivered
+        fileCancels += other.fileCancels
         cancelledRanOnce += other.cancelledRanOnce
         cancelledNeverRan += other.cancelledNeverRan
         for (kind, n) in other.faults { faults[kind, default: 0] += n }
@@ -85,6 +94,7 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
             "requests=\(requests) submitted_while_down=\(submittedWhileDown) accepted=\(accepted) succeeded=\(succeeded) errors{\(failureText)} "
             + "outcome_unknown_ran{once=\(outcomeUnknownRanOnce) never=\(outcomeUnknownNeverRan)} abandoned=\(abandoned) "
             + "cancels=\(cancels) cancelled_ran{once=\(cancelledRanOnce) never=\(cancelledNeverRan)} "
+            + "files=\(files) files_delivered=\(filesDelivered) file_cancels=\(fileCancels) "
             + "lost=\(lost) duplicated=\(duplicated) late=\(late) fifo_violations=\(fifoViolations) "
             + "diverged_states=\(divergedStates) state_updates=\(stateUpdates) faults=\(totalFaults){\(faultText)}"
     }

@@ -5,10 +5,12 @@ import Foundation
 /// Both devices send typed requests with every strategy and update three shared states
 /// while the link drops, duplicates, reorders and delays data, flaps, and either device
 /// crashes — also between any two of its own effects — and callers cancel some requests at
-/// random moments. After the workload the faults stop, the system quiesces, and the checker
+/// random moments; both devices also transfer files (some cancelled), received into a
+/// ``FileInbox`` each. After the workload the faults stop, the system quiesces, and the checker
 /// asserts: no accepted request without an outcome, no handler run twice (a cancelled request
 /// too), `cancelled` only for requests a caller cancelled, ordered handlers in send order,
-/// shared state converged.
+/// shared state converged; every file not cancelled in its receiver's inbox exactly once with its
+/// bytes, no file twice, no transfer finished twice or with an outcome it cannot have.
 public enum ChaosRun {
     /// Shared-state keys and how each resolves conflicts.
     static let stateKeys: [(String, StateResolution)] = [
@@ -48,6 +50,22 @@ public enum ChaosRun {
         var orderedRuns: [DeviceOrigin: [Int]] = [.phone: [], .watch: []]
         var restarts: [DeviceOrigin: [Int64]] = [.phone: [], .watch: []]
         var cancelled: Set<UUID> = []
+        // Files: sources and both inboxes live in a scratch directory for the length of the run.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "watchlink-chaos-\(seed)-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var inboxes: [DeviceOrigin: FileInbox] = [:]
+        for side in [DeviceOrigin.phone, .watch] {
+            inboxes[side] = try? FileInbox(directory: scratch.appendingPathComponent("inbox-\(side.rawValue)"))
+        }
+        var files: [UUID: (to: DeviceOrigin, contents: Data)] = [:]
+        var fileCancelled: Set<UUID> = []
+        var fileFinishes: [UUID: [WatchLinkError.Code?]] = [:]
+        world.observer.fileReceived = { (side, file) throws(WatchLinkError) in
+            guard let inbox = inboxes[side] else { throw WatchLinkError(.storageFailed, "no inbox") }
+            _ = try inbox.accept(file)
+        }
+        world.observer.fileTransferFinished = { _, transfer, error in fileFinishes[transfer.id, default: []].append(error?.code) }
 
         world.observer.handlerRan = { side, call in
             runs[call.idempotencyKey, default: 0] += 1
@@ -118,6 +136,25 @@ public enum ChaosRun {
                     report.cancels += 1
                     cancelled.insert(id)
                     endpoint.cancel(id)
+                }
+            }
+            if n % 50 == 25 {
+                let from: DeviceOrigin = workload.next() % 2 == 0 ? .phone : .watch
+                let contents = Data((0..<Int(workload.next() % 4_096)).map { _ in UInt8(truncatingIfNeeded: workload.next()) })
+                let cancelAfter: Int64? = workload.next() % 5 == 0 ? 1 + Int64(workload.next() % 3_000) : nil
+                let source = scratch.appendingPathComponent("file-\(n).bin")
+                world.schedule(at: at + 3) {
+                    let endpoint = world.endpoint(from)
+                    guard (try? contents.write(to: source)) != nil,
+                        let transfer = try? endpoint.transferFile(source, metadata: ["n": String(n)])
+                    else { return }
+                    files[transfer.id] = (from.counterpart, contents)
+                    guard let cancelAfter else { return }
+                    world.schedule(at: world.now + cancelAfter) {
+                        guard endpoint.isUp else { return }
+                        fileCancelled.insert(transfer.id)
+                        endpoint.cancelFileTransfer(transfer.id)
+                    }
                 }
             }
             if n % 20 == 0 {
@@ -202,6 +239,38 @@ public enum ChaosRun {
             }
             if let engine = world.endpoint(side).engine, engine.pendingCount > 0 {
                 violation("\(side) still has \(engine.pendingCount) pending requests after quiescence")
+            }
+        }
+        report.files = files.count
+        report.fileCancels = fileCancelled.count
+        var inboxed: [UUID: [ReceivedFile]] = [:]
+        for side in [DeviceOrigin.phone, .watch] {
+            for file in (try? inboxes[side]?.files()) ?? [] { inboxed[file.transfer.id, default: []].append(file) }
+            if !world.endpoint(side).outstandingFileTransfers.isEmpty {
+                violation(
+                    "\(side) still has \(world.endpoint(side).outstandingFileTransfers.count) files queued after quiescence")
+            }
+        }
+        for (id, sent) in files.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            let copies = inboxed[id] ?? []
+            if copies.count > 1 { violation("file \(id) is in the inboxes \(copies.count) times") }
+            if let copy = copies.first {
+                report.filesDelivered += 1
+                if FileManager.default.contents(atPath: copy.url.path) != sent.contents {
+                    violation("file \(id) arrived with other bytes")
+                }
+                if inboxes[sent.to].map({ copy.url.path.hasPrefix($0.directory.path) }) != true {
+                    violation("file \(id) reached the wrong device")
+                }
+            } else if !fileCancelled.contains(id) {
+                violation("file \(id) was never delivered")
+            }
+            let finishes = fileFinishes[id] ?? []
+            if finishes.count > 1 { violation("file \(id) finished \(finishes.count) times") }
+            if let outcome = finishes.first {
+                if outcome == nil && copies.isEmpty { violation("file \(id) finished delivered but is in no inbox") }
+                if outcome == .cancelled && !fileCancelled.contains(id) { violation("file \(id) finished cancelled uncancelled") }
+                if let outcome, outcome != .cancelled { violation("file \(id) finished with \(outcome.rawValue)") }
             }
         }
         let phone = world.endpoint(.phone).engine?.stateEntries ?? [:]
