@@ -79,6 +79,22 @@ import Testing
         Issue.record("condition never became true")
     }
 
+    /// The texts of the runs of a handler, in run order.
+    final class RunLog: Sendable {
+        let texts = Mutex<[String]>([])
+        var all: [String] { texts.withLock { $0 } }
+    }
+
+    /// Registers a `Ping` echo on `watch` that records the text of every run.
+    func echoRecordingRuns(on watch: WatchConnection) throws -> RunLog {
+        let runs = RunLog()
+        try watch.register(Ping.self) { ping in
+            runs.texts.withLock { $0.append(ping.text) }
+            return Pong(text: ping.text)
+        }
+        return runs
+    }
+
     func expectCancelled(_ task: Task<Pong, any Error>) async {
         do {
             _ = try await task.value
@@ -119,11 +135,7 @@ import Testing
     @Test func cancellingARequestThatWaitsForReachabilityKeepsItOffTheWatch() async throws {
         let clock = ManualClock()
         let (phone, store, watch) = makePair(clock: clock)
-        let runs = Mutex<[String]>([])
-        try watch.register(Ping.self) { ping in
-            runs.withLock { $0.append(ping.text) }
-            return Pong(text: ping.text)
-        }
+        let runs = try echoRecordingRuns(on: watch)
         try await phone.start()
         let task = Task { try await phone.send(Ping(text: "never"), strategy: .messageOnly) }
         await eventually { phone.status.pendingCount == 1 }
@@ -134,17 +146,13 @@ import Testing
 
         try await watch.start()
         #expect(try await phone.send(Ping(text: "after"), strategy: .messageOnly) == Pong(text: "after"))
-        #expect(runs.withLock { $0 } == ["after"])
+        #expect(runs.all == ["after"])
     }
 
     @Test func cancellingRightAfterCallingLeavesNothingBehindWhereverTheRequestWas() async throws {
         let clock = ManualClock()
         let (phone, store, watch) = makePair(clock: clock)
-        let runs = Mutex<[String]>([])
-        try watch.register(Ping.self) { ping in
-            runs.withLock { $0.append(ping.text) }
-            return Pong(text: ping.text)
-        }
+        let runs = try echoRecordingRuns(on: watch)
         try await phone.start()
         // NB: each cancel lands while the request is still queued for the pump, or already in the outbox.
         let tasks = (0..<50).map { n in Task { try await phone.send(Ping(text: "c\(n)"), strategy: .messageOnly) } }
@@ -157,7 +165,7 @@ import Testing
 
         try await watch.start()
         #expect(try await phone.send(Ping(text: "after"), strategy: .messageOnly) == Pong(text: "after"))
-        #expect(runs.withLock { $0 } == ["after"])
+        #expect(runs.all == ["after"])
     }
 
     @Test func anAlreadyCancelledTaskSendsNothing() async throws {

@@ -126,17 +126,28 @@ public actor WatchConnection {
         timeout: Duration = .seconds(30), durable: Bool = true, idempotencyKey: String? = nil
     ) async throws(WatchLinkError) -> R.Response {
         let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: false, idempotencyKey: idempotencyKey)
+        let result = try await submit(wire, strategy: strategy, retry: retry, untilAccepted: false)
+        return try WireCodec.decodeValue(R.Response.self, from: result.get(), field: "response")
+    }
+
+    /// Hands `wire` to the outbox and waits for its response, or only until it is accepted;
+    /// cancelling the calling task cancels the request (``cancelRequest(_:)``).
+    ///
+    /// - Throws: `cancelled` when the calling task was cancelled before the request was submitted.
+    private func submit(
+        _ wire: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy,
+        untilAccepted: Bool
+    ) async throws(WatchLinkError) -> Result<Data, WatchLinkError> {
         let id = wire.requestID
         if Task.isCancelled { throw Self.cancelledByCaller(id) }
-        let result = await withTaskCancellationHandler {
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                waiters[id] = continuation
+                if untilAccepted { acceptWaiters[id] = continuation } else { waiters[id] = continuation }
                 enqueue(wire, strategy: strategy, retry: retry)
             }
         } onCancel: {
             Task { await self.cancelRequest(id) }
         }
-        return try WireCodec.decodeValue(R.Response.self, from: result.get(), field: "response")
     }
 
     /// The calling task of `send` was cancelled: resume it now, then take the request out of the
@@ -171,18 +182,8 @@ public actor WatchConnection {
         timeout: Duration = .seconds(3600), durable: Bool = true, idempotencyKey: String? = nil
     ) async throws(WatchLinkError) -> UUID {
         let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: idempotencyKey)
-        let id = wire.requestID
-        if Task.isCancelled { throw Self.cancelledByCaller(id) }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                acceptWaiters[id] = continuation
-                enqueue(wire, strategy: strategy, retry: retry)
-            }
-        } onCancel: {
-            Task { await self.cancelRequest(id) }
-        }
-        _ = try result.get()
-        return id
+        _ = try await submit(wire, strategy: strategy, retry: retry, untilAccepted: true).get()
+        return wire.requestID
     }
 
     /// Hands several fire-and-forget requests to the outbox at once, with a single durable sync.
