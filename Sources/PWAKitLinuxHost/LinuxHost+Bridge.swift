@@ -74,8 +74,7 @@
             // NB: the dispatcher lives on the main thread too, so this runs at once: a handler
             // that does not suspend is answered before the task returns.
             Task.immediate { @MainActor in
-                let json = await dispatcher.handleInline(text, from: id)?.json
-                reply.answer(json)
+                reply.answer(await dispatcher.handleInlineJSON(text, from: id))
             }
         }
 

@@ -72,13 +72,14 @@ public actor BridgeDispatcher {
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(page)
-            for byte in id.utf8 { hasher.combine(byte) }
+            var id = id
+            id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
     }
 
     struct InFlight {
         var token: UInt64
-        var continuation: CheckedContinuation<BridgeOutput?, Never>
+        var continuation: CheckedContinuation<RenderedOutput?, Never>
         var task: Task<Void, Never>?
         var deadline: Duration
         var module: String
@@ -188,7 +189,7 @@ public actor BridgeDispatcher {
     /// nothing to deliver (a cancel message, or a page load that has ended).
     public nonisolated func handle(_ message: String, from page: PageLoadID) async -> BridgeOutput? {
         let started = now()
-        return await route(IncomingMessage.decode(message, limits: limits), from: page, started: started)
+        return await route(IncomingMessage.decode(message, limits: limits), from: page, started: started)?.output
     }
 
     /// Handles one message on the dispatcher's executor; see ``handle(_:from:)``.
@@ -198,7 +199,14 @@ public actor BridgeDispatcher {
     /// handler does not suspend — answered without leaving the thread.
     public func handleInline(_ message: String, from page: PageLoadID) async -> BridgeOutput? {
         let started = now()
-        return await route(IncomingMessage.decode(message, limits: limits), from: page, started: started)
+        return await route(IncomingMessage.decode(message, limits: limits), from: page, started: started)?.output
+    }
+
+    /// Handles one message on the dispatcher's executor, as ``handleInline(_:from:)`` does, and
+    /// returns its answer's wire JSON: rendered once, for the page and for telemetry's byte count.
+    public func handleInlineJSON(_ message: String, from page: PageLoadID) async -> String? {
+        let started = now()
+        return await route(IncomingMessage.decode(message, limits: limits), from: page, started: started)?.json
     }
 
     /// Handles one message given as UTF-8 bytes; see ``handle(_:from:)``.
@@ -207,7 +215,7 @@ public actor BridgeDispatcher {
         let incoming =
             bytes.withContiguousStorageIfAvailable { IncomingMessage.decode($0, limits: limits) }
             ?? Array(bytes).withUnsafeBufferPointer { IncomingMessage.decode($0, limits: limits) }
-        return await route(incoming, from: page, started: started)
+        return await route(incoming, from: page, started: started)?.output
     }
 
     /// Handles one message and delivers its answer through the page's `deliver` closure.
@@ -223,13 +231,14 @@ public actor BridgeDispatcher {
         pages[page]?.deliver(output)
     }
 
-    package func route(_ incoming: IncomingMessage, from pageID: PageLoadID, started: Duration) async -> BridgeOutput? {
+    func route(_ incoming: IncomingMessage, from pageID: PageLoadID, started: Duration) async -> RenderedOutput? {
         guard let page = pages[pageID] else { return nil }
         switch incoming {
         case .unaddressable(let error, let bytes):
             let event = BridgeEvent.bridgeError(error)
-            record("-", "-", started, bytes, event.json.utf8.count, error.code.rawValue)
-            return .event(event)
+            let json = event.json
+            record("-", "-", started, bytes, json.utf8.count, error.code.rawValue)
+            return RenderedOutput(output: .event(event), json: json)
         case .rejected(let id, let error, let bytes):
             return answer(.failure(id: id, error: error), "-", "-", started, bytes)
         case .message(.cancel(let id), _):
@@ -248,7 +257,7 @@ public actor BridgeDispatcher {
         }
     }
 
-    private func call(_ request: BridgeRequest, page: Page, started: Duration, bytes: Int) async -> BridgeOutput? {
+    private func call(_ request: BridgeRequest, page: Page, started: Duration, bytes: Int) async -> RenderedOutput? {
         let (id, module, action) = (request.id, request.module, request.action)
         // NB: telemetry names only what is registered; names a page makes up are `-`, so they
         // cannot grow the metrics backend one time series per name.
@@ -256,7 +265,7 @@ public actor BridgeDispatcher {
         let recordedModule = known == nil ? "-" : module
         let declared = registry.declares(module: module, action: action)
         let recordedAction = declared ? action : "-"
-        func reject(_ error: BridgeError) -> BridgeOutput {
+        func reject(_ error: BridgeError) -> RenderedOutput {
             pages[page.caller.pageLoad]?.rememberAnswered(id)
             return answer(.failure(id: id, error: error), recordedModule, recordedAction, started, bytes)
         }
@@ -308,7 +317,9 @@ public actor BridgeDispatcher {
             pages[pageID]?.inFlight += 1
             scheduleSweep(for: started + timeout)
             // NB: the entry exists before the handler starts: an inline handler may finish (and
-            // look the call up) before `Task.immediate` returns.
+            // look the call up) before `Task.immediate` returns. Its answer then resumes the
+            // continuation before this task suspends, so the task goes on without being
+            // scheduled again.
             let task: Task<Void, Never>
             if handlersInline {
                 // NB: a strong capture keeps the task isolated to the dispatcher, so finishing
@@ -350,21 +361,22 @@ public actor BridgeDispatcher {
         pages[key.page]?.rememberAnswered(key.id)
         if token == nil { entry.task?.cancel() }
         let response = BridgeResponse(id: key.id, outcome: result)
+        let output: RenderedOutput?
         if deliver && pages[key.page] != nil {
-            let output = answer(response, entry.module, entry.action, entry.started, entry.requestBytes)
-            entry.continuation.resume(returning: output)
+            output = answer(response, entry.module, entry.action, entry.started, entry.requestBytes)
         } else {
             record(entry.module, entry.action, entry.started, entry.requestBytes, 0, BridgeError.Code.cancelled.rawValue)
-            entry.continuation.resume(returning: nil)
+            output = nil
         }
+        entry.continuation.resume(returning: output)
     }
 
     private func answer(
         _ response: BridgeResponse, _ module: String, _ action: String, _ started: Duration, _ bytes: Int
-    ) -> BridgeOutput {
-        let output = BridgeOutput.response(response)
-        record(module, action, started, bytes, output.json.utf8.count, response.error?.code.rawValue ?? "ok")
-        return output
+    ) -> RenderedOutput {
+        let json = response.json
+        record(module, action, started, bytes, json.utf8.count, response.error?.code.rawValue ?? "ok")
+        return RenderedOutput(output: .response(response), json: json)
     }
 
     private func record(
@@ -375,6 +387,12 @@ public actor BridgeDispatcher {
                 module: module, action: action, duration: now() - started, requestBytes: bytes,
                 responseBytes: responseBytes, outcome: outcome))
     }
+}
+
+/// An answer and its wire JSON, rendered once.
+struct RenderedOutput: Sendable {
+    var output: BridgeOutput
+    var json: String
 }
 
 /// Owns the serial executor of a dispatcher that has no host-shared one.

@@ -30,6 +30,31 @@ import Testing
         #expect(refused?.contains(#""code":"unknown_module""#) == true)
     }
 
+    @Test func theJSONFormAnswersTheSameTextAtOnceAndRecordsItsSize() async throws {
+        let sizes = SizeLog()
+        var registry = ModuleRegistry()
+        try registry.register(EchoModule())
+        let dispatcher = BridgeDispatcher(
+            registry: registry, configuration: .testing,
+            telemetry: BridgeTelemetry(observer: { record in sizes.add(record.responseBytes) }),
+            clock: ManualClock(), executor: MainActor.sharedUnownedExecutor)
+        let page = await dispatcher.openPage(origin: "https://app.example.com", grant: .all) { _ in }
+        var answer: String?
+        Task.immediate { @MainActor in
+            answer = await dispatcher.handleInlineJSON(
+                #"{"id":"1","module":"echo","action":"echo","payload":[1,"é"]}"#, from: page)
+        }
+        #expect(answer == #"{"id":"1","success":true,"data":[1,"é"]}"#)
+        #expect(sizes.all == [answer?.utf8.count ?? -1])
+        let unaddressable = await dispatcher.handleInlineJSON("{not json", from: page)
+        #expect(unaddressable?.contains(#""type":"bridge.error""#) == true)
+        #expect(sizes.all.last == unaddressable?.utf8.count)
+        #expect(await dispatcher.handleInlineJSON(#"{"id":"9","cancel":true}"#, from: page) == nil)
+        #expect(
+            await dispatcher.handleInlineJSON(#"{"id":"2","module":"echo","action":"echo"}"#, from: PageLoadID(rawValue: 999))
+                == nil)
+    }
+
     @Test func suspendingHandlersStillTimeOutCancelAndEndWithTheirPage() async throws {
         let clock = ManualClock()
         let gate = Gate()
@@ -70,6 +95,13 @@ import Testing
         #expect(ended.get("x") == "dropped")
         #expect(await second.inFlightCount == 0)
     }
+}
+
+/// Response sizes telemetry recorded, in order.
+final class SizeLog: Sendable {
+    private let values = Mutex<[Int]>([])
+    func add(_ value: Int) { values.withLock { $0.append(value) } }
+    var all: [Int] { values.withLock { $0 } }
 }
 
 /// Answers by call id, shared with the tasks that produce them.
