@@ -111,10 +111,13 @@ extension SocketSession {
     }
 
     /// Removes the transfer from the queue, tells the counterpart to drop what it has, and reports `cancelled`.
+    ///
+    /// Never waits for the socket: the cancel is queued as a reply, sent at once or by whoever is
+    /// writing (the file sender may be blocked on a full socket until the counterpart reads).
     public func cancelFileTransfer(_ id: UUID) {
         let error = WatchLinkError(.cancelled, "file transfer cancelled", details: ["transferID": id.uuidString])
         guard let transfer = finishOutgoing(id) else { return }
-        _ = write(.fileCancel, Self.bytes(of: id))
+        reply(.fileCancel, Self.bytes(of: id))
         callback { $0.sessionDidFinishFileTransfer(transfer, error: error) }
     }
 

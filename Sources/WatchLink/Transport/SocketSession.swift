@@ -185,11 +185,12 @@ public final class SocketSession: WatchSession, Sendable {
         return ok
     }
 
-    /// Queues a short reply (an acknowledgement or refusal) from the reading thread and sends it
-    /// unless another write is under way, whose writer then sends it.
+    /// Queues a short control frame (an acknowledgement, refusal or cancel) and sends it unless
+    /// another write is under way, whose writer then sends it.
     ///
     /// NB: the reader never waits for the write lock: a writer blocked on a full socket waits for
     /// the counterpart's reader, and two readers waiting for their own writers would deadlock.
+    /// Nor does a caller cancelling a file, whose sender may be the writer blocked.
     func reply(_ kind: Kind, _ body: [UInt8]) {
         let n = UInt32(body.count + 1)
         let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
