@@ -102,6 +102,48 @@ import Testing
         session.invalidate()
     }
 
+    @Test func aCounterpartThatStopsReadingHoldsNoCallerAndLosesNothing() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let listener = try SocketIO.listen(path: root + "/s")
+        defer { close(listener) }
+        let phone = try SocketSession(
+            socketPath: root + "/s", role: .connect, directory: root + "/a", stallTimeout: .milliseconds(200))
+        phone.activate(delegate: Recorder())
+        defer { phone.invalidate() }
+        // The counterpart accepts, then never reads: its socket fills up.
+        let stalled = try SocketFileTransferTests.RawPeer.connection(from: listener)
+        let count = 24
+        func payload(_ n: Int) -> Data { Data("\(n):".utf8) + Data(repeating: UInt8(n), count: 60_000) }
+        // NB: 1.4 MB is far more than a socket buffers; without the stall timeout a call blocks for good.
+        for n in 0..<count { try phone.transferUserInfo(payload(n)) }
+        do {
+            try phone.sendMessage(Data("after".utf8))
+        } catch {
+            #expect(error.code == .notReachable)
+        }
+        close(stalled.fd)
+        // A counterpart that reads gets every queued item, in order, on a connection made since.
+        var delivered: [Data] = []
+        for _ in 0..<50 where delivered.count < count {
+            let peer = try SocketFileTransferTests.RawPeer.connection(from: listener)
+            delivered = []
+            while delivered.count < count, let (kind, body) = peer.receive(skipping: [.fileOutstanding, .message]) {
+                guard kind == .userInfo else { continue }
+                delivered.append(Data(body[8...]))
+            }
+            close(peer.fd)
+        }
+        #expect(delivered == (0..<count).map(payload))
+        #expect(phone.outstandingUserInfoCount == count)
+        do {
+            _ = try SocketSession(socketPath: root + "/t", role: .connect, directory: root + "/b", stallTimeout: .zero)
+            Issue.record("expected invalid_argument")
+        } catch {
+            #expect(error.details["field"] == "stallTimeout")
+        }
+    }
+
     @Test func corruptQueueFileIsReported() throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -56,7 +56,14 @@ enum SocketIO {
         return address
     }
 
-    /// Writes every byte (no SIGPIPE); `false` on failure.
+    /// Makes a send on `fd` that waits longer than `timeout` fail (`EAGAIN`) rather than block.
+    static func setSendTimeout(_ fd: Int32, _ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        var value = timeval(tv_sec: .init(seconds), tv_usec: .init(attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Writes every byte (no SIGPIPE); `false` on failure, including a send that timed out.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {

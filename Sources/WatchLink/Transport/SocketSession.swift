@@ -13,6 +13,10 @@ import Synchronization
 /// `directory` (written with `fsync` and an atomic rename) so they survive `kill -9`; queued
 /// user info is resent in order after a reconnect until the counterpart acknowledges it. Queued
 /// files are copied into `directory` too, and resent until acknowledged (see `SocketSession+Files.swift`).
+///
+/// A counterpart that stops reading (stopped, or hung) cannot hold a caller: a write that waits on
+/// a full socket for longer than `stallTimeout` drops the connection, which is then made again,
+/// and what was queued is resent on the new one.
 public final class SocketSession: WatchSession, Sendable {
     /// Which end of the socket this process owns.
     public enum Role: Sendable {
@@ -55,6 +59,8 @@ public final class SocketSession: WatchSession, Sendable {
     let socketPath: String
     let role: Role
     let directory: String
+    /// How long a write may wait on a full socket before the connection is dropped.
+    let stallTimeout: Duration
     let state: Mutex<State>
     let writeLock = Mutex(())
     let callbackLock = Mutex(())
@@ -66,8 +72,17 @@ public final class SocketSession: WatchSession, Sendable {
     let fileSignal = NSCondition()
 
     /// Creates a session; persisted queues and contexts are loaded from `directory`.
-    public init(socketPath: String, role: Role, directory: String) throws(WatchLinkError) {
+    ///
+    /// - Parameter stallTimeout: how long a write may wait for a counterpart that does not read
+    ///   before the connection is dropped and made again (at least 1 ms).
+    public init(
+        socketPath: String, role: Role, directory: String, stallTimeout: Duration = .seconds(10)
+    ) throws(WatchLinkError) {
         _ = try SocketIO.makeAddress(socketPath)
+        guard stallTimeout >= .milliseconds(1) else {
+            throw WatchLinkError(.invalidArgument, "stallTimeout must be at least 1 ms", details: ["field": "stallTimeout"])
+        }
+        self.stallTimeout = stallTimeout
         self.socketPath = socketPath
         self.role = role
         self.directory = directory
@@ -253,6 +268,7 @@ public final class SocketSession: WatchSession, Sendable {
     }
 
     private func serve(_ fd: Int32) {
+        SocketIO.setSendTimeout(fd, stallTimeout)
         let (queued, context, generation, files) = state.withLock { state -> ([Queued], Data?, UInt64, [FileTransfer]) in
             state.fd = fd
             state.generation += 1
