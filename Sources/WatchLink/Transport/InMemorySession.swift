@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// For tests of ``WatchConnection`` and for previews. Data is delivered immediately; user
 /// info and files queued while the counterpart is not activated (or the link is down) are delivered,
-/// in order, when it activates (or the link comes back); a received file is a temporary copy that
-/// is deleted when the delegate returns.
+/// in order, when it activates (or the link comes back), and so is the latest context sent
+/// meanwhile; a received file is a temporary copy that is deleted when the delegate returns.
 /// Delegate callbacks are made while the pair's lock is held, one at a time, so a delegate
 /// must not call back into the session synchronously (``WatchConnection`` never does).
 public final class InMemorySession: WatchSession, Sendable {
@@ -17,6 +17,8 @@ public final class InMemorySession: WatchSession, Sendable {
         var queuedUserInfo: [DeviceOrigin: [Data]] = [:]
         var sent: [DeviceOrigin: Data] = [:]
         var received: [DeviceOrigin: Data] = [:]
+        /// Sides whose latest received context has not been handed to their delegate yet.
+        var contextPending: Set<DeviceOrigin> = []
         var lastReachable: [DeviceOrigin: Bool] = [:]
         /// File transfers waiting for their receiver, by receiver, oldest first.
         var queuedFiles: [DeviceOrigin: [(FileTransfer, Data)]] = [:]
@@ -34,7 +36,20 @@ public final class InMemorySession: WatchSession, Sendable {
                     delegates[side]?.sessionReachabilityDidChange(now)
                 }
             }
-            for side in [DeviceOrigin.phone, .watch] { deliverFiles(to: side) }
+            for side in [DeviceOrigin.phone, .watch] { deliverQueued(to: side) }
+        }
+
+        /// Delivers what waits for `target` — user info in order, the latest context, files — if it
+        /// is activated and the link is up.
+        mutating func deliverQueued(to target: DeviceOrigin) {
+            guard linkUp, activated.contains(target), let delegate = delegates[target] else { return }
+            let userInfo = queuedUserInfo[target] ?? []
+            queuedUserInfo[target] = []
+            for data in userInfo { delegate.sessionDidReceive(data, on: .userInfo) }
+            if contextPending.remove(target) != nil, let context = received[target] {
+                delegate.sessionDidReceive(context, on: .applicationContext)
+            }
+            deliverFiles(to: target)
         }
 
         /// Delivers the files queued for `target` if it is activated and the link is up; a file its
@@ -101,8 +116,6 @@ public final class InMemorySession: WatchSession, Sendable {
             state.delegates[side] = delegate
             state.activated.insert(side)
             state.delegates[side]?.sessionDidActivate(.activated)
-            for data in state.queuedUserInfo[side] ?? [] { state.delegates[side]?.sessionDidReceive(data, on: .userInfo) }
-            state.queuedUserInfo[side] = []
             state.notifyReachability()
         }
     }
@@ -134,28 +147,25 @@ public final class InMemorySession: WatchSession, Sendable {
         }
     }
 
-    /// Delivers user info now, or queues it until the counterpart activates.
+    /// Delivers user info now, after any queued before it, or queues it until the counterpart is
+    /// activated and the link is up.
     public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try pair.state.withLock { (state) throws(WatchLinkError) in
             try precheck(state, data, .userInfo)
-            let target = side.counterpart
-            if state.linkUp, state.activated.contains(target), let delegate = state.delegates[target] {
-                delegate.sessionDidReceive(data, on: .userInfo)
-            } else {
-                state.queuedUserInfo[target, default: []].append(data)
-            }
+            state.queuedUserInfo[side.counterpart, default: []].append(data)
+            state.deliverQueued(to: side.counterpart)
         }
     }
 
-    /// Replaces the context and delivers it if the counterpart is activated.
+    /// Replaces the context and delivers it now, or — only the latest — once the counterpart is
+    /// activated and the link is up.
     public func updateApplicationContext(_ data: Data) throws(WatchLinkError) {
         try pair.state.withLock { (state) throws(WatchLinkError) in
             try precheck(state, data, .applicationContext)
             state.sent[side] = data
             state.received[side.counterpart] = data
-            if state.activated.contains(side.counterpart) {
-                state.delegates[side.counterpart]?.sessionDidReceive(data, on: .applicationContext)
-            }
+            state.contextPending.insert(side.counterpart)
+            state.deliverQueued(to: side.counterpart)
         }
     }
 
@@ -166,7 +176,7 @@ public final class InMemorySession: WatchSession, Sendable {
         let target = side.counterpart
         pair.state.withLock { state in
             state.queuedFiles[target, default: []].append((transfer, data))
-            state.deliverFiles(to: target)
+            state.deliverQueued(to: target)
         }
         return transfer
     }
