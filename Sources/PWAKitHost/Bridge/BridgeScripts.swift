@@ -4,7 +4,8 @@ public import PWAKitCore
 ///
 /// The native message handler lives in an isolated script world that page scripts cannot
 /// touch. Two scripts bind it to one exact origin (the top frame's, decided natively before
-/// the document exists; each script re-checks it and does nothing elsewhere):
+/// the document exists; each script re-checks it and does nothing elsewhere), and the page
+/// world also gets the handshake and the SDK under the same guard (``pageScripts(handshake:)``):
 ///
 /// - ``relay`` runs in the isolated world. It takes message text from the page-world
 ///   ``pageShim`` over a DOM event, enforces the size limit before anything crosses into

@@ -8,7 +8,7 @@ extension WatchConnection {
     /// counterpart's connection copies the file into its ``fileInbox`` and yields it from ``receivedFiles()``.
     /// - Throws: `cancelled` when the connection is not running, `not_activated` before the session
     ///   activated, `invalid_argument` naming `fileName` or `metadata`, `file_unreadable` or
-    ///   `payload_too_large` naming `file`.
+    ///   `payload_too_large` naming `file` or `metadata`.
     public func transferFile(_ url: URL, metadata: [String: String] = [:]) throws(WatchLinkError) -> FileTransfer {
         if let storageError { throw storageError }
         guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }

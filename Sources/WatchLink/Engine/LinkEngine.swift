@@ -25,7 +25,8 @@ public struct LinkEngine: Sendable {
         public var inboxRetention: Duration = .seconds(60)
         /// Most out-of-order ordered requests buffered.
         public var orderedBufferLimit = 1024
-        /// Records appended before the log is compacted into a snapshot.
+        /// Records appended before the log is compacted into a snapshot; at least as many as the
+        /// last snapshot held, so compaction stays amortised constant per record.
         public var compactionThreshold = 2000
 
         /// The seed's defaults.

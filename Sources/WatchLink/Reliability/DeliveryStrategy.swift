@@ -4,7 +4,8 @@ public enum DeliveryStrategy: String, Hashable, Sendable, Codable, CaseIterable 
     case messageWithUserInfoFallback
     /// A live message when reachable, otherwise the application context.
     case messageWithContextFallback
-    /// Live messages only; fails with `not_reachable` when retries run out.
+    /// Live messages only; fails with `not_reachable` when retries run out before it was ever
+    /// handed to the session, and with `timeout` at its deadline once it was.
     case messageOnly
     /// Queued user-info transfers only; handlers run in send order.
     case userInfoOnly

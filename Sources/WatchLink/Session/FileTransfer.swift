@@ -36,7 +36,8 @@ public struct FileTransfer: Sendable, Hashable, Identifiable, Codable {
 
 /// How far an outstanding file transfer has got.
 public struct FileTransferProgress: Sendable, Hashable {
-    /// Bytes handed to the link in the current attempt (all of them once delivered).
+    /// Bytes the counterpart has: where the current attempt started (the socket transport resumes
+    /// an interrupted file) plus what was sent since. A finished transfer has no progress (`nil`).
     public var completedBytes: Int64
     /// The file's size.
     public var totalBytes: Int64
@@ -79,7 +80,7 @@ extension FileTransfer {
     /// Checks the name, metadata and size; a descriptor that fails is never turned into a path.
     ///
     /// - Throws: `invalid_argument` naming `fileName` or `metadata`, or `payload_too_large`
-    ///   naming `size`.
+    ///   naming `metadata` (too large) or `file` (over ``SessionLimits/file``).
     public func validate() throws(WatchLinkError) {
         try Self.validateName(fileName)
         try Self.validateMetadata(metadata)

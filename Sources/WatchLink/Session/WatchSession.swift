@@ -32,7 +32,7 @@ public protocol WatchSession: AnyObject {
     /// Queues the file at `url` with `metadata`; the delegate hears `sessionDidFinishFileTransfer` once.
     ///
     /// - Throws: `not_activated`; `invalid_argument` naming `fileName` or `metadata`;
-    ///   `file_unreadable` or `payload_too_large` naming `file`.
+    ///   `file_unreadable`, or `payload_too_large` naming `file` or `metadata`.
     func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer
     /// File transfers not yet delivered (nor cancelled), oldest first.
     var outstandingFileTransfers: [FileTransfer] { get }

@@ -10,7 +10,7 @@ public struct StateVersion: Hashable, Sendable, Codable {
     public var sequenceNumber: UInt64
     /// When the update was made, on the originating device's clock.
     public var timestamp: WatchTimestamp
-    /// The device that made the update (or resolved the conflict).
+    /// The device that made the update; a resolved conflict keeps the winner's origin.
     public var origin: DeviceOrigin
     /// A unique identifier of the update.
     public var updateID: UUID

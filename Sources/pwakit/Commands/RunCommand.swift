@@ -18,8 +18,9 @@ struct RunCommand: ParsableCommand {
             the PNG is saved once the page has painted after loading (or, with --wait-for ready, \
             once it calls PWAKit.ready()), and the command exits. With --report the page gets the \
             `report` module and the run ends with its verdict; the host prints one JSON line per \
-            event. Exit status: 0 done; 1 the page reported failures; 2 bad arguments or \
-            configuration; 3 timed out; 4 screenshot failed; 5 no display or web engine.
+            event. Exit status: 0 done; 1 the page reported failures; 2 a target or configuration \
+            that cannot be used; 3 timed out; 4 screenshot failed; 5 no display or web engine; \
+            64 a bad flag.
 
             The clipboard, printing, desktop notifications and secure storage are real; the \
             other device features are simulated (each simulated action is printed as a JSON \
