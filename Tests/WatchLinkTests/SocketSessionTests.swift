@@ -144,6 +144,72 @@ import Testing
         }
     }
 
+    @Test func hostileFramesNeitherCrashNorLoseWhatIsQueued() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let listener = try SocketIO.listen(path: root + "/s")
+        defer { close(listener) }
+        let phone = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        let recorder = Recorder()
+        phone.activate(delegate: recorder)
+        defer { phone.invalidate() }
+        for text in ["one", "two", "three"] { try phone.transferUserInfo(Data(text.utf8)) }
+        typealias Peer = SocketFileTransferTests.RawPeer
+        func id(_ n: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: n >> (56 - 8 * UInt64($0))) } }
+        /// Accepts the next connection and reads the user info it resends, in order.
+        ///
+        /// NB: an item queued while the connection is being made may come twice, under one id,
+        /// as a receiver expects of user info; it is counted once, as a receiver does.
+        func resent(_ count: Int) throws -> (Peer, [String]) {
+            let peer = try Peer.connection(from: listener)
+            var texts: [String] = []
+            var last: UInt64 = 0
+            while texts.count < count, let (kind, body) = peer.receive(skipping: [.fileOutstanding, .context]) {
+                guard kind == .userInfo, body.count >= 8 else { continue }
+                let id = SocketSession.readID(body)
+                if id > last { texts.append(String(decoding: body.dropFirst(8), as: UTF8.self)) }
+                last = max(last, id)
+            }
+            return (peer, texts)
+        }
+        let (peer, first) = try resent(3)
+        #expect(first == ["one", "two", "three"])
+
+        peer.send(.userInfoAck, [1, 2])  // shorter than an id: ignored
+        peer.send(.userInfo, [0, 0, 1])  // shorter than an id: ignored
+        #expect(SocketIO.writeAll(peer.fd, [0, 0, 0, 4, 200, 1, 2, 3]))  // a kind from a later version: skipped
+        peer.send(.userInfo, id(7) + Array("seven".utf8))
+        peer.send(.userInfo, id(7) + Array("seven again".utf8))  // a resend: not delivered twice
+        peer.send(.userInfo, id(6) + Array("six".utf8))  // older than one delivered: a resend too
+        peer.send(.userInfoAck, id(2))
+        peer.send(.message, Array("still here".utf8))
+        try await waitUntil { recorder.items.contains { $0.0 == .message } }
+        #expect(recorder.items.map { String(decoding: $0.1, as: UTF8.self) } == ["seven", "still here"])
+        // Each accepted user info is acknowledged, the resends too.
+        var acks: [[UInt8]] = []
+        while acks.count < 3, let (kind, body) = peer.receive(skipping: [.fileOutstanding]) {
+            if kind == .userInfoAck { acks.append(body) }
+        }
+        #expect(acks == [id(7), id(7), id(6)])
+        try await waitUntil { phone.outstandingUserInfoCount == 1 }
+        #expect(phone.outstandingUserInfoCount == 1)
+
+        // A length no frame may have drops the connection; what is queued comes again on the next.
+        #expect(SocketIO.writeAll(peer.fd, [0x7F, 0xFF, 0xFF, 0xFF, SocketSession.Kind.message.rawValue]))
+        let (second, again) = try resent(1)
+        close(peer.fd)
+        #expect(again == ["three"])
+        // So does a length of zero, which cannot even cover the kind byte that follows it.
+        #expect(SocketIO.writeAll(second.fd, [0, 0, 0, 0, SocketSession.Kind.message.rawValue]))
+        let (third, onceMore) = try resent(1)
+        close(second.fd)
+        #expect(onceMore == ["three"])
+        third.send(.userInfoAck, id(3))
+        try await waitUntil { phone.outstandingUserInfoCount == 0 }
+        #expect(phone.outstandingUserInfoCount == 0)
+        close(third.fd)
+    }
+
     @Test func corruptQueueFileIsReported() throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
