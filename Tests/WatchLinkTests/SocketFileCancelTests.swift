@@ -24,7 +24,9 @@ import Testing
         init() throws {
             root = SocketFileTransferTests().directory()
             listener = try SocketIO.listen(path: root + "/s")
-            phone = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+            // NB: a long stall timeout: on a loaded machine a pause must not drop the connection mid-test.
+            phone = try SocketSession(
+                socketPath: root + "/s", role: .connect, directory: root + "/a", stallTimeout: .seconds(120))
             events = SocketFileTransferTests.FileRecorder()
             phone.activate(delegate: events)
         }

@@ -137,7 +137,8 @@ import Testing
         #expect(delivered == (0..<count).map(payload))
         #expect(phone.outstandingUserInfoCount == count)
         do {
-            _ = try SocketSession(socketPath: root + "/t", role: .connect, directory: root + "/b", stallTimeout: .zero)
+            _ = try SocketSession(
+                socketPath: root + "/t", role: .connect, directory: root + "/b", stallTimeout: .milliseconds(99))
             Issue.record("expected invalid_argument")
         } catch {
             #expect(error.details["field"] == "stallTimeout")
@@ -208,6 +209,71 @@ import Testing
         try await waitUntil { phone.outstandingUserInfoCount == 0 }
         #expect(phone.outstandingUserInfoCount == 0)
         close(third.fd)
+    }
+
+    @Test func longQueuesOnBothSidesAreExchangedWithoutDeadlock() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let count = 600
+        func item(_ side: String, _ n: Int) -> Data { Data("\(side)-\(n)-".utf8) + Data(repeating: 0x2E, count: 1_000) }
+        // Each side queues its items while alone (its own socket path), then both restart together.
+        for (side, role, dir) in [("p", SocketSession.Role.connect, "/a"), ("w", .listen, "/b")] {
+            let alone = try SocketSession(socketPath: root + "/alone-" + side, role: role, directory: root + dir)
+            alone.activate(delegate: Recorder())
+            for n in 0..<count { try alone.transferUserInfo(item(side, n)) }
+            alone.invalidate()
+        }
+        // NB: a long stall timeout, so a deadlock shows as missing items, not as reconnects.
+        let watch = try SocketSession(socketPath: root + "/s", role: .listen, directory: root + "/b", stallTimeout: .seconds(60))
+        let phone = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a", stallTimeout: .seconds(60))
+        let atWatch = Recorder()
+        let atPhone = Recorder()
+        watch.activate(delegate: atWatch)
+        phone.activate(delegate: atPhone)
+        defer {
+            phone.invalidate()
+            watch.invalidate()
+        }
+        for _ in 0..<3_000 where atWatch.items.count < count || atPhone.items.count < count {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(atWatch.items.map(\.1) == (0..<count).map { item("p", $0) })
+        #expect(atPhone.items.map(\.1) == (0..<count).map { item("w", $0) })
+        try await waitUntil { phone.outstandingUserInfoCount == 0 && watch.outstandingUserInfoCount == 0 }
+        #expect(phone.outstandingUserInfoCount == 0 && watch.outstandingUserInfoCount == 0)
+    }
+
+    @Test func concurrentTransfersWhileConnectedArriveOnceAndInEachCallersOrder() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let watch = try SocketSession(socketPath: root + "/s", role: .listen, directory: root + "/b")
+        let phone = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        let recorder = Recorder()
+        watch.activate(delegate: recorder)
+        phone.activate(delegate: Recorder())
+        defer {
+            phone.invalidate()
+            watch.invalidate()
+        }
+        try await waitUntil { phone.isReachable }
+        let writers = 4
+        let each = 100
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    for n in 0..<each { try? phone.transferUserInfo(Data("\(writer)-\(n)".utf8)) }
+                }
+            }
+        }
+        for _ in 0..<1_000 where recorder.items.count < writers * each { try await Task.sleep(for: .milliseconds(10)) }
+        let texts = recorder.items.map { String(decoding: $0.1, as: UTF8.self) }
+        #expect(texts.count == writers * each)
+        #expect(Set(texts).count == writers * each)
+        for writer in 0..<writers {
+            #expect(texts.filter { $0.hasPrefix("\(writer)-") } == (0..<each).map { "\(writer)-\($0)" })
+        }
+        try await waitUntil { phone.outstandingUserInfoCount == 0 }
+        #expect(phone.outstandingUserInfoCount == 0)
     }
 
     @Test func corruptQueueFileIsReported() throws {

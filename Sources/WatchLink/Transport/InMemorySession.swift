@@ -41,7 +41,10 @@ public final class InMemorySession: WatchSession, Sendable {
 
         /// Delivers what waits for `target` — user info in order, the latest context, files — if it
         /// is activated and the link is up.
-        mutating func deliverQueued(to target: DeviceOrigin) {
+        ///
+        /// Files are retried only when asked (`files`): a file the delegate refused is not offered
+        /// again on every other transfer.
+        mutating func deliverQueued(to target: DeviceOrigin, files: Bool = true) {
             guard linkUp, activated.contains(target), let delegate = delegates[target] else { return }
             let userInfo = queuedUserInfo[target] ?? []
             queuedUserInfo[target] = []
@@ -49,7 +52,7 @@ public final class InMemorySession: WatchSession, Sendable {
             if contextPending.remove(target) != nil, let context = received[target] {
                 delegate.sessionDidReceive(context, on: .applicationContext)
             }
-            deliverFiles(to: target)
+            if files { deliverFiles(to: target) }
         }
 
         /// Delivers the files queued for `target` if it is activated and the link is up; a file its
@@ -109,7 +112,7 @@ public final class InMemorySession: WatchSession, Sendable {
     /// The last context this side received.
     public var receivedApplicationContext: Data? { pair.state.withLock { $0.received[side] } }
 
-    /// Activates immediately and delivers user info queued for this side.
+    /// Activates immediately and, if the link is up, delivers what was queued for this side.
     public func activate(delegate: any WatchSessionDelegate) {
         let side = self.side
         pair.state.withLock { state in
@@ -153,7 +156,7 @@ public final class InMemorySession: WatchSession, Sendable {
         try pair.state.withLock { (state) throws(WatchLinkError) in
             try precheck(state, data, .userInfo)
             state.queuedUserInfo[side.counterpart, default: []].append(data)
-            state.deliverQueued(to: side.counterpart)
+            state.deliverQueued(to: side.counterpart, files: false)
         }
     }
 
@@ -165,7 +168,7 @@ public final class InMemorySession: WatchSession, Sendable {
             state.sent[side] = data
             state.received[side.counterpart] = data
             state.contextPending.insert(side.counterpart)
-            state.deliverQueued(to: side.counterpart)
+            state.deliverQueued(to: side.counterpart, files: false)
         }
     }
 

@@ -56,6 +56,12 @@ enum SocketIO {
         return address
     }
 
+    /// Whether `fd` has bytes to read now.
+    static func hasInput(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
+    }
+
     /// Makes a send on `fd` that waits longer than `timeout` fail (`EAGAIN`) rather than block.
     static func setSendTimeout(_ fd: Int32, _ timeout: Duration) {
         let (seconds, attoseconds) = timeout.components

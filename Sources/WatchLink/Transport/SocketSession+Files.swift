@@ -112,8 +112,8 @@ extension SocketSession {
 
     /// Removes the transfer from the queue, tells the counterpart to drop what it has, and reports `cancelled`.
     ///
-    /// Never waits for the socket: the cancel is queued as a reply, sent at once or by whoever is
-    /// writing (the file sender may be blocked on a full socket until the counterpart reads).
+    /// Never waits for the socket: the cancel is queued for the connection's reply writer (the
+    /// file sender may be blocked on a full socket until the counterpart reads).
     public func cancelFileTransfer(_ id: UUID) {
         let error = WatchLinkError(.cancelled, "file transfer cancelled", details: ["transferID": id.uuidString])
         guard let transfer = finishOutgoing(id) else { return }

@@ -37,6 +37,12 @@ public final class SocketSession: WatchSession, Sendable {
         var stopped = false
         var queue = QueueFile(nextID: 1, items: [])
         var lastDeliveredUserInfo: UInt64 = 0
+        /// The highest user-info id written on the current connection (see ``flushUserInfo()``).
+        var userInfoSent: UInt64 = 0
+        /// The highest user-info id the queue file on disk accounts for; nothing above it is sent.
+        var userInfoPersisted: UInt64 = 0
+        /// Acknowledged user info is gone from memory but still in the queue file.
+        var acknowledgedUnsaved = false
         var sentContext: Data?
         var receivedContext: Data?
         /// Counts connections, so a file sender stops writing once its connection is gone.
@@ -66,21 +72,26 @@ public final class SocketSession: WatchSession, Sendable {
     let callbackLock = Mutex(())
     /// Serialises queue-file writes: the caller's thread appends, the socket thread removes acked items.
     let persistLock = Mutex(())
-    /// Replies from the reading thread waiting for the write lock (see ``reply(_:_:)``).
+    /// Control frames waiting for the write lock (see ``reply(_:_:)``).
     let pendingReplies = Mutex<[[UInt8]]>([])
+    /// Wakes the connection's reply writer when a control frame is queued or the connection ends.
+    let replySignal = NSCondition()
     /// Wakes the file sender when a file is queued or cancelled, or the connection ends.
     let fileSignal = NSCondition()
 
     /// Creates a session; persisted queues and contexts are loaded from `directory`.
     ///
     /// - Parameter stallTimeout: how long a write may wait for a counterpart that does not read
-    ///   before the connection is dropped and made again (at least 1 ms).
+    ///   before the connection is dropped and made again (at least 100 ms). A counterpart's
+    ///   reader busy longer than this (storing a large received file on a slow disk) also drops
+    ///   the connection; nothing is lost, the connection is made again.
     public init(
         socketPath: String, role: Role, directory: String, stallTimeout: Duration = .seconds(10)
     ) throws(WatchLinkError) {
         _ = try SocketIO.makeAddress(socketPath)
-        guard stallTimeout >= .milliseconds(1) else {
-            throw WatchLinkError(.invalidArgument, "stallTimeout must be at least 1 ms", details: ["field": "stallTimeout"])
+        guard stallTimeout >= .milliseconds(100) else {
+            throw WatchLinkError(
+                .invalidArgument, "stallTimeout must be at least 100 ms", details: ["field": "stallTimeout"])
         }
         self.stallTimeout = stallTimeout
         self.socketPath = socketPath
@@ -96,6 +107,7 @@ public final class SocketSession: WatchSession, Sendable {
         initial.sentContext = FileManager.default.contents(atPath: directory + "/context-sent")
         initial.receivedContext = FileManager.default.contents(atPath: directory + "/context-received")
         initial.files = try Self.loadFiles(directory: directory)
+        initial.userInfoPersisted = initial.queue.nextID - 1
         state = Mutex(initial)
     }
 
@@ -131,6 +143,7 @@ public final class SocketSession: WatchSession, Sendable {
         if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
         if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
         wakeFileSender()
+        wakeReplyWriter()
     }
 
     /// Sends a live message; `not_reachable` unless connected.
@@ -139,17 +152,15 @@ public final class SocketSession: WatchSession, Sendable {
         guard write(.message, [UInt8](data)) else { throw WatchLinkError(.notReachable, "counterpart not connected") }
     }
 
-    /// Persists a user-info transfer, then sends it if connected.
+    /// Persists a user-info transfer, then sends it, after every earlier one, if connected.
     public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .userInfo)
-        let id = state.withLock { state -> UInt64 in
-            let id = state.queue.nextID
+        state.withLock { state in
+            state.queue.items.append(Queued(id: state.queue.nextID, data: data))
             state.queue.nextID += 1
-            state.queue.items.append(Queued(id: id, data: data))
-            return id
         }
         try persistQueue()
-        _ = write(.userInfo, Self.userInfoFrame(id, data))
+        flushUserInfo()
     }
 
     /// Persists the context, then sends it if connected.
@@ -172,7 +183,32 @@ public final class SocketSession: WatchSession, Sendable {
             let queue = state.withLock { $0.queue }
             let data = (try? WireCodec.makeEncoder().encode(queue)) ?? Data()
             try SocketIO.writeAtomically(data, to: directory + "/userinfo-queue.json")
+            state.withLock { $0.userInfoPersisted = max($0.userInfoPersisted, queue.nextID - 1) }
         }
+    }
+
+    /// Writes the persisted user info not yet written on this connection, in id order.
+    ///
+    /// NB: whoever holds the write lock sends every such item, so a later item never overtakes an
+    /// earlier one — not when two callers race, nor when a caller races the resend of a new
+    /// connection. The receiver takes a lower id than one it delivered for a resend, and its
+    /// acknowledgements are cumulative: an overtaken item would be acknowledged, never delivered.
+    /// Only persisted items go out, so an id a crash could hand out again is never seen.
+    func flushUserInfo() {
+        writeLock.withLock { _ in
+            let (fd, items) = state.withLock { state in
+                (state.fd, state.queue.items.filter { $0.id > state.userInfoSent && $0.id <= state.userInfoPersisted })
+            }
+            guard fd >= 0 else { return }
+            for item in items {
+                guard SocketIO.writeAll(fd, Self.frame(.userInfo, Self.userInfoFrame(item.id, item.data))) else {
+                    shutdown(fd, Int32(SHUT_RDWR))
+                    return
+                }
+                state.withLock { $0.userInfoSent = item.id }
+            }
+        }
+        flushReplies()
     }
 
     static func userInfoFrame(_ id: UInt64, _ data: Data) -> [UInt8] {
@@ -183,10 +219,15 @@ public final class SocketSession: WatchSession, Sendable {
         bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// Writes one frame: 4-byte big-endian length, 1-byte kind, body; with a `generation`, only on that connection.
-    func write(_ kind: Kind, _ body: [UInt8], generation: UInt64? = nil) -> Bool {
+    /// A frame: 4-byte big-endian length, 1-byte kind, body.
+    static func frame(_ kind: Kind, _ body: [UInt8]) -> [UInt8] {
         let n = UInt32(body.count + 1)
-        let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
+        return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
+    }
+
+    /// Writes one frame; with a `generation`, only on that connection.
+    func write(_ kind: Kind, _ body: [UInt8], generation: UInt64? = nil) -> Bool {
+        let frame = Self.frame(kind, body)
         // NB: the descriptor is read under the write lock, which `serve` holds to retire it, so a
         // frame never goes to a closed (and perhaps reused) descriptor.
         let ok = writeLock.withLock { _ in
@@ -200,33 +241,59 @@ public final class SocketSession: WatchSession, Sendable {
         return ok
     }
 
-    /// Queues a short control frame (an acknowledgement, refusal or cancel) and sends it unless
-    /// another write is under way, whose writer then sends it.
+    /// Queues a short control frame (an acknowledgement, refusal or cancel) for the connection's
+    /// reply writer, or the next writer to finish, to send; never writes on the calling thread.
     ///
-    /// NB: the reader never waits for the write lock: a writer blocked on a full socket waits for
-    /// the counterpart's reader, and two readers waiting for their own writers would deadlock.
-    /// Nor does a caller cancelling a file, whose sender may be the writer blocked.
+    /// NB: the reader never writes: a reader blocked on a full socket would stop reading, and two
+    /// readers blocked on each other's full sockets would deadlock. Nor does a caller cancelling a
+    /// file wait, whose sender may be the writer blocked.
     func reply(_ kind: Kind, _ body: [UInt8]) {
-        let n = UInt32(body.count + 1)
-        let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
-        pendingReplies.withLock { $0.append(frame) }
-        flushReplies()
+        pendingReplies.withLock { $0.append(Self.frame(kind, body)) }
+        wakeReplyWriter()
     }
 
-    /// Sends queued replies if the write lock is free; whoever holds it flushes after releasing it.
+    func wakeReplyWriter() {
+        replySignal.lock()
+        replySignal.broadcast()
+        replySignal.unlock()
+    }
+
+    /// The reply writer of connection `generation`: sends queued control frames until the connection ends.
+    func sendReplies(generation: UInt64) {
+        func isLive() -> Bool { state.withLock { $0.generation == generation && $0.fd >= 0 && !$0.stopped } }
+        while true {
+            replySignal.lock()
+            var live = isLive()
+            while live && pendingReplies.withLock({ $0.isEmpty }) {
+                replySignal.wait()
+                live = isLive()
+            }
+            replySignal.unlock()
+            guard live else { return }
+            writeLock.withLock { _ in sendPendingReplies() }
+        }
+    }
+
+    /// Sends every queued control frame; the caller holds the write lock.
+    private func sendPendingReplies() {
+        let frames = pendingReplies.withLock { frames in
+            defer { frames.removeAll() }
+            return frames
+        }
+        let fd = state.withLock { $0.fd }
+        guard fd >= 0 else { return }
+        for frame in frames where !SocketIO.writeAll(fd, frame) {
+            shutdown(fd, Int32(SHUT_RDWR))
+            return
+        }
+    }
+
+    /// Sends queued replies if the write lock is free (a writer that is not the reader calls this
+    /// after its own frame, saving the reply writer a wake-up).
     func flushReplies() {
         while pendingReplies.withLock({ !$0.isEmpty }) {
             let flushed = writeLock.withLockIfAvailable { _ -> Bool in
-                let frames = pendingReplies.withLock { frames in
-                    defer { frames.removeAll() }
-                    return frames
-                }
-                let fd = state.withLock { $0.fd }
-                guard fd >= 0 else { return true }
-                for frame in frames where !SocketIO.writeAll(fd, frame) {
-                    shutdown(fd, Int32(SHUT_RDWR))
-                    break
-                }
+                sendPendingReplies()
                 return true
             }
             if flushed == nil { return }
@@ -267,23 +334,31 @@ public final class SocketSession: WatchSession, Sendable {
         }
     }
 
+    /// One connection: its reader runs here from the start, while another thread resends what is
+    /// queued and then streams files, and a third sends control frames.
+    ///
+    /// NB: reading begins before anything is resent. With the resend first, two sides with long
+    /// queues could each block writing while the other was not yet reading.
     private func serve(_ fd: Int32) {
         SocketIO.setSendTimeout(fd, stallTimeout)
-        let (queued, context, generation, files) = state.withLock { state -> ([Queued], Data?, UInt64, [FileTransfer]) in
-            state.fd = fd
-            state.generation += 1
-            state.resumeOffsets.removeAll()
-            return (state.queue.items, state.sentContext, state.generation, state.files.items)
+        let generation = writeLock.withLock { _ in
+            state.withLock { state -> UInt64 in
+                state.fd = fd
+                state.generation += 1
+                state.userInfoSent = 0
+                state.resumeOffsets.removeAll()
+                return state.generation
+            }
         }
-        for item in queued { _ = write(.userInfo, Self.userInfoFrame(item.id, item.data)) }
-        if let context { _ = write(.context, [UInt8](context)) }
-        // NB: a list cut short would make the receiver drop partials of files not listed; send none then.
-        if files.count <= Self.maximumOutstandingListed {
-            _ = write(.fileOutstanding, files.flatMap { Self.bytes(of: $0.id) })
+        let sender = Thread { [self] in
+            self.resend(generation: generation)
+            self.sendFiles(generation: generation)
         }
-        let sender = Thread { [self] in self.sendFiles(generation: generation) }
         sender.name = "watchlink-files"
         sender.start()
+        let replier = Thread { [self] in self.sendReplies(generation: generation) }
+        replier.name = "watchlink-replies"
+        replier.start()
         callback { $0.sessionReachabilityDidChange(true) }
         while let header = SocketIO.readExactly(fd, 5) {
             let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
@@ -291,19 +366,50 @@ public final class SocketSession: WatchSession, Sendable {
             guard let body = length > 1 ? SocketIO.readExactly(fd, length - 1) : [] else { break }
             // NB: a kind a later version added is skipped, not a reason to drop the connection.
             guard let kind = Kind(rawValue: header[4]) else { continue }
-            handle(kind, body)
+            handle(kind, body, from: fd)
         }
         writeLock.withLock { _ in
             state.withLock { $0.fd = -1 }
             pendingReplies.withLock { $0.removeAll() }
         }
+        saveAcknowledged()
         wakeFileSender()
+        wakeReplyWriter()
         suspendAllIncoming()
         close(fd)
         callback { $0.sessionReachabilityDidChange(false) }
     }
 
-    private func handle(_ kind: Kind, _ body: [UInt8]) {
+    /// Sends, on a new connection, the queued user info, the last context and the list of files
+    /// still to send (which precedes every `fileBegin` on the connection: the same thread sends both).
+    private func resend(generation: UInt64) {
+        flushUserInfo()
+        writeLock.withLock { _ in
+            // NB: the context is read under the write lock, so a newer one sent meanwhile goes out after it.
+            let (fd, current, context, files) = state.withLock { ($0.fd, $0.generation, $0.sentContext, $0.files.items) }
+            guard fd >= 0, current == generation else { return }
+            var frames: [[UInt8]] = []
+            if let context { frames.append(Self.frame(.context, [UInt8](context))) }
+            // NB: a list cut short would make the receiver drop partials of files not listed; send none then.
+            if files.count <= Self.maximumOutstandingListed {
+                frames.append(Self.frame(.fileOutstanding, files.flatMap { Self.bytes(of: $0.id) }))
+            }
+            for frame in frames where !SocketIO.writeAll(fd, frame) {
+                shutdown(fd, Int32(SHUT_RDWR))
+                return
+            }
+        }
+        flushReplies()
+    }
+
+    /// Rewrites the queue file if acknowledged items are still in it.
+    private func saveAcknowledged() {
+        guard state.withLock({ $0.acknowledgedUnsaved }) else { return }
+        state.withLock { $0.acknowledgedUnsaved = false }
+        try? persistQueue()
+    }
+
+    private func handle(_ kind: Kind, _ body: [UInt8], from fd: Int32) {
         switch kind {
         case .message:
             callback { $0.sessionDidReceive(Data(body), on: .message) }
@@ -323,9 +429,13 @@ public final class SocketSession: WatchSession, Sendable {
             let changed = state.withLock { state -> Bool in
                 let before = state.queue.items.count
                 state.queue.items.removeAll { $0.id <= id }
-                return state.queue.items.count != before
+                state.acknowledgedUnsaved = state.acknowledgedUnsaved || state.queue.items.count != before
+                return state.acknowledgedUnsaved
             }
-            if changed { try? persistQueue() }
+            // NB: acknowledgements come in bursts; the queue is rewritten once the burst has been
+            // read (or the connection ends), not once per item. An acknowledged item still on disk
+            // is at worst sent again after a crash, which a receiver takes as a resend.
+            if changed && !SocketIO.hasInput(fd) { saveAcknowledged() }
         case .context:
             let data = Data(body)
             try? SocketIO.writeAtomically(data, to: directory + "/context-received")
