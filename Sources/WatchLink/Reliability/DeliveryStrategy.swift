@@ -4,8 +4,8 @@ public enum DeliveryStrategy: String, Hashable, Sendable, Codable, CaseIterable 
     case messageWithUserInfoFallback
     /// A live message when reachable, otherwise the application context.
     case messageWithContextFallback
-    /// Live messages only; fails with `not_reachable` when retries run out before it was ever
-    /// handed to the session, and with `timeout` at its deadline once it was.
+    /// Live messages only; fails with `not_reachable` when its retries run out while the
+    /// counterpart is unreachable, and with `timeout` when they run out otherwise or at its deadline.
     case messageOnly
     /// Queued user-info transfers only; handlers run in send order.
     case userInfoOnly

@@ -36,8 +36,9 @@ public struct FileTransfer: Sendable, Hashable, Identifiable, Codable {
 
 /// How far an outstanding file transfer has got.
 public struct FileTransferProgress: Sendable, Hashable {
-    /// Bytes the counterpart has: where the current attempt started (the socket transport resumes
-    /// an interrupted file) plus what was sent since. A finished transfer has no progress (`nil`).
+    /// Bytes sent: where the current attempt started (the socket transport resumes an interrupted
+    /// file from what the receiver kept) plus what was written to the link since. A finished
+    /// transfer has no progress (`nil`).
     public var completedBytes: Int64
     /// The file's size.
     public var totalBytes: Int64

@@ -67,12 +67,8 @@ public struct FileInbox: Sendable, Hashable {
                 throw WatchLinkError(
                     .invalidEnvelope, "received \(copied) bytes for a file of \(transfer.size)", details: ["field": "size"])
             }
-            do throws(WatchLinkError) {
-                try SocketIO.writeAtomically(
-                    transfer.encoded(), to: staging.appendingPathComponent(Self.descriptorName).path)
-            } catch {
-                throw WatchLinkError(.storageFailed, error.message, details: error.details)
-            }
+            try SocketIO.writeAtomically(
+                transfer.encoded(), to: staging.appendingPathComponent(Self.descriptorName).path)
             guard rename(staging.path, final.path) == 0 else { throw FileStore.failure("rename", final.path) }
             FileStore.syncDirectory(of: final.path)
         } catch {

@@ -97,13 +97,15 @@ enum SocketIO {
     }
 
     /// Writes `data` to `path` crash-safely: temporary file, `fsync`, `rename`, directory `fsync`.
+    ///
+    /// - Throws: `storage_failed` naming the path.
     static func writeAtomically(_ data: Data, to path: String) throws(WatchLinkError) {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw failure("open", temporary) }
+        guard fd >= 0 else { throw FileStore.failure("open", temporary) }
         let ok = FileStore.writeAll(fd, [UInt8](data)) && fsync(fd) == 0
         close(fd)
-        guard ok, rename(temporary, path) == 0 else { throw failure("write", path) }
+        guard ok, rename(temporary, path) == 0 else { throw FileStore.failure("write", path) }
         FileStore.syncDirectory(of: path)
     }
 
