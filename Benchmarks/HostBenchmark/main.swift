@@ -71,11 +71,15 @@
             let arrivals = host.takeArrivals()
             for index in arrivals.indices.dropFirst() { gaps.append(arrivals[index] - arrivals[index - 1]) }
         }
+        /// How many native messages the last burst took.
+        var nativeMessages = 0
         /// One burst of 1,000 calls in flight; calls/s.
         func burstRun(_ body: String, world: String?) async -> Double {
+            host.recordArrivals()
             let start = ContinuousClock.now
             _ = await host.evaluate(function: body, world: world)
             let elapsed = ContinuousClock.now - start
+            nativeMessages = host.takeArrivals().count
             return 1000 / (Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
         }
 
@@ -96,9 +100,13 @@
         }
         var floorRates: [Double] = []
         var fullRates: [Double] = []
+        var floorMessages = 0
+        var fullMessages = 0
         for _ in 0..<bursts {
             floorRates.append(await burstRun(floorBurst, world: world))
+            floorMessages = nativeMessages
             fullRates.append(await burstRun(fullBurst, world: nil))
+            fullMessages = nativeMessages
         }
         let floorSequential = Stats(floorGaps)
         let fullSequential = Stats(fullGaps)
@@ -116,6 +124,7 @@
             full  (SDK → relay → dispatcher → module): p50 \(f(fullSequential.p50)) µs  p99 \(f(fullSequential.p99)) µs  burst \(f(fullRate)) calls/s
             raw   (seed protocol, no SDK: shim → relay → dispatcher; one block): p50 \(f(rawSequential.p50)) µs  p99 \(f(rawSequential.p99)) µs
             ratio full/floor: p50 \(r(fullSequential.p50 / floorSequential.p50))  p99 \(r(fullSequential.p99 / floorSequential.p99))  burst \(r(fullRate / floorRate)) (of the floor's calls/s)
+            native messages per burst of 1000: floor \(floorMessages), full \(fullMessages) (the relay batches what a page posts in one task)
             """
     }
 

@@ -14,6 +14,8 @@
  * Wire protocol (page -> native):
  *   webkit.messageHandlers.pwakit.postMessage({id, module, action, payload?, timeoutMs})
  *   webkit.messageHandlers.pwakit.postMessage({id, cancel: true})
+ *   (a host whose handshake lists the `textMessages` capability is posted the
+ *   call's JSON text instead of the object)
  * Native -> page:
  *   pwakit._handleResponse({id, success: true, data?})
  *   pwakit._handleResponse({id, success: false, error, code, details?})
@@ -196,6 +198,21 @@
       id = 'pwk-' + idPrefix + '-' + idCounter.toString(36);
     } while (pending.has(id));
     return id;
+  }
+
+  /** Whether the host's handshake says `postMessage` takes a message's JSON text. */
+  var takesText = false;
+  function hostTakesText() {
+    if (takesText) return true;
+    try {
+      var protocol = isObject(adopted) ? adopted.protocol : undefined;
+      var capabilities = isObject(protocol) ? protocol.capabilities : undefined;
+      // NB: the handshake is frozen and never removed, so a yes is cached; a no is asked again.
+      takesText = Array.isArray(capabilities) && capabilities.indexOf('textMessages') >= 0;
+    } catch (_) {
+      takesText = false;
+    }
+    return takesText;
   }
 
   function messageHandler() {
@@ -398,9 +415,16 @@
       return;
     }
 
-    var message = { id: id, module: module, action: action };
-    if (payloadJSON !== undefined) message.payload = JSON.parse(payloadJSON);
-    message.timeoutMs = timeout.value;
+    // A host that takes JSON text (capability `textMessages`) gets the text already built;
+    // any other gets the object the seed protocol posts.
+    var message;
+    if (hostTakesText()) {
+      message = json;
+    } else {
+      message = { id: id, module: module, action: action };
+      if (payloadJSON !== undefined) message.payload = JSON.parse(payloadJSON);
+      message.timeoutMs = timeout.value;
+    }
 
     var record = {
       id: id,

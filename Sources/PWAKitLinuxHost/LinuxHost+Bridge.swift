@@ -36,6 +36,43 @@
         }
     }
 
+    /// What the relay posted: one message's text, or the texts of a batch.
+    enum Posted {
+        case message(String)
+        case batch([String])
+
+        /// Reads `value`, or nil when it is neither a string nor an array of at most
+        /// ``BridgeScripts/batchMessages`` strings.
+        init?(_ value: UnsafeMutablePointer<JSCValue>) {
+            if jsc_value_is_string(value) != 0 {
+                guard let text = Self.string(value) else { return nil }
+                self = .message(text)
+                return
+            }
+            guard jsc_value_is_array(value) != 0, let length = jsc_value_object_get_property(value, "length") else {
+                return nil
+            }
+            let count = Int(jsc_value_to_int32(length))
+            g_object_unref(length)
+            guard count > 0, count <= BridgeScripts.batchMessages else { return nil }
+            var texts: [String] = []
+            texts.reserveCapacity(count)
+            for index in 0..<count {
+                guard let element = jsc_value_object_get_property_at_index(value, UInt32(index)) else { return nil }
+                defer { g_object_unref(element) }
+                guard jsc_value_is_string(element) != 0, let text = Self.string(element) else { return nil }
+                texts.append(text)
+            }
+            self = .batch(texts)
+        }
+
+        private static func string(_ value: UnsafeMutablePointer<JSCValue>) -> String? {
+            guard let raw = jsc_value_to_string(value) else { return nil }
+            defer { g_free(raw) }
+            return String(cString: raw)
+        }
+    }
+
     extension LinuxHost {
         static let onMessage:
             @convention(c) (
@@ -45,36 +82,45 @@
                 MainActor.assumeIsolated { host.arrivals?.append(.now) }
                 guard let value, let reply else { return 0 }
                 let pending = PendingReply(reply, context: jsc_value_get_context(value))
-                // NB: the relay posts strings only; anything else is not from it.
-                guard jsc_value_is_string(value) != 0, let raw = jsc_value_to_string(value) else {
+                // NB: the relay posts a string, or an array of strings for a batch; anything else
+                // is not from it.
+                guard let posted = Posted(value) else {
                     MainActor.assumeIsolated { pending.answer(nil) }
                     return 1
                 }
-                let text = String(cString: raw)
-                g_free(raw)
-                MainActor.assumeIsolated { host.received(text, reply: pending) }
+                MainActor.assumeIsolated { host.received(posted, reply: pending) }
                 return 1
             }
 
-        /// Routes one message of the current document to the dispatcher.
-        func received(_ text: String, reply: PendingReply) {
+        /// Routes one native message of the current document to the dispatcher.
+        func received(_ posted: Posted, reply: PendingReply) {
             switch page {
             case .none:
                 reply.answer(nil)
             case .opening(let generation, var queued):
-                queued.append((text, reply))
+                queued.append((posted, reply))
                 page = .opening(generation: generation, queued: queued)
             case .open(_, let id):
-                dispatch(text, page: id, reply: reply)
+                dispatch(posted, page: id, reply: reply)
             }
         }
 
-        func dispatch(_ text: String, page id: PageLoadID, reply: PendingReply) {
+        func dispatch(_ posted: Posted, page id: PageLoadID, reply: PendingReply) {
             let dispatcher = self.dispatcher!
-            // NB: the dispatcher lives on the main thread too, so this runs at once: a handler
-            // that does not suspend is answered before the task returns.
-            Task.immediate { @MainActor in
-                reply.answer(await dispatcher.handleInlineJSON(text, from: id))
+            switch posted {
+            case .message(let text):
+                // NB: the dispatcher lives on the main thread too, so this runs at once: a handler
+                // that does not suspend is answered before the task returns.
+                Task.immediate { @MainActor in
+                    reply.answer(await dispatcher.handleInlineJSON(text, from: id))
+                }
+            case .batch(let texts):
+                let generation = self.generation
+                reply.answer(
+                    BridgeBatch.answer(texts, page: id, dispatcher: dispatcher) { [weak self] answer in
+                        guard let self, generation == self.generation, case .open = self.page else { return }
+                        self.evaluate(BridgeScripts.lateAnswerScript(answer), world: BridgeScripts.worldName)
+                    })
             }
         }
 
@@ -151,9 +197,9 @@
             Task { await dispatcher.emit(event, to: id) }
         }
 
-        /// Runs `script` in the page world of the top frame.
-        func evaluate(_ script: String) {
-            webkit_web_view_evaluate_javascript(webView, script, -1, nil, nil, nil, nil, nil)
+        /// Runs `script` in the top frame, in the page world or the script world `world`.
+        func evaluate(_ script: String, world: String? = nil) {
+            webkit_web_view_evaluate_javascript(webView, script, -1, world, nil, nil, nil, nil)
         }
 
         // MARK: Host modules

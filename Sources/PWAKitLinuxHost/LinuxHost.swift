@@ -32,7 +32,7 @@
             /// No document with the bridge.
             case none
             /// The dispatcher is opening the page; messages wait in order.
-            case opening(generation: UInt64, queued: [(String, PendingReply)])
+            case opening(generation: UInt64, queued: [(Posted, PendingReply)])
             /// Messages go to this page.
             case open(generation: UInt64, PageLoadID)
         }

@@ -42,7 +42,7 @@
             #expect(run.failures == [])
             #expect(run.status == 0, "\(run.events) \(run.stderr)")
             let finish = try #require(run.events("finish").first)
-            #expect((finish["passed"] as? Int ?? 0) >= 19)
+            #expect((finish["passed"] as? Int ?? 0) >= 24)
             #expect(run.events("ready").count == 1)
             // The timed-out and the aborted calls were cancelled natively, not left running.
             let held = run.events("held")

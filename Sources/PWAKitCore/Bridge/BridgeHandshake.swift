@@ -8,7 +8,7 @@ public struct BridgeHandshake: Sendable, Hashable {
 
     /// What this build supports beyond the seed protocol.
     public static let capabilities = [
-        "cancel", "timeoutMs", "errorCodes", "errorDetails", "events", "bridgeErrorEvent", "ready",
+        "cancel", "timeoutMs", "errorCodes", "errorDetails", "events", "bridgeErrorEvent", "ready", "textMessages",
     ]
 
     /// The protocol version.

@@ -10,6 +10,9 @@ public import PWAKitCore
 /// - ``relay`` runs in the isolated world. It takes message text from the page-world
 ///   ``pageShim`` over a DOM event, enforces the size limit before anything crosses into
 ///   the host process, posts to the native handler, and hands the Promise reply back.
+///   Messages posted in the same task cross together: a lone message is posted as its text,
+///   several as an array of texts (at most ``batchMessages``, about ``batchCharacters``),
+///   which the host answers with ``BridgeBatch``.
 /// - ``pageShim`` runs in the page world and rebuilds the seed's
 ///   `window.webkit.messageHandlers.pwakit.postMessage`; answers reach the page as the seed
 ///   expects, through `window.pwakit._handleResponse`.
@@ -25,6 +28,13 @@ public struct BridgeScripts: Sendable {
     static let messageEvent = "pwakit:message"
     /// The DOM event carrying answer text from the relay to the page.
     static let answerEvent = "pwakit:answer"
+    /// The relay's function, in the isolated world, that takes an answer the host sends late:
+    /// one to a message of a batch whose handler had not finished when the batch was answered.
+    public static let lateAnswerFunction = "__pwakitLateAnswer"
+    /// At most this many messages cross to the host in one batch.
+    public static let batchMessages = 256
+    /// A batch is sent before it would hold more than this many UTF-16 units of message text.
+    public static let batchCharacters = 65_536
 
     /// The origin (`scheme://host[:port]`) the scripts are bound to.
     public var origin: String
@@ -80,15 +90,35 @@ public struct BridgeScripts: Sendable {
               ? { type: 'bridge.error', data: { code: 'payload_too_large', error: message, details: details } }
               : { id: id, success: false, error: message, code: 'payload_too_large', details: details }));
           }
+          // Messages posted in one task cross to the host together: one native message, one
+          // reply carrying the answers that were ready at once (the rest arrive later, through
+          // `window.\(Self.lateAnswerFunction)`).
+          var queue = [];
+          var queuedChars = 0;
+          var scheduled = false;
+          var enqueueMicrotask = window.queueMicrotask.bind(window);
+          function flush() {
+            scheduled = false;
+            if (queue.length === 0) return;
+            var batch = queue.length === 1 ? queue[0] : queue;
+            queue = [];
+            queuedChars = 0;
+            handler.postMessage(batch).then(function (reply) {
+              if (typeof reply === 'string' && reply !== '') answer(reply);
+            }, function () {});
+          }
+          window.\(Self.lateAnswerFunction) = answer;
           document.addEventListener(\(Self.literal(Self.messageEvent)), function (event) {
             var text = event.detail;
             if (typeof text !== 'string') return;
             // NB: every UTF-16 unit is at least one UTF-8 byte and at most three.
             var size = text.length * 3 <= MAX ? 0 : utf8Length(text);
             if (size > MAX) { tooLarge(text, size); return; }
-            handler.postMessage(text).then(function (reply) {
-              if (typeof reply === 'string' && reply !== '') answer(reply);
-            }, function () {});
+            if (queue.length > 0 && queuedChars + text.length > \(Self.batchCharacters)) flush();
+            queue.push(text);
+            queuedChars += text.length;
+            if (queue.length >= \(Self.batchMessages)) flush();
+            else if (!scheduled) { scheduled = true; enqueueMicrotask(flush); }
           }, true);
         })();
         """
@@ -108,10 +138,8 @@ public struct BridgeScripts: Sendable {
             if (typeof text !== 'string') throw new TypeError('postMessage: the message has no JSON form');
             dispatch.call(document, new CustomEvent(\(Self.literal(Self.messageEvent)), { detail: text }));
           }
-          document.addEventListener(\(Self.literal(Self.answerEvent)), function (event) {
-            if (typeof event.detail !== 'string') return;
-            var value;
-            try { value = parse(event.detail); } catch (_) { return; }
+          var isArray = Array.isArray;
+          function route(value) {
             var bridge = window.pwakit;
             if (!bridge) return;
             if (value && typeof value.type === 'string' && value.id === undefined) {
@@ -119,6 +147,14 @@ public struct BridgeScripts: Sendable {
             } else if (typeof bridge._handleResponse === 'function') {
               bridge._handleResponse(value);
             }
+          }
+          document.addEventListener(\(Self.literal(Self.answerEvent)), function (event) {
+            if (typeof event.detail !== 'string') return;
+            var value;
+            try { value = parse(event.detail); } catch (_) { return; }
+            // NB: answers to a batch come as one array, in the order the messages were posted.
+            if (isArray(value)) { for (var i = 0; i < value.length; i++) route(value[i]); }
+            else route(value);
           }, true);
           var handler = Object.freeze({ postMessage: post });
           var handlers = Object.freeze({ \(Self.handlerName): handler });
@@ -132,6 +168,12 @@ public struct BridgeScripts: Sendable {
     /// Every page-world script, in injection order: the shim, the handshake, the SDK.
     public func pageScripts(handshake: BridgeHandshake) -> [String] {
         [pageShim, guarded(handshake.javaScript), guarded(EmbeddedSDK.source)]
+    }
+
+    /// The script, for the isolated world ``worldName``, that hands the relay an answer the
+    /// host sends after the batch it belongs to was answered (see ``BridgeBatch``).
+    public static func lateAnswerScript(_ answer: String) -> String {
+        "window.\(lateAnswerFunction) && window.\(lateAnswerFunction)(\(literal(answer)));"
     }
 
     /// `script` run only in the top frame of the bound origin.

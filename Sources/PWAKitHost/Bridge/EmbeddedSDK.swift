@@ -4,7 +4,7 @@
 /// The JavaScript SDK (`SDK/js/pwakit.js`) that hosts inject at document start.
 public enum EmbeddedSDK {
     /// The SHA-256 of ``source``'s UTF-8, hex.
-    public static let sha256 = "0169c4b30fc7a89ef02605f3534c0ad2f789cbfe8fb9679548401ff530dc44a9"
+    public static let sha256 = "b93e50b3b16510b70cf512b0e9564326f09655491ea0aea691b3bf1ff9006cb3"
 
     /// The SDK's classic script.
     public static let source = #"""
@@ -24,6 +24,8 @@ public enum EmbeddedSDK {
  * Wire protocol (page -> native):
  *   webkit.messageHandlers.pwakit.postMessage({id, module, action, payload?, timeoutMs})
  *   webkit.messageHandlers.pwakit.postMessage({id, cancel: true})
+ *   (a host whose handshake lists the `textMessages` capability is posted the
+ *   call's JSON text instead of the object)
  * Native -> page:
  *   pwakit._handleResponse({id, success: true, data?})
  *   pwakit._handleResponse({id, success: false, error, code, details?})
@@ -206,6 +208,21 @@ public enum EmbeddedSDK {
       id = 'pwk-' + idPrefix + '-' + idCounter.toString(36);
     } while (pending.has(id));
     return id;
+  }
+
+  /** Whether the host's handshake says `postMessage` takes a message's JSON text. */
+  var takesText = false;
+  function hostTakesText() {
+    if (takesText) return true;
+    try {
+      var protocol = isObject(adopted) ? adopted.protocol : undefined;
+      var capabilities = isObject(protocol) ? protocol.capabilities : undefined;
+      // NB: the handshake is frozen and never removed, so a yes is cached; a no is asked again.
+      takesText = Array.isArray(capabilities) && capabilities.indexOf('textMessages') >= 0;
+    } catch (_) {
+      takesText = false;
+    }
+    return takesText;
   }
 
   function messageHandler() {
@@ -408,9 +425,16 @@ public enum EmbeddedSDK {
       return;
     }
 
-    var message = { id: id, module: module, action: action };
-    if (payloadJSON !== undefined) message.payload = JSON.parse(payloadJSON);
-    message.timeoutMs = timeout.value;
+    // A host that takes JSON text (capability `textMessages`) gets the text already built;
+    // any other gets the object the seed protocol posts.
+    var message;
+    if (hostTakesText()) {
+      message = json;
+    } else {
+      message = { id: id, module: module, action: action };
+      if (payloadJSON !== undefined) message.payload = JSON.parse(payloadJSON);
+      message.timeoutMs = timeout.value;
+    }
 
     var record = {
       id: id,
