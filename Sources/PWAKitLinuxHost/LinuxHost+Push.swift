@@ -5,7 +5,9 @@
 
     /// Pushes (scripted ones, clicked notifications) reach the page through the ``PushRelay``:
     /// attached when a main-frame document has finished loading, detached as soon as the next
-    /// one commits, so pushes that arrive in between wait in the relay's queue.
+    /// one commits, so pushes that arrive in between wait in the relay's queue. A push the relay
+    /// handed over just before a commit, which reaches the main thread after it, goes back to
+    /// the relay for the next page.
     extension LinuxHost {
         /// A new main-frame document committed: pushes queue until it has loaded.
         func detachPushes() {
@@ -35,10 +37,24 @@
         }
 
         func deliverPush(_ event: BridgeEvent, generation: UInt64) {
-            // NB: a push that raced a navigation is dropped with its page, like any event.
-            guard generation == self.generation else { return }
+            guard generation == self.generation else {
+                // NB: the page it was meant for is gone (a navigation committed before the relay
+                // was detached): the relay keeps it for the next page, in order.
+                requeuePush(event)
+                return
+            }
             emitLine(["event": "push", "data": event.data ?? .null])
             emit(event)
+        }
+
+        /// Hands `event` back to the relay, after the attaches and detaches already asked for.
+        func requeuePush(_ event: BridgeEvent) {
+            guard let push else { return }
+            let previous = relayChain
+            relayChain = Task {
+                await previous?.value
+                await push.requeue(event)
+            }
         }
 
         static func grantsNotifications(_ grant: BridgeGrant) -> Bool {

@@ -151,4 +151,38 @@ import Testing
         await relay.receive(PushEvent(type: .tapped, id: "queued"))
         #expect(await relay.queued.map(\.id) == ["queued"])
     }
+
+    @Test func pushesHandedBackGoToTheNextPageAheadOfNewerOnes() async throws {
+        let relay = PushRelay()
+        let first = ModuleHarness.EventLog()
+        await relay.attach { first.append(.event($0)) }
+        await relay.receive(PushEvent(type: .received, id: "a"))
+        await relay.receive(PushEvent(type: .received, id: "b"))
+        // The page navigated away before it took them.
+        await relay.detach()
+        await relay.receive(PushEvent(type: .received, id: "c"))
+        for case .event(let event) in first.all { await relay.requeue(event) }
+        #expect(await relay.queued.map(\.id) == ["a", "b", "c"])
+        // Not a push of this relay: ignored.
+        await relay.requeue(BridgeEvent(type: "visibilitychange", data: ["visible": true]))
+        await relay.requeue(BridgeEvent(type: "push", data: "garbage"))
+        #expect(await relay.queued.map(\.id) == ["a", "b", "c"])
+        let second = ModuleHarness.EventLog()
+        await relay.attach { second.append(.event($0)) }
+        #expect(second.all.count == 3)
+        #expect(second.all.first == .event(BridgeEvent(type: "push", data: ["type": "received", "id": "a"])))
+        // Handed back while a page is attached: delivered at once.
+        await relay.requeue(BridgeEvent(type: "push", data: ["type": "tapped", "id": "d"]))
+        #expect(second.all.count == 4)
+        #expect(await relay.queued.isEmpty)
+    }
+
+    @Test func aFullQueueDropsAPushHandedBackAndCountsIt() async throws {
+        let relay = PushRelay()
+        for index in 0..<PushRelay.capacity { await relay.receive(PushEvent(type: .received, id: "p\(index)")) }
+        await relay.requeue(BridgeEvent(type: "push", data: ["type": "received", "id": "old"]))
+        #expect(await relay.dropped == 1)
+        #expect(await relay.queued.count == PushRelay.capacity)
+        #expect(await relay.queued.first?.id == "p0")
+    }
 }

@@ -7,6 +7,8 @@ public actor PushRelay {
     public static let capacity = 100
 
     private var queue: [PushEvent] = []
+    /// How many pushes at the front of `queue` were handed back (``requeue(_:)``).
+    private var handedBack = 0
     private var sink: (@Sendable (BridgeEvent) -> Void)?
     /// Pushes dropped because the queue was full.
     public private(set) var dropped = 0
@@ -19,6 +21,7 @@ public actor PushRelay {
         sink = deliver
         let waiting = queue
         queue.removeAll()
+        handedBack = 0
         for push in waiting { deliver(Self.event(push)) }
     }
 
@@ -35,9 +38,29 @@ public actor PushRelay {
         }
         if queue.count >= Self.capacity {
             queue.removeFirst()
+            handedBack = max(0, handedBack - 1)
             dropped += 1
         }
         queue.append(push)
+    }
+
+    /// A `push` event this relay delivered reached no page (the page it was meant for went away
+    /// before it could take it): it goes to the next page, ahead of the pushes that arrived
+    /// after it. Events handed back in the order they were delivered keep that order. Anything
+    /// that is not one of this relay's push events is ignored.
+    public func requeue(_ event: BridgeEvent) {
+        guard event.type == "push", let push = try? event.data?.decode(PushEvent.self) else { return }
+        if let sink {
+            sink(event)
+            return
+        }
+        if queue.count >= Self.capacity {
+            // NB: the queue is full of newer pushes; the one handed back is the oldest of all.
+            dropped += 1
+            return
+        }
+        queue.insert(push, at: handedBack)
+        handedBack += 1
     }
 
     /// Pushes waiting for a page.
