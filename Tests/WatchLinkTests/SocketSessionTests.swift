@@ -183,6 +183,8 @@ import Testing
         peer.send(.userInfo, id(7) + Array("seven again".utf8))  // a resend: not delivered twice
         peer.send(.userInfo, id(6) + Array("six".utf8))  // older than one delivered: a resend too
         peer.send(.userInfoAck, id(2))
+        peer.send(.userInfoAck, id(UInt64.max))  // beyond anything sent: ignored, nothing acknowledged away
+        peer.send(.userInfoAck, id(1))  // older than one already taken: ignored
         peer.send(.message, Array("still here".utf8))
         try await waitUntil { recorder.items.contains { $0.0 == .message } }
         #expect(recorder.items.map { String(decoding: $0.1, as: UTF8.self) } == ["seven", "still here"])

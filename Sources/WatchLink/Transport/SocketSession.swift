@@ -27,6 +27,7 @@ public final class SocketSession: WatchSession, Sendable {
     }
 
     struct Queued: Codable { var id: UInt64; var data: Data }
+    /// The queue file of earlier versions, read once and moved into the user-info log.
     struct QueueFile: Codable { var nextID: UInt64; var items: [Queued] }
 
     struct State {
@@ -35,13 +36,16 @@ public final class SocketSession: WatchSession, Sendable {
         var delegate: (any WatchSessionDelegate)?
         var activated = false
         var stopped = false
-        var queue = QueueFile(nextID: 1, items: [])
+        /// User info not yet acknowledged, in id order.
+        var queue: [Queued] = []
         var lastDeliveredUserInfo: UInt64 = 0
         /// The highest user-info id written on the current connection (see ``flushUserInfo()``).
         var userInfoSent: UInt64 = 0
         /// The highest user-info id the queue file on disk accounts for; nothing above it is sent.
         var userInfoPersisted: UInt64 = 0
-        /// Acknowledged user info is gone from memory but still in the queue file.
+        /// The highest user-info id the counterpart acknowledged.
+        var acknowledged: UInt64 = 0
+        /// Acknowledged user info is gone from memory but not yet recorded in the log.
         var acknowledgedUnsaved = false
         var sentContext: Data?
         var receivedContext: Data?
@@ -70,8 +74,10 @@ public final class SocketSession: WatchSession, Sendable {
     let state: Mutex<State>
     let writeLock = Mutex(())
     let callbackLock = Mutex(())
-    /// Serialises queue-file writes: the caller's thread appends, the socket thread removes acked items.
+    /// Serialises file-queue writes.
     let persistLock = Mutex(())
+    /// The user-info log: callers' threads append, the socket thread records acknowledgements.
+    let userInfoLog: Mutex<UserInfoLog>
     /// Control frames waiting for the write lock (see ``reply(_:_:)``).
     let pendingReplies = Mutex<[[UInt8]]>([])
     /// Wakes the connection's reply writer when a control frame is queued or the connection ends.
@@ -98,17 +104,33 @@ public final class SocketSession: WatchSession, Sendable {
         self.role = role
         self.directory = directory
         var initial = State()
-        if let data = FileManager.default.contents(atPath: directory + "/userinfo-queue.json") {
-            do { initial.queue = try JSONDecoder().decode(QueueFile.self, from: data) } catch {
-                throw WatchLinkError(
-                    .storageFailed, "unreadable user-info queue", details: ["path": directory + "/userinfo-queue.json"])
-            }
-        }
+        let (log, items) = try Self.openUserInfoLog(directory: directory)
+        initial.queue = items.map { Queued(id: $0.id, data: $0.data) }
+        initial.userInfoPersisted = log.nextID - 1
+        userInfoLog = Mutex(log)
         initial.sentContext = FileManager.default.contents(atPath: directory + "/context-sent")
         initial.receivedContext = FileManager.default.contents(atPath: directory + "/context-received")
         initial.files = try Self.loadFiles(directory: directory)
-        initial.userInfoPersisted = initial.queue.nextID - 1
         state = Mutex(initial)
+    }
+
+    /// Opens the user-info log, first moving a queue file of an earlier version into it.
+    static func openUserInfoLog(directory: String) throws(WatchLinkError) -> (UserInfoLog, [UserInfoLog.Item]) {
+        let legacyPath = directory + "/userinfo-queue.json"
+        let (log, items) = try UserInfoLog.load(path: directory + "/userinfo.log")
+        guard let data = FileManager.default.contents(atPath: legacyPath) else { return (log, items) }
+        let legacy: QueueFile
+        do { legacy = try JSONDecoder().decode(QueueFile.self, from: data) } catch {
+            throw WatchLinkError(.storageFailed, "unreadable user-info queue", details: ["path": legacyPath])
+        }
+        // NB: the log is complete before the old file goes; a crash in between moves it again.
+        var merged = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for item in legacy.items where merged[item.id] == nil { merged[item.id] = UserInfoLog.Item(id: item.id, data: item.data) }
+        let all = merged.values.sorted { $0.id < $1.id }
+        try log.compact(all, nextID: legacy.nextID)
+        guard unlink(legacyPath) == 0 || errno == ENOENT else { throw FileStore.failure("unlink", legacyPath) }
+        FileStore.syncDirectory(of: legacyPath)
+        return (log, all)
     }
 
     /// `activated` once ``activate(delegate:)`` has been called.
@@ -120,7 +142,7 @@ public final class SocketSession: WatchSession, Sendable {
     /// The last context received, as persisted.
     public var receivedApplicationContext: Data? { state.withLock { $0.receivedContext } }
     /// User-info transfers not yet acknowledged by the counterpart.
-    public var outstandingUserInfoCount: Int { state.withLock { $0.queue.items.count } }
+    public var outstandingUserInfoCount: Int { state.withLock { $0.queue.count } }
 
     /// Activates and starts connecting in the background.
     public func activate(delegate: any WatchSessionDelegate) {
@@ -155,11 +177,15 @@ public final class SocketSession: WatchSession, Sendable {
     /// Persists a user-info transfer, then sends it, after every earlier one, if connected.
     public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .userInfo)
-        state.withLock { state in
-            state.queue.items.append(Queued(id: state.queue.nextID, data: data))
-            state.queue.nextID += 1
+        // NB: ids are handed out and made durable in one critical section, so every id up to
+        // `userInfoPersisted` is on disk and ids reach the queue in order.
+        try userInfoLog.withLock { log throws(WatchLinkError) in
+            let id = try log.add(data)
+            state.withLock { state in
+                state.queue.append(Queued(id: id, data: data))
+                state.userInfoPersisted = id
+            }
         }
-        try persistQueue()
         flushUserInfo()
     }
 
@@ -176,17 +202,6 @@ public final class SocketSession: WatchSession, Sendable {
         try SessionLimits.check(data.count, on: channel)
     }
 
-    /// Writes the current queue; one writer at a time, and each writes the latest queue, so an
-    /// older snapshot never overwrites a newer one and two writers never share the temporary file.
-    private func persistQueue() throws(WatchLinkError) {
-        try persistLock.withLock { _ throws(WatchLinkError) in
-            let queue = state.withLock { $0.queue }
-            let data = (try? WireCodec.makeEncoder().encode(queue)) ?? Data()
-            try SocketIO.writeAtomically(data, to: directory + "/userinfo-queue.json")
-            state.withLock { $0.userInfoPersisted = max($0.userInfoPersisted, queue.nextID - 1) }
-        }
-    }
-
     /// Writes the persisted user info not yet written on this connection, in id order.
     ///
     /// NB: whoever holds the write lock sends every such item, so a later item never overtakes an
@@ -197,7 +212,7 @@ public final class SocketSession: WatchSession, Sendable {
     func flushUserInfo() {
         writeLock.withLock { _ in
             let (fd, items) = state.withLock { state in
-                (state.fd, state.queue.items.filter { $0.id > state.userInfoSent && $0.id <= state.userInfoPersisted })
+                (state.fd, state.queue.filter { $0.id > state.userInfoSent && $0.id <= state.userInfoPersisted })
             }
             guard fd >= 0 else { return }
             for item in items {
@@ -402,11 +417,17 @@ public final class SocketSession: WatchSession, Sendable {
         flushReplies()
     }
 
-    /// Rewrites the queue file if acknowledged items are still in it.
+    /// Records the acknowledgements read so far in the user-info log.
     private func saveAcknowledged() {
-        guard state.withLock({ $0.acknowledgedUnsaved }) else { return }
-        state.withLock { $0.acknowledgedUnsaved = false }
-        try? persistQueue()
+        userInfoLog.withLock { log in
+            let (unsaved, through, remaining) = state.withLock { state in
+                defer { state.acknowledgedUnsaved = false }
+                return (state.acknowledgedUnsaved, state.acknowledged, state.queue)
+            }
+            guard unsaved else { return }
+            // NB: an acknowledgement lost to a failed write only means the items are sent again.
+            try? log.acknowledge(through: through, remaining: remaining.map { UserInfoLog.Item(id: $0.id, data: $0.data) })
+        }
     }
 
     private func handle(_ kind: Kind, _ body: [UInt8], from fd: Int32) {
@@ -427,13 +448,14 @@ public final class SocketSession: WatchSession, Sendable {
             guard body.count >= 8 else { return }
             let id = Self.readID(body)
             let changed = state.withLock { state -> Bool in
-                let before = state.queue.items.count
-                state.queue.items.removeAll { $0.id <= id }
-                state.acknowledgedUnsaved = state.acknowledgedUnsaved || state.queue.items.count != before
-                return state.acknowledgedUnsaved
+                guard id > state.acknowledged, id <= state.userInfoSent else { return state.acknowledgedUnsaved }
+                state.acknowledged = id
+                state.queue.removeAll { $0.id <= id }
+                state.acknowledgedUnsaved = true
+                return true
             }
-            // NB: acknowledgements come in bursts; the queue is rewritten once the burst has been
-            // read (or the connection ends), not once per item. An acknowledged item still on disk
+            // NB: acknowledgements come in bursts; the log records one once the burst has been read
+            // (or the connection ends), not one per item. An acknowledged item still queued on disk
             // is at worst sent again after a crash, which a receiver takes as a resend.
             if changed && !SocketIO.hasInput(fd) { saveAcknowledged() }
         case .context:

@@ -1,0 +1,190 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The queued user info of a ``SocketSession`` on disk: an append-only log, so queueing an item
+/// writes that item alone, however long the queue is.
+///
+/// Each record is a 4-byte big-endian length, a kind byte and an 8-byte big-endian id:
+/// - `add`: the item with that id, its bytes after the id;
+/// - `acknowledged`: every item up to that id was acknowledged and is gone;
+/// - `next`: the next id to hand out (written first by a compaction, which drops the rest).
+///
+/// A record torn by a crash mid-append is cut off when the log is opened. Once acknowledged
+/// records outweigh live ones (and pass ``compactionThreshold``) the log is rewritten with the
+/// live items only (write beside, `fsync`, `rename`, directory `fsync`). Not thread-safe: its
+/// owner serialises calls.
+final class UserInfoLog {
+    /// A queued item.
+    struct Item: Equatable {
+        var id: UInt64
+        var data: Data
+    }
+
+    enum Kind: UInt8 {
+        case add = 1
+        case acknowledged = 2
+        case next = 3
+    }
+
+    /// The largest record a valid log holds: an item at the user-info size limit.
+    static let maxRecordLength = 1 + 8 + SessionLimits.userInfo
+    /// Dead bytes (acknowledged items and acknowledgement records) that may pile up before a
+    /// compaction, as long as they do not outweigh the live items.
+    static let compactionThreshold = 1 << 20
+
+    let path: String
+    private var fd: Int32
+    /// Bytes of the live items' records.
+    private var liveBytes = 0
+    /// Bytes of every other record.
+    private var deadBytes = 0
+    /// Record sizes of the live items, by id.
+    private var sizes: [UInt64: Int] = [:]
+    /// The next id to hand out.
+    private(set) var nextID: UInt64
+
+    /// Opens (creating if needed) the log at `path` and returns it with the items still queued,
+    /// in id order. A torn last record is cut off; anything else unreadable is `storage_failed`
+    /// naming the record.
+    static func load(path: String) throws(WatchLinkError) -> (UserInfoLog, [Item]) {
+        let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+        var items: [UInt64: Item] = [:]
+        var sizes: [UInt64: Int] = [:]
+        var acknowledged: UInt64 = 0
+        var next: UInt64 = 1
+        var offset = 0
+        var index = 0
+        var total = 0
+        while offset + 4 <= bytes.count {
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length >= 9, length <= maxRecordLength else {
+                throw corrupt(path, index, offset, "length \(length) is outside 9...\(maxRecordLength)")
+            }
+            guard offset + 4 + length <= bytes.count else { break }
+            let body = offset + 4
+            let id = bytes[(body + 1)..<(body + 9)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            switch Kind(rawValue: bytes[body]) {
+            case .add?:
+                guard id > 0 else { throw corrupt(path, index, offset, "item id 0") }
+                if id > acknowledged {
+                    items[id] = Item(id: id, data: Data(bytes[(body + 9)..<(body + length)]))
+                    sizes[id] = 4 + length
+                }
+                next = max(next, id &+ 1)
+            case .acknowledged?:
+                guard length == 9 else { throw corrupt(path, index, offset, "an acknowledgement carries bytes") }
+                acknowledged = max(acknowledged, id)
+                for key in items.keys where key <= id {
+                    items[key] = nil
+                    sizes[key] = nil
+                }
+                next = max(next, id &+ 1)
+            case .next?:
+                guard length == 9, id > 0 else { throw corrupt(path, index, offset, "a next id of 0 or with bytes") }
+                next = max(next, id)
+            case nil:
+                throw corrupt(path, index, offset, "unknown kind \(bytes[body])")
+            }
+            offset += 4 + length
+            total = offset
+            index += 1
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { throw FileStore.failure("open", path) }
+        // NB: a crash mid-append leaves a torn record; later appends must not follow it.
+        if total < bytes.count {
+            guard ftruncate(fd, off_t(total)) == 0, FileStore.syncData(fd) == 0 else {
+                close(fd)
+                throw FileStore.failure("truncate", path)
+            }
+        }
+        if bytes.isEmpty { FileStore.syncDirectory(of: path) }
+        let log = UserInfoLog(path: path, fd: fd, nextID: next)
+        log.sizes = sizes
+        log.liveBytes = sizes.values.reduce(0, +)
+        log.deadBytes = total - log.liveBytes
+        return (log, items.values.sorted { $0.id < $1.id })
+    }
+
+    private init(path: String, fd: Int32, nextID: UInt64) {
+        self.path = path
+        self.fd = fd
+        self.nextID = nextID
+    }
+
+    deinit { close(fd) }
+
+    /// Appends `data` as the next item and syncs it; returns its id.
+    func add(_ data: Data) throws(WatchLinkError) -> UInt64 {
+        let id = nextID
+        let record = Self.record(.add, id, data)
+        guard FileStore.writeAll(fd, record), FileStore.syncData(fd) == 0 else {
+            throw FileStore.failure("append", path)
+        }
+        nextID = id + 1
+        sizes[id] = record.count
+        liveBytes += record.count
+        return id
+    }
+
+    /// Records that every item up to `id` was acknowledged; `remaining` are the items still
+    /// queued (kept by a compaction). Not synced: an acknowledgement lost to a crash only means
+    /// the items are sent again, which a receiver takes as a resend.
+    func acknowledge(through id: UInt64, remaining: [Item]) throws(WatchLinkError) {
+        for key in sizes.keys where key <= id {
+            deadBytes += sizes[key] ?? 0
+            liveBytes -= sizes[key] ?? 0
+            sizes[key] = nil
+        }
+        if deadBytes > Self.compactionThreshold && deadBytes > liveBytes {
+            try compact(remaining)
+            return
+        }
+        let record = Self.record(.acknowledged, id, Data())
+        guard FileStore.writeAll(fd, record) else { throw FileStore.failure("append", path) }
+        deadBytes += record.count
+    }
+
+    /// Rewrites the log with the next id (at least `nextID`) and `items` only.
+    func compact(_ items: [Item], nextID floor: UInt64 = 1) throws(WatchLinkError) {
+        nextID = max(nextID, floor, (items.last?.id ?? 0) + 1)
+        var bytes = Self.record(.next, nextID, Data())
+        var sizes: [UInt64: Int] = [:]
+        for item in items {
+            let record = Self.record(.add, item.id, item.data)
+            sizes[item.id] = record.count
+            bytes += record
+        }
+        try SocketIO.writeAtomically(Data(bytes), to: path)
+        let fd = open(path, O_WRONLY | O_APPEND)
+        guard fd >= 0 else { throw FileStore.failure("open", path) }
+        close(self.fd)
+        self.fd = fd
+        self.sizes = sizes
+        liveBytes = sizes.values.reduce(0, +)
+        deadBytes = bytes.count - liveBytes
+    }
+
+    static func record(_ kind: Kind, _ id: UInt64, _ data: Data) -> [UInt8] {
+        let length = UInt32(1 + 8 + data.count)
+        var out: [UInt8] = []
+        out.reserveCapacity(4 + Int(length))
+        for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+        out.append(kind.rawValue)
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: id >> UInt64(shift))) }
+        out += data
+        return out
+    }
+
+    private static func corrupt(_ path: String, _ index: Int, _ offset: Int, _ reason: String) -> WatchLinkError {
+        WatchLinkError(
+            .storageFailed, "corrupt user-info log record \(index) at offset \(offset): \(reason)",
+            details: ["path": path, "field": "record[\(index)]"])
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import WatchLink
+
+/// The socket transport's user-info log: appends stay the size of one item, acknowledgements
+/// and compactions never lose a live item or reuse an id, a torn tail is cut off and anything
+/// else unreadable is refused naming the record.
+@Suite struct UserInfoLogTests {
+    func directory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("uilog-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? -1
+    }
+
+    @Test func eachAppendWritesOneRecordHoweverLongTheQueue() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let (log, items) = try UserInfoLog.load(path: path)
+        #expect(items.isEmpty)
+        let item = Data(repeating: 7, count: 1000)
+        for expected in 1...300 {
+            #expect(try log.add(item) == UInt64(expected))
+            // 4-byte length, kind, 8-byte id, the item: the file grows by one record, never rewritten.
+            #expect(size(path) == expected * (13 + 1000))
+        }
+        let (_, reloaded) = try UserInfoLog.load(path: path)
+        #expect(reloaded.map(\.id) == Array(1...300))
+        #expect(reloaded.allSatisfy { $0.data == item })
+    }
+
+    @Test func acknowledgementsRemoveItemsAndCompactionKeepsTheNextID() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let (log, _) = try UserInfoLog.load(path: path)
+        let big = Data(repeating: 1, count: 60_000)
+        for _ in 0..<40 { _ = try log.add(big) }
+        try log.acknowledge(through: 10, remaining: [])
+        var (reopened, items) = try UserInfoLog.load(path: path)
+        #expect(items.map(\.id) == Array(11...40))
+        #expect(reopened.nextID == 41)
+        // Acknowledging everything outweighs the (empty) live queue: the log is compacted to its next id.
+        var live: [UserInfoLog.Item] = []
+        try reopened.acknowledge(through: 40, remaining: live)
+        #expect(size(path) == 13)
+        (reopened, items) = try UserInfoLog.load(path: path)
+        #expect(items.isEmpty)
+        #expect(reopened.nextID == 41)
+        #expect(try reopened.add(Data("next".utf8)) == 41)
+        live = [UserInfoLog.Item(id: 41, data: Data("next".utf8))]
+        for _ in 0..<20 { live.append(UserInfoLog.Item(id: try reopened.add(big), data: big)) }
+        try reopened.acknowledge(through: 41, remaining: Array(live.dropFirst()))
+        (_, items) = try UserInfoLog.load(path: path)
+        #expect(items == Array(live.dropFirst()))
+    }
+
+    @Test func aTornTailIsCutOffAndLaterAppendsSurvive() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        do {
+            let (log, _) = try UserInfoLog.load(path: path)
+            _ = try log.add(Data("one".utf8))
+            _ = try log.add(Data("two".utf8))
+        }
+        // A crash mid-append: the last record's length is there, most of its bytes are not.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(UserInfoLog.record(.add, 3, Data("three".utf8)).prefix(10)))
+        try handle.close()
+        let (log, items) = try UserInfoLog.load(path: path)
+        #expect(items.map(\.data) == [Data("one".utf8), Data("two".utf8)])
+        #expect(try log.add(Data("four".utf8)) == 3)
+        let (_, reloaded) = try UserInfoLog.load(path: path)
+        #expect(reloaded.map(\.data) == [Data("one".utf8), Data("two".utf8), Data("four".utf8)])
+    }
+
+    @Test func corruptRecordsAreRefusedNamingTheRecord() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let good = UserInfoLog.record(.add, 1, Data("ok".utf8))
+        let cases: [(String, [UInt8])] = [
+            ("record[1]", good + [0, 0, 0, 9, 99] + [UInt8](repeating: 0, count: 8)),  // unknown kind
+            ("record[0]", [0x7F, 0xFF, 0xFF, 0xFF, 1]),  // implausible length
+            ("record[0]", [0, 0, 0, 3, 1, 2, 3]),  // shorter than a record can be
+            ("record[1]", good + UserInfoLog.record(.acknowledged, 1, Data("x".utf8))),  // an acknowledgement with bytes
+            ("record[0]", UserInfoLog.record(.add, 0, Data("zero".utf8))),  // id 0
+            ("record[0]", UserInfoLog.record(.next, 0, Data())),
+        ]
+        for (field, bytes) in cases {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do {
+                _ = try UserInfoLog.load(path: path)
+                Issue.record("expected storage_failed for \(bytes.prefix(16))")
+            } catch {
+                #expect(error.code == .storageFailed)
+                #expect(error.details["field"] == field)
+                #expect(error.details["path"] == path)
+            }
+        }
+    }
+
+    @Test func aQueueFileOfAnEarlierVersionMovesIntoTheLog() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let legacy = SocketSession.QueueFile(
+            nextID: 9, items: [.init(id: 5, data: Data("five".utf8)), .init(id: 7, data: Data("seven".utf8))])
+        try JSONEncoder().encode(legacy).write(to: URL(fileURLWithPath: root + "/userinfo-queue.json"))
+        let session = try SocketSession(socketPath: root + "/s", role: .connect, directory: root)
+        #expect(session.outstandingUserInfoCount == 2)
+        #expect(!FileManager.default.fileExists(atPath: root + "/userinfo-queue.json"))
+        let (log, items) = try UserInfoLog.load(path: root + "/userinfo.log")
+        #expect(items.map(\.id) == [5, 7])
+        #expect(log.nextID == 9)
+    }
+}
