@@ -120,4 +120,99 @@ import Testing
         #expect(items.map(\.id) == [5, 7])
         #expect(log.nextID == 9)
     }
+
+    @Test func aFailedAppendIsCutOffSoTheNextRecordFollowsAWholeOne() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let (log, _) = try UserInfoLog.load(path: path)
+        _ = try log.add(Data("one".utf8))
+        let whole = size(path)
+        // The disk fills up half way through the record.
+        log.io.write = { fd, bytes in
+            _ = FileStore.writeAll(fd, Array(bytes.prefix(bytes.count / 2)))
+            errno = ENOSPC
+            return false
+        }
+        #expect(throws: WatchLinkError.self) { try log.add(Data("two".utf8)) }
+        #expect(size(path) == whole)
+        log.io = UserInfoLog.IO()
+        #expect(try log.add(Data("three".utf8)) == 2)
+        try log.acknowledge(through: 1, remaining: [UserInfoLog.Item(id: 2, data: Data("three".utf8))])
+        let (_, items) = try UserInfoLog.load(path: path)
+        #expect(items == [UserInfoLog.Item(id: 2, data: Data("three".utf8))])
+    }
+
+    @Test func aLogThatCannotCutOffAFailedAppendRefusesLaterWrites() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let (log, _) = try UserInfoLog.load(path: path)
+        _ = try log.add(Data("one".utf8))
+        log.io.write = { fd, bytes in
+            _ = FileStore.writeAll(fd, Array(bytes.prefix(5)))
+            errno = EIO
+            return false
+        }
+        log.io.truncate = { _, _ in false }
+        #expect(throws: WatchLinkError.self) { try log.add(Data("two".utf8)) }
+        log.io = UserInfoLog.IO()
+        do {
+            _ = try log.add(Data("three".utf8))
+            Issue.record("a log holding a partial record accepted an append")
+        } catch {
+            #expect(error.code == .storageFailed)
+            #expect(error.message.contains("could not cut off"))
+        }
+        // Opened again, the partial record is a torn tail: cut off, the first item kept.
+        let (reopened, items) = try UserInfoLog.load(path: path)
+        #expect(items.map(\.data) == [Data("one".utf8)])
+        #expect(try reopened.add(Data("four".utf8)) == 2)
+    }
+
+    @Test func aTailOfZerosIsTornNotCorrupt() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let good = UserInfoLog.record(.add, 1, Data("ok".utf8))
+        try Data(good + [UInt8](repeating: 0, count: 4096)).write(to: URL(fileURLWithPath: path))
+        let (log, items) = try UserInfoLog.load(path: path)
+        #expect(items.map(\.data) == [Data("ok".utf8)])
+        #expect(size(path) == good.count)
+        #expect(try log.add(Data("next".utf8)) == 2)
+    }
+
+    @Test func anUnreadableLogIsAnErrorNotAnEmptyQueue() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // A directory where the log should be: it opens, but reading it fails.
+        try FileManager.default.createDirectory(atPath: root + "/userinfo.log", withIntermediateDirectories: true)
+        do {
+            _ = try UserInfoLog.load(path: root + "/userinfo.log")
+            Issue.record("an unreadable log was taken for an empty one")
+        } catch {
+            #expect(error.code == .storageFailed)
+            #expect(error.details["path"] == root + "/userinfo.log")
+        }
+    }
+
+    @Test func aStaleQueueFileNeverBringsBackAcknowledgedItems() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let legacy = SocketSession.QueueFile(
+            nextID: 3, items: [.init(id: 1, data: Data("one".utf8)), .init(id: 2, data: Data("two".utf8))])
+        // The log already took the old file in and has since seen item 1 acknowledged; the old
+        // file is still there (its removal did not reach the disk).
+        do {
+            let (log, _) = try UserInfoLog.load(path: root + "/userinfo.log")
+            try log.compact([.init(id: 1, data: Data("one".utf8)), .init(id: 2, data: Data("two".utf8))], nextID: 3)
+            try log.acknowledge(through: 1, remaining: [.init(id: 2, data: Data("two".utf8))])
+        }
+        try JSONEncoder().encode(legacy).write(to: URL(fileURLWithPath: root + "/userinfo-queue.json"))
+        let session = try SocketSession(socketPath: root + "/s", role: .connect, directory: root)
+        #expect(session.outstandingUserInfoCount == 1)
+        #expect(!FileManager.default.fileExists(atPath: root + "/userinfo-queue.json"))
+        let (_, items) = try UserInfoLog.load(path: root + "/userinfo.log")
+        #expect(items.map(\.id) == [2])
+    }
 }

@@ -35,8 +35,8 @@ public final class FileStore: DurableStore {
 
     /// Reads every complete record.
     public func load() throws(WatchLinkError) -> [DurableRecord] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return try FileStore.decodeLog([UInt8](data))
+        guard let bytes = try FileStore.readIfPresent(path) else { return [] }
+        return try FileStore.decodeLog(bytes)
     }
 
     /// Decodes a log image, stopping at a torn tail; a corrupt complete record is an error.
@@ -102,18 +102,44 @@ public final class FileStore: DurableStore {
         let bytes = try FileStore.frame(records)
         let temporary = path + ".tmp"
         let ok: Bool = state.withLock { state in
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            // NB: the log keeps the descriptor it wrote the new file through; reopening after the
+            // rename could fail and leave it appending to the replaced file.
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
             guard fd >= 0 else { return false }
-            let written = FileStore.writeAll(fd, bytes) && fsync(fd) == 0
-            close(fd)
-            guard written, rename(temporary, path) == 0 else { return false }
+            guard FileStore.writeAll(fd, bytes), fsync(fd) == 0, rename(temporary, path) == 0 else {
+                close(fd)
+                unlink(temporary)
+                return false
+            }
             FileStore.syncDirectory(of: path)
             close(state.fd)
-            state.fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            state.fd = fd
             state.buffer.removeAll()
-            return state.fd >= 0
+            return true
         }
         if !ok { throw FileStore.failure("compact", path) }
+    }
+
+    /// The bytes of the file at `path`, or nil when there is none; any other failure to read it
+    /// is `storage_failed` (an unreadable log is never taken for an empty one).
+    static func readIfPresent(_ path: String) throws(WatchLinkError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw failure("open", path)
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if n == 0 { return bytes }
+            bytes += chunk[0..<n]
+        }
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

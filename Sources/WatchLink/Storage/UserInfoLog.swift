@@ -14,10 +14,13 @@ import Foundation
 /// - `acknowledged`: every item up to that id was acknowledged and is gone;
 /// - `next`: the next id to hand out (written first by a compaction, which drops the rest).
 ///
-/// A record torn by a crash mid-append is cut off when the log is opened. Once acknowledged
-/// records outweigh live ones (and pass ``compactionThreshold``) the log is rewritten with the
-/// live items only (write beside, `fsync`, `rename`, directory `fsync`). Not thread-safe: its
-/// owner serialises calls.
+/// A record torn by a crash mid-append (cut short, or a tail of zeros a file system left) is cut
+/// off when the log is opened; an append that fails is cut off at once, so nothing ever follows a
+/// partial record. Once acknowledged records outweigh live ones (and pass
+/// ``compactionThreshold``) the log is rewritten with the live items only (write beside, `fsync`,
+/// `rename`, directory `fsync`). A log it could not put back in order (a failed cut, a failed
+/// compaction) refuses further writes with `storage_failed` until it is opened again. Not
+/// thread-safe: its owner serialises calls.
 final class UserInfoLog {
     /// A queued item.
     struct Item: Equatable {
@@ -37,8 +40,19 @@ final class UserInfoLog {
     /// compaction, as long as they do not outweigh the live items.
     static let compactionThreshold = 1 << 20
 
+    /// The calls an append makes, replaceable so tests can fail them part way.
+    struct IO {
+        var write: (Int32, [UInt8]) -> Bool = FileStore.writeAll
+        var truncate: (Int32, Int) -> Bool = { ftruncate($0, off_t($1)) == 0 }
+    }
+
     let path: String
+    var io = IO()
     private var fd: Int32
+    /// Bytes of whole records in the file: where the next record starts.
+    private var size: Int
+    /// Why the log refuses writes, once the file may hold something other than whole records.
+    private var broken: WatchLinkError?
     /// Bytes of the live items' records.
     private var liveBytes = 0
     /// Bytes of every other record.
@@ -52,7 +66,7 @@ final class UserInfoLog {
     /// in id order. A torn last record is cut off; anything else unreadable is `storage_failed`
     /// naming the record.
     static func load(path: String) throws(WatchLinkError) -> (UserInfoLog, [Item]) {
-        let bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+        let bytes = try FileStore.readIfPresent(path) ?? []
         var items: [UInt64: Item] = [:]
         var sizes: [UInt64: Int] = [:]
         var acknowledged: UInt64 = 0
@@ -64,6 +78,8 @@ final class UserInfoLog {
             let length =
                 Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length >= 9, length <= maxRecordLength else {
+                // NB: a crash can leave the file longer than what reached it, padded with zeros.
+                if bytes[offset...].allSatisfy({ $0 == 0 }) { break }
                 throw corrupt(path, index, offset, "length \(length) is outside 9...\(maxRecordLength)")
             }
             guard offset + 4 + length <= bytes.count else { break }
@@ -105,16 +121,17 @@ final class UserInfoLog {
             }
         }
         if bytes.isEmpty { FileStore.syncDirectory(of: path) }
-        let log = UserInfoLog(path: path, fd: fd, nextID: next)
+        let log = UserInfoLog(path: path, fd: fd, size: total, nextID: next)
         log.sizes = sizes
         log.liveBytes = sizes.values.reduce(0, +)
         log.deadBytes = total - log.liveBytes
         return (log, items.values.sorted { $0.id < $1.id })
     }
 
-    private init(path: String, fd: Int32, nextID: UInt64) {
+    private init(path: String, fd: Int32, size: Int, nextID: UInt64) {
         self.path = path
         self.fd = fd
+        self.size = size
         self.nextID = nextID
     }
 
@@ -124,9 +141,7 @@ final class UserInfoLog {
     func add(_ data: Data) throws(WatchLinkError) -> UInt64 {
         let id = nextID
         let record = Self.record(.add, id, data)
-        guard FileStore.writeAll(fd, record), FileStore.syncData(fd) == 0 else {
-            throw FileStore.failure("append", path)
-        }
+        try append(record, sync: true)
         nextID = id + 1
         sizes[id] = record.count
         liveBytes += record.count
@@ -147,12 +162,32 @@ final class UserInfoLog {
             return
         }
         let record = Self.record(.acknowledged, id, Data())
-        guard FileStore.writeAll(fd, record) else { throw FileStore.failure("append", path) }
+        try append(record, sync: false)
         deadBytes += record.count
     }
 
+    /// Appends `record` whole, or leaves the file as it was and throws.
+    private func append(_ record: [UInt8], sync: Bool) throws(WatchLinkError) {
+        if let broken { throw broken }
+        guard io.write(fd, record), !sync || FileStore.syncData(fd) == 0 else {
+            let failure = FileStore.failure("append", path)
+            // NB: part of the record may be in the file; the next record must not follow it.
+            if !io.truncate(fd, size) {
+                broken = WatchLinkError(
+                    .storageFailed, "the user-info log could not cut off a failed append",
+                    details: ["path": path, "cause": failure.message])
+            }
+            throw failure
+        }
+        size += record.count
+    }
+
     /// Rewrites the log with the next id (at least `nextID`) and `items` only.
+    ///
+    /// NB: the new file is written through the descriptor the log then keeps, so there is no
+    /// reopening after the rename that could fail and leave the log appending to the old file.
     func compact(_ items: [Item], nextID floor: UInt64 = 1) throws(WatchLinkError) {
+        if let broken { throw broken }
         nextID = max(nextID, floor, (items.last?.id ?? 0) + 1)
         var bytes = Self.record(.next, nextID, Data())
         var sizes: [UInt64: Int] = [:]
@@ -161,11 +196,19 @@ final class UserInfoLog {
             sizes[item.id] = record.count
             bytes += record
         }
-        try SocketIO.writeAtomically(Data(bytes), to: path)
-        let fd = open(path, O_WRONLY | O_APPEND)
-        guard fd >= 0 else { throw FileStore.failure("open", path) }
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+        guard fd >= 0 else { throw FileStore.failure("open", temporary) }
+        guard FileStore.writeAll(fd, bytes), fsync(fd) == 0, rename(temporary, path) == 0 else {
+            let failure = FileStore.failure("compact", path)
+            close(fd)
+            unlink(temporary)
+            throw failure
+        }
+        FileStore.syncDirectory(of: path)
         close(self.fd)
         self.fd = fd
+        size = bytes.count
         self.sizes = sizes
         liveBytes = sizes.values.reduce(0, +)
         deadBytes = bytes.count - liveBytes

@@ -118,19 +118,26 @@ public final class SocketSession: WatchSession, Sendable {
     static func openUserInfoLog(directory: String) throws(WatchLinkError) -> (UserInfoLog, [UserInfoLog.Item]) {
         let legacyPath = directory + "/userinfo-queue.json"
         let (log, items) = try UserInfoLog.load(path: directory + "/userinfo.log")
-        guard let data = FileManager.default.contents(atPath: legacyPath) else { return (log, items) }
-        let legacy: QueueFile
-        do { legacy = try JSONDecoder().decode(QueueFile.self, from: data) } catch {
-            throw WatchLinkError(.storageFailed, "unreadable user-info queue", details: ["path": legacyPath])
+        guard let data = try FileStore.readIfPresent(legacyPath) else { return (log, items) }
+        // NB: the old file goes only once the log holds all of it (a compaction is a rename, so the
+        // log holds all of it or nothing). A log that has ever held anything was written by such a
+        // move or after it: the old file is then stale, and moving it again could bring back items
+        // the log has since seen acknowledged.
+        if log.nextID == 1 {
+            let legacy: QueueFile
+            do { legacy = try JSONDecoder().decode(QueueFile.self, from: Data(data)) } catch {
+                throw WatchLinkError(
+                    .storageFailed, "unreadable user-info queue", details: ["path": legacyPath, "field": "userinfo-queue.json"])
+            }
+            let moved = legacy.items.sorted { $0.id < $1.id }.map { UserInfoLog.Item(id: $0.id, data: $0.data) }
+            try log.compact(moved, nextID: legacy.nextID)
+            guard unlink(legacyPath) == 0 || errno == ENOENT else { throw FileStore.failure("unlink", legacyPath) }
+            FileStore.syncDirectory(of: legacyPath)
+            return (log, moved)
         }
-        // NB: the log is complete before the old file goes; a crash in between moves it again.
-        var merged = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for item in legacy.items where merged[item.id] == nil { merged[item.id] = UserInfoLog.Item(id: item.id, data: item.data) }
-        let all = merged.values.sorted { $0.id < $1.id }
-        try log.compact(all, nextID: legacy.nextID)
         guard unlink(legacyPath) == 0 || errno == ENOENT else { throw FileStore.failure("unlink", legacyPath) }
         FileStore.syncDirectory(of: legacyPath)
-        return (log, all)
+        return (log, items)
     }
 
     /// `activated` once ``activate(delegate:)`` has been called.
@@ -216,11 +223,14 @@ public final class SocketSession: WatchSession, Sendable {
             }
             guard fd >= 0 else { return }
             for item in items {
+                // NB: marked sent before the write: the counterpart's acknowledgement can be read
+                // before the write returns, and one for an id not yet marked would be ignored. A
+                // failed write ends the connection, and a new one starts again from nothing sent.
+                state.withLock { $0.userInfoSent = item.id }
                 guard SocketIO.writeAll(fd, Self.frame(.userInfo, Self.userInfoFrame(item.id, item.data))) else {
                     shutdown(fd, Int32(SHUT_RDWR))
                     return
                 }
-                state.withLock { $0.userInfoSent = item.id }
             }
         }
         flushReplies()
