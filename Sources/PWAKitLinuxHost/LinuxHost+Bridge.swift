@@ -36,19 +36,38 @@
         }
     }
 
-    /// What the relay posted: one message's text, or the texts of a batch.
+    /// What the relay posted: one message's text, or the texts of a batch with the token of the
+    /// document that posted it.
     enum Posted {
         case message(String)
-        case batch([String])
+        case batch([String], document: String)
 
-        /// Reads `value`, or nil when it is neither a string nor an array of at most
-        /// ``BridgeScripts/batchMessages`` strings.
+        /// Reads `value`, or nil when it is neither a string nor a batch object
+        /// (`{ document, messages }`: a token of at most ``BridgeScripts/maxDocumentToken``
+        /// characters and an array of at most ``BridgeScripts/batchMessages`` strings).
         init?(_ value: UnsafeMutablePointer<JSCValue>) {
             if jsc_value_is_string(value) != 0 {
                 guard let text = Self.string(value) else { return nil }
                 self = .message(text)
                 return
             }
+            guard jsc_value_is_object(value) != 0, jsc_value_is_array(value) == 0,
+                let token = jsc_value_object_get_property(value, "document"),
+                let messages = jsc_value_object_get_property(value, "messages")
+            else { return nil }
+            defer {
+                g_object_unref(token)
+                g_object_unref(messages)
+            }
+            guard jsc_value_is_string(token) != 0, let document = Self.string(token), !document.isEmpty,
+                document.utf8.count <= BridgeScripts.maxDocumentToken,
+                let texts = Self.strings(messages)
+            else { return nil }
+            self = .batch(texts, document: document)
+        }
+
+        /// The strings of `value`, an array of 1 to ``BridgeScripts/batchMessages`` strings.
+        private static func strings(_ value: UnsafeMutablePointer<JSCValue>) -> [String]? {
             guard jsc_value_is_array(value) != 0, let length = jsc_value_object_get_property(value, "length") else {
                 return nil
             }
@@ -63,7 +82,7 @@
                 guard jsc_value_is_string(element) != 0, let text = Self.string(element) else { return nil }
                 texts.append(text)
             }
-            self = .batch(texts)
+            return texts
         }
 
         private static func string(_ value: UnsafeMutablePointer<JSCValue>) -> String? {
@@ -114,12 +133,15 @@
                 Task.immediate { @MainActor in
                     reply.answer(await dispatcher.handleInlineJSON(text, from: id))
                 }
-            case .batch(let texts):
+            case .batch(let texts, let document):
                 let generation = self.generation
                 reply.answer(
                     BridgeBatch.answer(texts, page: id, dispatcher: dispatcher) { [weak self] answer in
                         guard let self, generation == self.generation, case .open = self.page else { return }
-                        self.evaluate(BridgeScripts.lateAnswerScript(answer), world: BridgeScripts.worldName)
+                        // NB: the next document may already be in the view before its commit reaches
+                        // this thread; the token keeps the answer from it.
+                        self.evaluate(
+                            BridgeScripts.lateAnswerScript(answer, document: document), world: BridgeScripts.worldName)
                     })
             }
         }
@@ -165,7 +187,7 @@
             webkit_user_content_manager_remove_all_scripts(contentManager)
             scriptedOrigin = origin
             guard let origin else { return }
-            let scripts = BridgeScripts(origin: origin, limits: limits)
+            let scripts = BridgeScripts(origin: origin, limits: limits, batching: true)
             add(scripts.relay, world: BridgeScripts.worldName)
             for script in scripts.pageScripts(handshake: handshake) { add(script, world: nil) }
         }

@@ -7,7 +7,9 @@
     /// attached when a main-frame document has finished loading, detached as soon as the next
     /// one commits, so pushes that arrive in between wait in the relay's queue. A push the relay
     /// handed over just before a commit, which reaches the main thread after it, goes back to
-    /// the relay for the next page.
+    /// the relay for the next page; one that reaches it while its page is current goes into the
+    /// view at once. What stays open is the view's own moment: a push evaluated as the web
+    /// process is already replacing the document goes with that document.
     extension LinuxHost {
         /// A new main-frame document committed: pushes queue until it has loaded.
         func detachPushes() {
@@ -37,14 +39,16 @@
         }
 
         func deliverPush(_ event: BridgeEvent, generation: UInt64) {
-            guard generation == self.generation else {
+            guard generation == self.generation, case .open = page else {
                 // NB: the page it was meant for is gone (a navigation committed before the relay
-                // was detached): the relay keeps it for the next page, in order.
+                // was detached) or not yet open: the relay keeps it for the next page, in order.
                 requeuePush(event)
                 return
             }
             emitLine(["event": "push", "data": event.data ?? .null])
-            emit(event)
+            // NB: handed to the view here and now, not through another task that a commit could
+            // overtake; the page holds it from this point on.
+            evaluate(BridgeOutput.event(event).javaScript)
         }
 
         /// Hands `event` back to the relay, after the attaches and detaches already asked for.

@@ -2,11 +2,12 @@ public import PWAKitCore
 
 /// Answers a batch of messages the ``BridgeScripts/relay`` posted together.
 ///
-/// The relay sends the messages a page posts within one task as one native message (an
-/// array of message texts) and waits for one reply. That reply is a JSON array of the answers
+/// With ``BridgeScripts/batching`` on, the relay sends the messages a page posts within one
+/// task as one native message (the message texts and the document's token) and waits for one
+/// reply. That reply is a JSON array of the answers
 /// whose handlers finished at once, in the order of their messages; the answer to a message
 /// whose handler suspends goes to `late` when it is ready, and the host hands it to the relay
-/// with ``BridgeScripts/lateAnswerScript(_:)``. Either way the page receives every answer once.
+/// with ``BridgeScripts/lateAnswerScript(_:document:)`` and the batch's token. Either way the page receives every answer once.
 ///
 /// Handlers finish "at once" only when the dispatcher shares the caller's executor (a host
 /// on its main thread passes `MainActor.sharedUnownedExecutor`); otherwise every answer is late,

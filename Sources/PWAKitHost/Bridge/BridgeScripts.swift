@@ -10,9 +10,9 @@ public import PWAKitCore
 /// - ``relay`` runs in the isolated world. It takes message text from the page-world
 ///   ``pageShim`` over a DOM event, enforces the size limit before anything crosses into
 ///   the host process, posts to the native handler, and hands the Promise reply back.
-///   Messages posted in the same task cross together: a lone message is posted as its text,
-///   several as an array of texts (at most ``batchMessages``, about ``batchCharacters``),
-///   which the host answers with ``BridgeBatch``.
+///   Without ``batching`` every message is posted as its text, as the seed's handler expects.
+///   With it, messages posted in the same task cross together: a lone message is posted as its
+///   text, several as a batch (see ``batching``), which the host answers with ``BridgeBatch``.
 /// - ``pageShim`` runs in the page world and rebuilds the seed's
 ///   `window.webkit.messageHandlers.pwakit.postMessage`; answers reach the page as the seed
 ///   expects, through `window.pwakit._handleResponse`.
@@ -40,11 +40,21 @@ public struct BridgeScripts: Sendable {
     public var origin: String
     /// The size limit enforced before a message leaves the page.
     public var maxMessageBytes: Int
+    /// Whether the relay sends the messages a page posts in one task as one native message.
+    ///
+    /// A batch is an object `{ document, messages }`: `messages` the texts in posting order (at
+    /// most ``batchMessages``, about ``batchCharacters``), `document` a random token the relay
+    /// draws once per document. The host answers it with ``BridgeBatch`` and sends late answers
+    /// with ``lateAnswerScript(_:document:)``, which the relay drops unless the token is its own
+    /// (so a late answer never reaches a successor document of the same origin). Off by default:
+    /// a host's message handler must handle batches before it turns this on.
+    public var batching: Bool
 
-    /// Scripts bound to `origin` with the limits of `limits`.
-    public init(origin: String, limits: BridgeLimits = BridgeLimits()) {
+    /// Scripts bound to `origin` with the limits of `limits`; `batching` as in ``batching``.
+    public init(origin: String, limits: BridgeLimits = BridgeLimits(), batching: Bool = false) {
         self.origin = origin
         self.maxMessageBytes = limits.maxMessageBytes
+        self.batching = batching
     }
 
     /// A JavaScript string literal for `text`.
@@ -90,9 +100,36 @@ public struct BridgeScripts: Sendable {
               ? { type: 'bridge.error', data: { code: 'payload_too_large', error: message, details: details } }
               : { id: id, success: false, error: message, code: 'payload_too_large', details: details }));
           }
-          // Messages posted in one task cross to the host together: one native message, one
+          function post(message) {
+            handler.postMessage(message).then(function (reply) {
+              if (typeof reply === 'string' && reply !== '') answer(reply);
+            }, function () {});
+          }
+          \(batching ? batchingRelay : "var send = post;")
+          document.addEventListener(\(Self.literal(Self.messageEvent)), function (event) {
+            var text = event.detail;
+            if (typeof text !== 'string') return;
+            // NB: every UTF-16 unit is at least one UTF-8 byte and at most three.
+            var size = text.length * 3 <= MAX ? 0 : utf8Length(text);
+            if (size > MAX) { tooLarge(text, size); return; }
+            send(text);
+          }, true);
+        })();
+        """
+    }
+
+    /// The relay's `send` when ``batching`` is on.
+    var batchingRelay: String {
+        """
+        // Messages posted in one task cross to the host together: one native message, one
           // reply carrying the answers that were ready at once (the rest arrive later, through
-          // `window.\(Self.lateAnswerFunction)`).
+          // `window.\(Self.lateAnswerFunction)`, addressed to this document).
+          var token = '';
+          try {
+            var words = window.crypto.getRandomValues(new Uint32Array(4));
+            for (var w = 0; w < words.length; w++) token += words[w].toString(16) + '.';
+          } catch (_) {}
+          if (token === '') token = String(Math.random()).slice(2) + '.' + String(Date.now());
           var queue = [];
           var queuedChars = 0;
           var scheduled = false;
@@ -100,27 +137,21 @@ public struct BridgeScripts: Sendable {
           function flush() {
             scheduled = false;
             if (queue.length === 0) return;
-            var batch = queue.length === 1 ? queue[0] : queue;
+            var batch = queue.length === 1 ? queue[0] : { document: token, messages: queue };
             queue = [];
             queuedChars = 0;
-            handler.postMessage(batch).then(function (reply) {
-              if (typeof reply === 'string' && reply !== '') answer(reply);
-            }, function () {});
+            post(batch);
           }
-          window.\(Self.lateAnswerFunction) = answer;
-          document.addEventListener(\(Self.literal(Self.messageEvent)), function (event) {
-            var text = event.detail;
-            if (typeof text !== 'string') return;
-            // NB: every UTF-16 unit is at least one UTF-8 byte and at most three.
-            var size = text.length * 3 <= MAX ? 0 : utf8Length(text);
-            if (size > MAX) { tooLarge(text, size); return; }
+          window.\(Self.lateAnswerFunction) = function (document, text) {
+            if (document === token && typeof text === 'string') answer(text);
+          };
+          function send(text) {
             if (queue.length > 0 && queuedChars + text.length > \(Self.batchCharacters)) flush();
             queue.push(text);
             queuedChars += text.length;
             if (queue.length >= \(Self.batchMessages)) flush();
             else if (!scheduled) { scheduled = true; enqueueMicrotask(flush); }
-          }, true);
-        })();
+          }
         """
     }
 
@@ -170,10 +201,14 @@ public struct BridgeScripts: Sendable {
         [pageShim, guarded(handshake.javaScript), guarded(EmbeddedSDK.source)]
     }
 
-    /// The script, for the isolated world ``worldName``, that hands the relay an answer the
-    /// host sends after the batch it belongs to was answered (see ``BridgeBatch``).
-    public static func lateAnswerScript(_ answer: String) -> String {
-        "window.\(lateAnswerFunction) && window.\(lateAnswerFunction)(\(literal(answer)));"
+    /// The longest document token a batch may carry.
+    public static let maxDocumentToken = 64
+
+    /// The script, for the isolated world ``worldName``, that hands the relay of the document
+    /// whose token is `document` an answer the host sends after the batch it belongs to was
+    /// answered (see ``BridgeBatch``). Any other document ignores it.
+    public static func lateAnswerScript(_ answer: String, document: String) -> String {
+        "window.\(lateAnswerFunction) && window.\(lateAnswerFunction)(\(literal(document)), \(literal(answer)));"
     }
 
     /// `script` run only in the top frame of the bound origin.
