@@ -52,13 +52,11 @@
                 return
             }
             guard jsc_value_is_object(value) != 0, jsc_value_is_array(value) == 0,
-                let token = jsc_value_object_get_property(value, "document"),
-                let messages = jsc_value_object_get_property(value, "messages")
+                let token = jsc_value_object_get_property(value, "document")
             else { return nil }
-            defer {
-                g_object_unref(token)
-                g_object_unref(messages)
-            }
+            defer { g_object_unref(token) }
+            guard let messages = jsc_value_object_get_property(value, "messages") else { return nil }
+            defer { g_object_unref(messages) }
             guard jsc_value_is_string(token) != 0, let document = Self.string(token), !document.isEmpty,
                 document.utf8.count <= BridgeScripts.maxDocumentToken,
                 let texts = Self.strings(messages)
@@ -101,7 +99,7 @@
                 MainActor.assumeIsolated { host.arrivals?.append(.now) }
                 guard let value, let reply else { return 0 }
                 let pending = PendingReply(reply, context: jsc_value_get_context(value))
-                // NB: the relay posts a string, or an array of strings for a batch; anything else
+                // NB: the relay posts a string, or a batch object ({ document, messages }); anything else
                 // is not from it.
                 guard let posted = Posted(value) else {
                     MainActor.assumeIsolated { pending.answer(nil) }
@@ -154,6 +152,7 @@
             let generation = self.generation
             let previous = page
             page = .none
+            returnHeldPushes()
             if case .opening(_, let queued) = previous {
                 for (_, reply) in queued { reply.answer(nil) }
             }
@@ -175,6 +174,7 @@
                 }
                 self.page = .open(generation: generation, id)
                 for (text, reply) in queued { self.dispatch(text, page: id, reply: reply) }
+                self.releaseHeldPushes()
             }
         }
 

@@ -57,6 +57,8 @@
         var pushEnabled = false
         /// Attaching and detaching the relay, in the order the loads happened.
         var relayChain: Task<Void, Never>?
+        /// Pushes for the current document that arrived while its page load was still opening.
+        var heldPushes: [BridgeEvent] = []
         /// The simulated device behind the providers, which ``HostOptions/simulation`` scripts.
         let device: SimulatedDevice?
 

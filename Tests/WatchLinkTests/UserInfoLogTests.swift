@@ -26,8 +26,8 @@ import Testing
         let item = Data(repeating: 7, count: 1000)
         for expected in 1...300 {
             #expect(try log.add(item) == UInt64(expected))
-            // 4-byte length, kind, 8-byte id, the item: the file grows by one record, never rewritten.
-            #expect(size(path) == expected * (13 + 1000))
+            // 4-byte length, kind, 8-byte id, the item, CRC-32: the file grows by one record, never rewritten.
+            #expect(size(path) == expected * (17 + 1000))
         }
         let (_, reloaded) = try UserInfoLog.load(path: path)
         #expect(reloaded.map(\.id) == Array(1...300))
@@ -48,7 +48,7 @@ import Testing
         // Acknowledging everything outweighs the (empty) live queue: the log is compacted to its next id.
         var live: [UserInfoLog.Item] = []
         try reopened.acknowledge(through: 40, remaining: live)
-        #expect(size(path) == 13)
+        #expect(size(path) == 17)
         (reopened, items) = try UserInfoLog.load(path: path)
         #expect(items.isEmpty)
         #expect(reopened.nextID == 41)
@@ -192,6 +192,7 @@ import Testing
             Issue.record("an unreadable log was taken for an empty one")
         } catch {
             #expect(error.code == .storageFailed)
+            #expect(error.message.hasPrefix("read failed"), "\(error.message)")
             #expect(error.details["path"] == root + "/userinfo.log")
         }
     }
@@ -214,5 +215,61 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root + "/userinfo-queue.json"))
         let (_, items) = try UserInfoLog.load(path: root + "/userinfo.log")
         #expect(items.map(\.id) == [2])
+    }
+
+    @Test func aLastRecordWhoseChecksumFailsIsTornAndOneInTheMiddleIsCorrupt() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let first = UserInfoLog.record(.add, 1, Data("one".utf8))
+        var second = UserInfoLog.record(.add, 2, Data("two!".utf8))
+        // The file system kept the second record's length but not all of its bytes: zeros inside.
+        for index in (second.count - 6)..<second.count { second[index] = 0 }
+        try Data(first + second).write(to: URL(fileURLWithPath: path))
+        let (log, items) = try UserInfoLog.load(path: path)
+        #expect(items.map(\.data) == [Data("one".utf8)])
+        #expect(size(path) == first.count)
+        #expect(try log.add(Data("three".utf8)) == 2)
+        // The same damage with a whole record after it cannot be a torn append.
+        let third = UserInfoLog.record(.add, 3, Data("three".utf8))
+        try Data(first + second + third).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try UserInfoLog.load(path: path)
+            Issue.record("a damaged record before a whole one was taken for a torn tail")
+        } catch {
+            #expect(error.code == .storageFailed)
+            #expect(error.details["field"] == "record[1]")
+            #expect(error.message.contains("checksum"))
+        }
+    }
+
+    @Test func recordsWithoutAChecksumFromAnEarlierVersionStillLoad() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let legacy =
+            UserInfoLog.record(.add, 1, Data("one".utf8), checksum: false)
+            + UserInfoLog.record(.add, 2, Data("two".utf8), checksum: false)
+            + UserInfoLog.record(.acknowledged, 1, Data(), checksum: false)
+        try Data(legacy).write(to: URL(fileURLWithPath: path))
+        let (log, items) = try UserInfoLog.load(path: path)
+        #expect(items == [UserInfoLog.Item(id: 2, data: Data("two".utf8))])
+        #expect(try log.add(Data("three".utf8)) == 3)
+        let (_, reloaded) = try UserInfoLog.load(path: path)
+        #expect(reloaded.map(\.id) == [2, 3])
+    }
+
+    @Test func aFailedCompactionStillRecordsTheAcknowledgement() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let (log, _) = try UserInfoLog.load(path: path)
+        let big = Data(repeating: 1, count: 60_000)
+        for _ in 0..<30 { _ = try log.add(big) }
+        // The compaction's file beside the log cannot be made: a directory stands in its way.
+        try FileManager.default.createDirectory(atPath: path + ".tmp", withIntermediateDirectories: true)
+        try log.acknowledge(through: 29, remaining: [UserInfoLog.Item(id: 30, data: big)])
+        let (_, items) = try UserInfoLog.load(path: path)
+        #expect(items.map(\.id) == [30])
     }
 }

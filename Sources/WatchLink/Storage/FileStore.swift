@@ -101,23 +101,25 @@ public final class FileStore: DurableStore {
     public func replace(with records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frame(records)
         let temporary = path + ".tmp"
-        let ok: Bool = state.withLock { state in
+        let failure: WatchLinkError? = state.withLock { state in
             // NB: the log keeps the descriptor it wrote the new file through; reopening after the
             // rename could fail and leave it appending to the replaced file.
             let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-            guard fd >= 0 else { return false }
+            guard fd >= 0 else { return FileStore.failure("open", temporary) }
             guard FileStore.writeAll(fd, bytes), fsync(fd) == 0, rename(temporary, path) == 0 else {
+                // NB: the cause is read before the clean-up can change errno.
+                let failure = FileStore.failure("compact", path)
                 close(fd)
                 unlink(temporary)
-                return false
+                return failure
             }
             FileStore.syncDirectory(of: path)
             close(state.fd)
             state.fd = fd
             state.buffer.removeAll()
-            return true
+            return nil
         }
-        if !ok { throw FileStore.failure("compact", path) }
+        if let failure { throw failure }
     }
 
     /// The bytes of the file at `path`, or nil when there is none; any other failure to read it

@@ -9,18 +9,22 @@ import Foundation
 /// The queued user info of a ``SocketSession`` on disk: an append-only log, so queueing an item
 /// writes that item alone, however long the queue is.
 ///
-/// Each record is a 4-byte big-endian length, a kind byte and an 8-byte big-endian id:
+/// Each record is a 4-byte big-endian length, a kind byte, an 8-byte big-endian id, the kind's
+/// bytes and a big-endian CRC-32 of everything after the length (the kind byte's top bit says the
+/// checksum is there; records of earlier versions have none and are still read). Kinds:
 /// - `add`: the item with that id, its bytes after the id;
 /// - `acknowledged`: every item up to that id was acknowledged and is gone;
 /// - `next`: the next id to hand out (written first by a compaction, which drops the rest).
 ///
-/// A record torn by a crash mid-append (cut short, or a tail of zeros a file system left) is cut
-/// off when the log is opened; an append that fails is cut off at once, so nothing ever follows a
-/// partial record. Once acknowledged records outweigh live ones (and pass
-/// ``compactionThreshold``) the log is rewritten with the live items only (write beside, `fsync`,
-/// `rename`, directory `fsync`). A log it could not put back in order (a failed cut, a failed
-/// compaction) refuses further writes with `storage_failed` until it is opened again. Not
-/// thread-safe: its owner serialises calls.
+/// A record torn by a crash mid-append (cut short, a checksum that fails on the last record, or
+/// a tail of zeros a file system left) is cut off when the log is opened; a failed checksum
+/// anywhere else is corruption. An append that fails is cut off at once (and the cut synced), so
+/// nothing ever follows a partial record; a log that cannot cut it off refuses further writes
+/// with `storage_failed` until it is opened again. Once acknowledged records outweigh live ones
+/// (and pass ``compactionThreshold``) the log is rewritten with the live items only (write
+/// beside, `fsync`, `rename`, directory `fsync`); a compaction that fails leaves the old file as
+/// it was and the acknowledgement is appended instead. Not thread-safe: its owner serialises
+/// calls.
 final class UserInfoLog {
     /// A queued item.
     struct Item: Equatable {
@@ -34,8 +38,10 @@ final class UserInfoLog {
         case next = 3
     }
 
-    /// The largest record a valid log holds: an item at the user-info size limit.
-    static let maxRecordLength = 1 + 8 + SessionLimits.userInfo
+    /// The kind byte's flag for a record that ends with its CRC-32.
+    static let checked: UInt8 = 0x80
+    /// The largest record a valid log holds: an item at the user-info size limit, checksummed.
+    static let maxRecordLength = 1 + 8 + SessionLimits.userInfo + 4
     /// Dead bytes (acknowledged items and acknowledgement records) that may pile up before a
     /// compaction, as long as they do not outweigh the live items.
     static let compactionThreshold = 1 << 20
@@ -84,17 +90,27 @@ final class UserInfoLog {
             }
             guard offset + 4 + length <= bytes.count else { break }
             let body = offset + 4
+            var end = body + length
+            if bytes[body] & checked != 0 {
+                let sum = bytes[(end - 4)..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                guard length >= 13, CRC32.checksum(bytes[body..<(end - 4)]) == sum else {
+                    // NB: only the last record can be torn; nothing but zeros may follow it.
+                    if bytes[end...].allSatisfy({ $0 == 0 }) { break }
+                    throw corrupt(path, index, offset, "checksum mismatch")
+                }
+                end -= 4
+            }
             let id = bytes[(body + 1)..<(body + 9)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            switch Kind(rawValue: bytes[body]) {
+            switch Kind(rawValue: bytes[body] & ~checked) {
             case .add?:
                 guard id > 0 else { throw corrupt(path, index, offset, "item id 0") }
                 if id > acknowledged {
-                    items[id] = Item(id: id, data: Data(bytes[(body + 9)..<(body + length)]))
+                    items[id] = Item(id: id, data: Data(bytes[(body + 9)..<end]))
                     sizes[id] = 4 + length
                 }
                 next = max(next, id &+ 1)
             case .acknowledged?:
-                guard length == 9 else { throw corrupt(path, index, offset, "an acknowledgement carries bytes") }
+                guard end - body == 9 else { throw corrupt(path, index, offset, "an acknowledgement carries bytes") }
                 acknowledged = max(acknowledged, id)
                 for key in items.keys where key <= id {
                     items[key] = nil
@@ -102,7 +118,7 @@ final class UserInfoLog {
                 }
                 next = max(next, id &+ 1)
             case .next?:
-                guard length == 9, id > 0 else { throw corrupt(path, index, offset, "a next id of 0 or with bytes") }
+                guard end - body == 9, id > 0 else { throw corrupt(path, index, offset, "a next id of 0 or with bytes") }
                 next = max(next, id)
             case nil:
                 throw corrupt(path, index, offset, "unknown kind \(bytes[body])")
@@ -116,8 +132,9 @@ final class UserInfoLog {
         // NB: a crash mid-append leaves a torn record; later appends must not follow it.
         if total < bytes.count {
             guard ftruncate(fd, off_t(total)) == 0, FileStore.syncData(fd) == 0 else {
+                let failure = FileStore.failure("truncate", path)
                 close(fd)
-                throw FileStore.failure("truncate", path)
+                throw failure
             }
         }
         if bytes.isEmpty { FileStore.syncDirectory(of: path) }
@@ -158,8 +175,12 @@ final class UserInfoLog {
             sizes[key] = nil
         }
         if deadBytes > Self.compactionThreshold && deadBytes > liveBytes {
-            try compact(remaining)
-            return
+            // NB: a failed compaction leaves the old file whole; the acknowledgement is then
+            // appended to it, so acknowledged items are not sent again after a restart.
+            do throws(WatchLinkError) {
+                try compact(remaining)
+                return
+            } catch {}
         }
         let record = Self.record(.acknowledged, id, Data())
         try append(record, sync: false)
@@ -171,8 +192,9 @@ final class UserInfoLog {
         if let broken { throw broken }
         guard io.write(fd, record), !sync || FileStore.syncData(fd) == 0 else {
             let failure = FileStore.failure("append", path)
-            // NB: part of the record may be in the file; the next record must not follow it.
-            if !io.truncate(fd, size) {
+            // NB: part of the record may be in the file; the next record must not follow it, and
+            // an item its caller was told failed must not come back after a crash.
+            if !io.truncate(fd, size) || FileStore.syncData(fd) != 0 {
                 broken = WatchLinkError(
                     .storageFailed, "the user-info log could not cut off a failed append",
                     details: ["path": path, "cause": failure.message])
@@ -214,14 +236,20 @@ final class UserInfoLog {
         deadBytes = bytes.count - liveBytes
     }
 
-    static func record(_ kind: Kind, _ id: UInt64, _ data: Data) -> [UInt8] {
-        let length = UInt32(1 + 8 + data.count)
+    /// A record of `kind` for `id` carrying `data`, ending with its checksum unless `checksum`
+    /// is false (as records of earlier versions were written).
+    static func record(_ kind: Kind, _ id: UInt64, _ data: Data, checksum: Bool = true) -> [UInt8] {
+        let length = UInt32(1 + 8 + data.count + (checksum ? 4 : 0))
         var out: [UInt8] = []
         out.reserveCapacity(4 + Int(length))
         for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
-        out.append(kind.rawValue)
+        out.append(kind.rawValue | (checksum ? checked : 0))
         for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: id >> UInt64(shift))) }
         out += data
+        if checksum {
+            let sum = CRC32.checksum(out[4...])
+            for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: sum >> UInt32(shift))) }
+        }
         return out
     }
 
