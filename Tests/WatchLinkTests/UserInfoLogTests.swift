@@ -176,10 +176,18 @@ import Testing
         let path = root + "/userinfo.log"
         let good = UserInfoLog.record(.add, 1, Data("ok".utf8))
         try Data(good + [UInt8](repeating: 0, count: 4096)).write(to: URL(fileURLWithPath: path))
-        let (log, items) = try UserInfoLog.load(path: path)
+        var (log, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.data) == [Data("ok".utf8)])
         #expect(size(path) == good.count)
         #expect(try log.add(Data("next".utf8)) == 2)
+        // The length of the next record reached the disk, the page holding the rest did not.
+        let next = UserInfoLog.record(.add, 2, Data("next".utf8))
+        let third = UserInfoLog.record(.add, 3, Data("lost".utf8))
+        try Data(good + next + third.prefix(4) + [UInt8](repeating: 0, count: 100)).write(to: URL(fileURLWithPath: path))
+        (log, items) = try UserInfoLog.load(path: path)
+        #expect(items.map(\.id) == [1, 2])
+        #expect(size(path) == good.count + next.count)
+        #expect(try log.add(Data("again".utf8)) == 3)
     }
 
     @Test func anUnreadableLogIsAnErrorNotAnEmptyQueue() throws {

@@ -78,10 +78,15 @@ public final class SimulatedEndpoint: SimulationDelegate {
     }
 
     func apply(_ input: (inout LinkEngine) -> [LinkAction]) {
-        guard isUp, var engine else { return }
-        self.engine = nil  // NB: keeps the engine's storage uniquely referenced, avoiding copy-on-write.
-        let actions = input(&engine)
-        self.engine = engine
+        let actions: [LinkAction]
+        do {
+            // NB: the engine is moved out and back, never copied: a copy still alive while the
+            // effects run (and a handler's result is applied) would make every change to its
+            // tables copy them whole, quadratic in the length of a run.
+            guard isUp, var engine = engine.take() else { return }
+            actions = input(&engine)
+            self.engine = consume engine
+        }
         perform(actions)
     }
 

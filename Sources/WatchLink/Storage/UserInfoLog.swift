@@ -67,6 +67,8 @@ final class UserInfoLog {
     private var sizes: [UInt64: Int] = [:]
     /// The next id to hand out.
     private(set) var nextID: UInt64
+    /// Dead bytes past which the next compaction is tried (raised after one fails).
+    private var compactionDue = UserInfoLog.compactionThreshold
 
     /// Opens (creating if needed) the log at `path` and returns it with the items still queued,
     /// in id order. A torn last record is cut off; anything else unreadable is `storage_failed`
@@ -90,6 +92,9 @@ final class UserInfoLog {
             }
             guard offset + 4 + length <= bytes.count else { break }
             let body = offset + 4
+            // NB: no record has kind 0: a record whose bytes are all zeros to the end of the file is
+            // one a crash left as a length and no more.
+            if bytes[body] == 0 && bytes[body...].allSatisfy({ $0 == 0 }) { break }
             var end = body + length
             if bytes[body] & checked != 0 {
                 let sum = bytes[(end - 4)..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -174,13 +179,17 @@ final class UserInfoLog {
             liveBytes -= sizes[key] ?? 0
             sizes[key] = nil
         }
-        if deadBytes > Self.compactionThreshold && deadBytes > liveBytes {
+        if deadBytes > compactionDue && deadBytes > liveBytes {
             // NB: a failed compaction leaves the old file whole; the acknowledgement is then
-            // appended to it, so acknowledged items are not sent again after a restart.
+            // appended to it, so acknowledged items are not sent again after a restart, and the
+            // next attempt waits until as many dead bytes again have piled up.
             do throws(WatchLinkError) {
                 try compact(remaining)
+                compactionDue = Self.compactionThreshold
                 return
-            } catch {}
+            } catch {
+                compactionDue = deadBytes + Self.compactionThreshold
+            }
         }
         let record = Self.record(.acknowledged, id, Data())
         try append(record, sync: false)
