@@ -100,26 +100,36 @@ public final class FileStore: DurableStore {
     /// Writes a new log beside the old one, syncs it and renames it into place.
     public func replace(with records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frame(records)
-        let temporary = path + ".tmp"
         let failure: WatchLinkError? = state.withLock { state in
-            // NB: the log keeps the descriptor it wrote the new file through; reopening after the
-            // rename could fail and leave it appending to the replaced file.
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-            guard fd >= 0 else { return FileStore.failure("open", temporary) }
-            guard FileStore.writeAll(fd, bytes), fsync(fd) == 0, rename(temporary, path) == 0 else {
-                // NB: the cause is read before the clean-up can change errno.
-                let failure = FileStore.failure("compact", path)
-                close(fd)
-                unlink(temporary)
-                return failure
-            }
-            FileStore.syncDirectory(of: path)
+            let fd: Int32
+            do throws(WatchLinkError) { fd = try FileStore.replaceFile(at: path, with: bytes) } catch { return error }
             close(state.fd)
             state.fd = fd
             state.buffer.removeAll()
             return nil
         }
         if let failure { throw failure }
+    }
+
+    /// Writes `bytes` to a file beside `path`, syncs it, renames it over `path`, syncs the
+    /// directory, and returns the descriptor it wrote through (open for appending), or leaves
+    /// `path` as it was and throws.
+    ///
+    /// NB: a log keeps that descriptor; reopening after the rename could fail and leave it
+    /// appending to the replaced file.
+    static func replaceFile(at path: String, with bytes: [UInt8]) throws(WatchLinkError) -> Int32 {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+        guard fd >= 0 else { throw failure("open", temporary) }
+        guard writeAll(fd, bytes), fsync(fd) == 0, rename(temporary, path) == 0 else {
+            // NB: the cause is read before the clean-up can change errno.
+            let failure = failure("replace", path)
+            close(fd)
+            unlink(temporary)
+            throw failure
+        }
+        syncDirectory(of: path)
+        return fd
     }
 
     /// The bytes of the file at `path`, or nil when there is none; any other failure to read it

@@ -215,8 +215,8 @@ final class UserInfoLog {
 
     /// Rewrites the log with the next id (at least `nextID`) and `items` only.
     ///
-    /// NB: the new file is written through the descriptor the log then keeps, so there is no
-    /// reopening after the rename that could fail and leave the log appending to the old file.
+    /// NB: the log keeps the descriptor the new file was written through
+    /// (``FileStore/replaceFile(at:with:)``).
     func compact(_ items: [Item], nextID floor: UInt64 = 1) throws(WatchLinkError) {
         if let broken { throw broken }
         nextID = max(nextID, floor, (items.last?.id ?? 0) + 1)
@@ -227,16 +227,7 @@ final class UserInfoLog {
             sizes[item.id] = record.count
             bytes += record
         }
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-        guard fd >= 0 else { throw FileStore.failure("open", temporary) }
-        guard FileStore.writeAll(fd, bytes), fsync(fd) == 0, rename(temporary, path) == 0 else {
-            let failure = FileStore.failure("compact", path)
-            close(fd)
-            unlink(temporary)
-            throw failure
-        }
-        FileStore.syncDirectory(of: path)
+        let fd = try FileStore.replaceFile(at: path, with: bytes)
         close(self.fd)
         self.fd = fd
         size = bytes.count

@@ -100,13 +100,7 @@ enum SocketIO {
     ///
     /// - Throws: `storage_failed` naming the path.
     static func writeAtomically(_ data: Data, to path: String) throws(WatchLinkError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw FileStore.failure("open", temporary) }
-        let ok = FileStore.writeAll(fd, [UInt8](data)) && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else { throw FileStore.failure("write", path) }
-        FileStore.syncDirectory(of: path)
+        close(try FileStore.replaceFile(at: path, with: [UInt8](data)))
     }
 
     static func failure(_ operation: String, _ path: String) -> WatchLinkError {
