@@ -123,21 +123,19 @@ public final class SocketSession: WatchSession, Sendable {
         // log holds all of it or nothing). A log that has ever held anything was written by such a
         // move or after it: the old file is then stale, and moving it again could bring back items
         // the log has since seen acknowledged.
+        var queued = items
         if log.nextID == 1 {
             let legacy: QueueFile
             do { legacy = try JSONDecoder().decode(QueueFile.self, from: Data(data)) } catch {
                 throw WatchLinkError(
                     .storageFailed, "unreadable user-info queue", details: ["path": legacyPath, "field": "userinfo-queue.json"])
             }
-            let moved = legacy.items.sorted { $0.id < $1.id }.map { UserInfoLog.Item(id: $0.id, data: $0.data) }
-            try log.compact(moved, nextID: legacy.nextID)
-            guard unlink(legacyPath) == 0 || errno == ENOENT else { throw FileStore.failure("unlink", legacyPath) }
-            FileStore.syncDirectory(of: legacyPath)
-            return (log, moved)
+            queued = legacy.items.sorted { $0.id < $1.id }.map { UserInfoLog.Item(id: $0.id, data: $0.data) }
+            try log.compact(queued, nextID: legacy.nextID)
         }
         guard unlink(legacyPath) == 0 || errno == ENOENT else { throw FileStore.failure("unlink", legacyPath) }
         FileStore.syncDirectory(of: legacyPath)
-        return (log, items)
+        return (log, queued)
     }
 
     /// `activated` once ``activate(delegate:)`` has been called.
