@@ -190,46 +190,46 @@ package.targets += [
 
 // MARK: - Hosts: portable host logic, and the WebKitGTK host behind the WebKitGTK trait.
 let hostTargets: [Target] = [
-        .target(
-            name: "PWAKitHost",
-            dependencies: ["PWAKitCore", "PWAKitBundles"],
-            swiftSettings: strictSettings
-        ),
-        .systemLibrary(
-            name: "CWebKitGTK",
-            pkgConfig: "webkit2gtk-4.1",
-            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
-        ),
-        // NB: libsecret (the Secret Service client) goes with the WebKitGTK trait, so a plain
-        // build needs neither; the encrypted-file secret store builds everywhere.
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
-        .target(
-            name: "PWAKitLinuxHost",
-            dependencies: [
-                "PWAKitCore", "PWAKitHost", "PWAKitModules",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
-                .target(name: "CLibSecret", condition: .when(traits: ["WebKitGTK"])),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "PWAKitHostTests",
-            dependencies: ["PWAKitHost", "PWAKitCore"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "PWAKitLinuxHostTests",
-            dependencies: [
-                "PWAKitLinuxHost", "PWAKitModules", "PWAKitCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: strictSettings
-        ),
+    .target(
+        name: "PWAKitHost",
+        dependencies: ["PWAKitCore", "PWAKitBundles"],
+        swiftSettings: strictSettings
+    ),
+    .systemLibrary(
+        name: "CWebKitGTK",
+        pkgConfig: "webkit2gtk-4.1",
+        providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+    ),
+    // NB: libsecret (the Secret Service client) goes with the WebKitGTK trait, so a plain
+    // build needs neither; the encrypted-file secret store builds everywhere.
+    .systemLibrary(
+        name: "CLibSecret",
+        pkgConfig: "libsecret-1",
+        providers: [.apt(["libsecret-1-dev"])]
+    ),
+    .target(
+        name: "PWAKitLinuxHost",
+        dependencies: [
+            "PWAKitCore", "PWAKitHost", "PWAKitModules",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
+            .target(name: "CLibSecret", condition: .when(traits: ["WebKitGTK"])),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "PWAKitHostTests",
+        dependencies: ["PWAKitHost", "PWAKitCore"],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "PWAKitLinuxHostTests",
+        dependencies: [
+            "PWAKitLinuxHost", "PWAKitModules", "PWAKitCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        swiftSettings: strictSettings
+    ),
     .executableTarget(
         name: "HostBenchmark",
         dependencies: ["PWAKitCore", "PWAKitHost", "PWAKitLinuxHost"],
@@ -243,3 +243,41 @@ package.products += [
     .library(name: "PWAKitLinuxHost", targets: ["PWAKitLinuxHost"]),
 ]
 // MARK: - end hosts
+
+// MARK: - Shared pieces and the device side of the mini-app platform.
+// PWAKitAPI: the server's wire types and a client over an injected transport (no Hummingbird);
+// PWAKitFiles: crash-safe file replacement and file locks; PWAKitMiniApps: account, catalog,
+// bundle store, updater, ready-bound rollback and the `session` module (no WebKit, no server).
+package.targets += [
+    .target(name: "PWAKitAPI", swiftSettings: strictSettings),
+    .target(name: "PWAKitFiles", swiftSettings: strictSettings),
+    .target(
+        name: "PWAKitMiniApps",
+        dependencies: [
+            "PWAKitAPI", "PWAKitFiles", "PWAKitBundles", "PWAKitCore", "PWAKitModules",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "PWAKitMiniAppsTests",
+        dependencies: [
+            "PWAKitMiniApps", "PWAKitAPI", "PWAKitFiles", "PWAKitServer", "PWAKitBundles", "PWAKitCore", "PWAKitModules",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        swiftSettings: strictSettings
+    ),
+]
+package.products += [
+    .library(name: "PWAKitAPI", targets: ["PWAKitAPI"]),
+    .library(name: "PWAKitMiniApps", targets: ["PWAKitMiniApps"]),
+]
+if let server = package.targets.first(where: { $0.name == "PWAKitServer" }) {
+    server.dependencies.append("PWAKitAPI")
+}
+if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
+    cli.dependencies += ["PWAKitAPI", "PWAKitMiniApps"]
+}
+// MARK: - end mini-apps

@@ -9,6 +9,6 @@ struct PWAKitCommand: AsyncParsableCommand {
         version: PWAKit.version,
         subcommands: [
             ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self, ServerCommand.self,
-            BundleCommand.self, KeysCommand.self, PublishCommand.self, RunCommand.self,
+            BundleCommand.self, KeysCommand.self, PublishCommand.self, MiniAppCommand.self, RunCommand.self,
         ])
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import NIOCore
+import PWAKitAPI
 import PWAKitBundles
 
 /// The mini-app catalog, its publisher keys and its backend credentials.
@@ -12,14 +13,16 @@ struct CatalogService: Sendable {
     /// The encoded app list, re-read and re-encoded only when the catalog revision moves on.
     let listCache = CatalogListCache()
 
-    /// The JSON body of `GET /v1/apps` at `revision` (from ``ServerStorage/catalogRevision(ifFamilyIsActive:)``) or later.
-    func listBody(revision: Int64) async throws -> ByteBuffer {
-        if let body = listCache.body(revision: revision) { return body }
+    /// The JSON body of `GET /v1/apps` at `revision` (from ``ServerStorage/catalogRevision(ifFamilyIsActive:)``) or
+    /// later, with its strong entity tag (a hash of the body, so equal lists have equal tags on every replica).
+    func listBody(revision: Int64) async throws -> (body: ByteBuffer, etag: String) {
+        if let kept = listCache.body(revision: revision) { return kept }
         let apps = try await storage.apps()
         let body = try JSONResponse.encode(AppListResponse(apps: apps.map(AppResponse.init)))
+        let etag = "\"" + SHA256.hex(of: body.readableBytesView).prefix(32) + "\""
         // NB: label it with what was read, which is at least `revision` (apps are only ever added).
-        listCache.store(body, revision: Int64(apps.count))
-        return body
+        listCache.store(body, etag: etag, revision: Int64(apps.count))
+        return (body, etag)
     }
 
     func app(_ id: String) async throws -> AppRecord {

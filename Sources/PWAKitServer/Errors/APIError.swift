@@ -2,6 +2,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
+import PWAKitAPI
 
 /// An error answered to a client: an HTTP status and a JSON body
 /// `{"error": {"code": "...", "message": "...", "field": "..."}}`.
@@ -77,20 +78,11 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
     /// `status code (field): message`.
     public var description: String { "\(status.code) \(code)\(field.map { " (\($0))" } ?? ""): \(message)" }
 
-    struct Body: Codable {
-        struct Detail: Codable {
-            var code: String
-            var message: String
-            var field: String?
-        }
-        var error: Detail
-    }
-
     /// Renders the JSON error body.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(Body(error: .init(code: code.rawValue, message: message, field: field)))
+        let data = try encoder.encode(ErrorBody(error: .init(code: code.rawValue, message: message, field: field)))
         var fields = headers
         fields[.contentType] = "application/json"
         fields[.cacheControl] = "no-store"

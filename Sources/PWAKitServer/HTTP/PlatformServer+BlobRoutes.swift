@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PWAKitAPI
 import PWAKitBundles
 
 extension PlatformServer {

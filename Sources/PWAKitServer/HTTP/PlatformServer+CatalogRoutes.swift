@@ -1,12 +1,20 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PWAKitAPI
 
 extension PlatformServer {
     func addCatalogRoutes(to table: RouteTable) {
         table.add(.get, "/v1/apps") { request, _ in
             let revision = try await authenticateForCatalog(request)
-            return JSONResponse.make(encoded: try await catalog.listBody(revision: revision))
+            let (body, etag) = try await catalog.listBody(revision: revision)
+            let headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+            if let condition = request.headers[.ifNoneMatch],
+                condition.split(separator: ",").contains(where: { ["*", etag].contains($0.trimmingCharacters(in: .whitespaces)) })
+            {
+                return Response(status: .notModified, headers: headers)
+            }
+            return JSONResponse.make(encoded: body, headers: headers)
         }
         table.add(.post, "/v1/apps") { request, _ in
             _ = try await requireAdmin(request)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PWAKitAPI
 
 extension PlatformServer {
     func addReleaseRoutes(to table: RouteTable) {

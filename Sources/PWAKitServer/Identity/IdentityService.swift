@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import PWAKitAPI
 import PWAKitBundles
 
 /// Registration, login with throttling, refresh-token rotation with reuse detection, logout.

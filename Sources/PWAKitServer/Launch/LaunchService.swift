@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import PWAKitAPI
 import PWAKitBundles
 
 /// Single sign-on into mini-apps: single-use launch codes and offline-verifiable launch tokens.

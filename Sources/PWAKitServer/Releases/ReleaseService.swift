@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import PWAKitAPI
 import PWAKitBundles
 
 /// Accepts signed releases and picks the release a given user should run.

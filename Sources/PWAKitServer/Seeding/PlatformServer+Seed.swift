@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitAPI
 
 extension PlatformServer {
     /// Applies a seed; returns one line per thing created, for the start-up log.

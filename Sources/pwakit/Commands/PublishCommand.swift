@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import PWAKitAPI
 import PWAKitBundles
 
 /// `pwakit publish`: uploads the blobs the server lacks, with a progress bar, then the signed manifest.
@@ -42,11 +43,23 @@ struct PublishCommand: AsyncParsableCommand {
         let signed = try JSONDecoder().decode(SignedRelease.self, from: try Data(contentsOf: URL(fileURLWithPath: release)))
         let manifest = try ManifestCoding.decode(try signed.manifestBytes())
         let builder = BundleBuilder(root: URL(fileURLWithPath: directory, isDirectory: true))
+        // NB: every file is checked against the manifest before anything goes out, also those the server already has:
+        // a file edited after `bundle` would otherwise publish a release whose bytes differ from the directory.
+        var contents: [String: Data] = [:]
+        for file in manifest.files {
+            guard let data = try? Data(contentsOf: builder.url(for: file.path)) else {
+                throw ValidationError("\(file.path) is listed in the release but cannot be read in \(directory)")
+            }
+            guard SHA256.hex(of: data) == file.sha256 else {
+                throw ValidationError("\(file.path) changed since it was bundled; run `pwakit bundle` again")
+            }
+            contents[file.sha256] = data
+        }
         guard let base = URL(string: server) else { throw ValidationError("--server is not a URL") }
-        var client = PublishClient(baseURL: base)
-        try await client.login(email: email, password: password)
+        let client = APIClient(baseURL: base)
+        let token = try await client.login(LoginRequest(email: email, password: password)).accessToken
 
-        let missing = Set(try await client.missingBlobs(Array(manifest.blobHashes).sorted()))
+        let missing = Set(try await client.missingBlobs(Array(manifest.blobHashes).sorted(), accessToken: token))
         var uploads: [ManifestFile] = []
         for file in manifest.files where missing.contains(file.sha256) && !uploads.contains(where: { $0.sha256 == file.sha256 }) {
             uploads.append(file)
@@ -56,15 +69,16 @@ struct PublishCommand: AsyncParsableCommand {
         var progress = PublishProgressBar(totalItems: uploads.count, totalBytes: uploads.reduce(0) { $0 + $1.size })
         progress.draw()
         for file in uploads {
-            let data = try Data(contentsOf: builder.url(for: file.path))
-            guard SHA256.hex(of: data) == file.sha256 else {
-                throw ValidationError("\(file.path) changed since it was bundled; run `pwakit bundle` again")
-            }
-            try await client.uploadBlob(hash: file.sha256, data: data)
+            let data = contents[file.sha256] ?? Data()
+            _ = try await client.uploadBlob(data, sha256: file.sha256, accessToken: token)
             progress.advance(bytes: data.count)
         }
         progress.finish()
-        _ = try await client.publish(appId: manifest.appId, release: signed, rolloutPercent: rollout)
+        _ = try await client.publish(
+            appId: manifest.appId,
+            PublishReleaseRequest(
+                manifest: signed.manifest, keyId: signed.keyId, signature: signed.signature, rolloutPercent: rollout),
+            accessToken: token)
         print("published \(manifest.appId) \(manifest.version) on \(manifest.channel); bundle hash \(try signed.bundleHash())")
     }
 }

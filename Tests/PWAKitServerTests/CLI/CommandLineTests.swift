@@ -69,10 +69,13 @@ struct CommandLineTests {
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stderr.contains("1 missing on the server"))
 
+            // NB: publish re-hashes every file against the release first, so the directory must hold release 1's files.
+            try Self.write("<h1>v1</h1>", to: site.appendingPathComponent("index.html"))
             let rollback = try await PWAKitBinary.run(
                 ["publish", site.path, "--release", release1, "--password", "admin-password"] + publishArguments)
             #expect(rollback.status != 0)
             #expect(rollback.stderr.contains("version_not_newer"))
+            try Self.write("<h1>v2</h1>", to: site.appendingPathComponent("index.html"))
 
             // A release signed by a key the server does not trust is refused.
             let strangerKey = work.appendingPathComponent("stranger.json").path
@@ -91,6 +94,8 @@ struct CommandLineTests {
             let stale = try await PWAKitBinary.run(
                 ["publish", site.path, "--release", release3, "--password", "admin-password"] + publishArguments)
             #expect(stale.status != 0)
+            #expect(stale.stderr.contains("index.html changed since it was bundled"))
+            try Self.write("<h1>v2</h1>", to: site.appendingPathComponent("index.html"))
 
             let wrongPassword = try await PWAKitBinary.run(
                 ["publish", site.path, "--release", release2, "--password", "nope"] + publishArguments)

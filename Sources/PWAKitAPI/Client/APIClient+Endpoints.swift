@@ -1,0 +1,140 @@
+public import Foundation
+
+extension APIClient {
+    /// `POST /v1/auth/register`.
+    public func register(_ request: RegisterRequest) async throws -> RegistrationResponse {
+        try await call("POST", "/v1/auth/register", body: Self.encode(request))
+    }
+
+    /// `POST /v1/auth/login`.
+    public func login(_ request: LoginRequest) async throws -> TokenPairResponse {
+        try await call("POST", "/v1/auth/login", body: Self.encode(request))
+    }
+
+    /// `POST /v1/auth/refresh`; never retried (a refresh token works once).
+    public func refresh(_ refreshToken: String) async throws -> TokenPairResponse {
+        try await call(
+            "POST", "/v1/auth/refresh", body: Self.encode(RefreshRequest(refreshToken: refreshToken)), idempotent: false)
+    }
+
+    /// `POST /v1/auth/logout`: revokes the session `refreshToken` belongs to.
+    public func logout(refreshToken: String, accessToken: String) async throws {
+        try await callExpectingNoContent(
+            "POST", "/v1/auth/logout", body: Self.encode(RefreshRequest(refreshToken: refreshToken)),
+            credential: .bearer(accessToken), idempotent: true)
+    }
+
+    /// `GET /v1/me`.
+    public func me(accessToken: String) async throws -> UserResponse {
+        try await call("GET", "/v1/me", credential: .bearer(accessToken))
+    }
+
+    /// The answer to a conditional request.
+    public enum Conditional<Value: Sendable>: Sendable {
+        /// The server's copy differs from the one named: here it is, with its validator.
+        case modified(Value, etag: String?)
+        /// The copy named by the validator is current.
+        case notModified
+    }
+
+    /// `GET /v1/apps`, conditional on `etag` (`If-None-Match`).
+    public func apps(accessToken: String, ifNoneMatch etag: String? = nil) async throws -> Conditional<AppListResponse> {
+        let response = try await exchange(
+            "GET", "/v1/apps", credential: .bearer(accessToken), headers: etag.map { ["If-None-Match": $0] } ?? [:])
+        if response.status == 304 { return .notModified }
+        try Self.requireSuccess(response)
+        return .modified(try Self.decode(AppListResponse.self, from: response.body), etag: response.header("ETag"))
+    }
+
+    /// `GET /v1/apps/{appId}`.
+    public func app(_ appId: String, accessToken: String) async throws -> AppResponse {
+        try await call("GET", "/v1/apps/\(try Self.segment(appId))", credential: .bearer(accessToken))
+    }
+
+    /// `GET /v1/apps/{appId}/releases/latest?channel=&current=`.
+    public func latestRelease(appId: String, channel: String, current: String?, accessToken: String) async throws
+        -> LatestReleaseResponse
+    {
+        var components = URLComponents()
+        components.path = "/v1/apps/\(try Self.segment(appId))/releases/latest"
+        components.queryItems =
+            [URLQueryItem(name: "channel", value: channel)] + (current.map { [URLQueryItem(name: "current", value: $0)] } ?? [])
+        return try await call("GET", components.string ?? components.path, credential: .bearer(accessToken))
+    }
+
+    /// `POST /v1/launch/codes`: a single-use code and a launch token for (user, app, bundle).
+    public func launchCode(_ request: LaunchCodeRequest, accessToken: String) async throws -> LaunchCodeResponse {
+        try await call("POST", "/v1/launch/codes", body: Self.encode(request), credential: .bearer(accessToken))
+    }
+
+    /// `POST /v1/launch/exchange`, as a mini-app backend with its own credential; never retried.
+    public func exchangeLaunchCode(_ code: String, credentialId: String, secret: String) async throws -> LaunchExchangeResponse {
+        try await call(
+            "POST", "/v1/launch/exchange", body: Self.encode(LaunchExchangeRequest(code: code)),
+            credential: .basic(id: credentialId, secret: secret), idempotent: false)
+    }
+
+    /// `POST /v1/apps`.
+    public func createApp(_ request: CreateAppRequest, accessToken: String) async throws -> AppResponse {
+        try await call("POST", "/v1/apps", body: Self.encode(request), credential: .bearer(accessToken))
+    }
+
+    /// `POST /v1/apps/{appId}/keys`.
+    public func addPublisherKey(appId: String, publicKey: String, accessToken: String) async throws -> PublisherKeyResponse {
+        try await call(
+            "POST", "/v1/apps/\(try Self.segment(appId))/keys", body: Self.encode(AddPublisherKeyRequest(publicKey: publicKey)),
+            credential: .bearer(accessToken))
+    }
+
+    /// `POST /v1/apps/{appId}/credentials`.
+    public func createCredential(appId: String, accessToken: String) async throws -> CredentialResponse {
+        try await call("POST", "/v1/apps/\(try Self.segment(appId))/credentials", credential: .bearer(accessToken))
+    }
+
+    /// `POST /v1/blobs/missing`.
+    public func missingBlobs(_ hashes: [String], accessToken: String) async throws -> [String] {
+        let answer: MissingBlobsResponse = try await call(
+            "POST", "/v1/blobs/missing", body: Self.encode(MissingBlobsRequest(sha256: hashes)),
+            credential: .bearer(accessToken), idempotent: true)
+        return answer.missing
+    }
+
+    /// `PUT /v1/blobs/{sha256}`.
+    public func uploadBlob(_ data: Data, sha256: String, accessToken: String) async throws -> BlobPutResponse {
+        let response = try await exchange(
+            "PUT", "/v1/blobs/\(try Self.segment(sha256))", body: data, contentType: "application/octet-stream",
+            credential: .bearer(accessToken))
+        try Self.requireSuccess(response)
+        return try Self.decode(BlobPutResponse.self, from: response.body)
+    }
+
+    /// `POST /v1/apps/{appId}/releases`.
+    public func publish(appId: String, _ request: PublishReleaseRequest, accessToken: String) async throws -> ReleaseResponse {
+        try await call(
+            "POST", "/v1/apps/\(try Self.segment(appId))/releases", body: Self.encode(request), credential: .bearer(accessToken))
+    }
+
+    /// `GET /v1/blobs/{sha256}` for the bytes from `offset` to `end` (exclusive), or all of them;
+    /// `If-Range` on the blob's ETag, so a changed blob comes back whole (200) rather than spliced.
+    public func blob(_ sha256: String, range: Range<Int>? = nil) async throws -> HTTPResponseData {
+        var headers: [String: String] = ["Accept": "application/octet-stream"]
+        if let range {
+            headers["Range"] = "bytes=\(range.lowerBound)-\(range.upperBound - 1)"
+            headers["If-Range"] = "\"\(sha256)\""
+        }
+        let response = try await exchange("GET", "/v1/blobs/\(try Self.segment(sha256))", headers: headers)
+        try Self.requireSuccess(response)
+        return response
+    }
+
+    /// A path segment the client builds from a caller's value: plain characters only, so no value
+    /// can add a segment or a query.
+    static func segment(_ value: String) throws -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._")
+        guard !value.isEmpty, value.utf8.count <= 128, value.allSatisfy({ allowed.contains($0) }), value != ".", value != ".."
+        else {
+            throw APIClientError(.init("invalid_argument"), "\"\(value.prefix(40))\" is not an id")
+        }
+        return value
+    }
+}

@@ -1,0 +1,99 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Crash-safe file writes: after a crash or power loss at any instant a file replaced here holds
+/// either its old bytes or its new ones, never a mix or nothing.
+public enum DurableFile {
+    /// Writes `bytes` to a unique temporary file beside `path`, syncs it, renames it over `path`
+    /// and syncs the directory; on failure `path` is left as it was.
+    public static func replace(_ path: String, with bytes: some Collection<UInt8>, permissions: UInt32 = 0o644)
+        throws(FileSystemError)
+    {
+        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
+        guard fd >= 0 else { throw failure("open", temporary) }
+        let bytes = Array(bytes)
+        guard writeAll(fd, bytes), fsync(fd) == 0 else {
+            let error = failure("write", temporary)
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = failure("rename", path)
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory(of: path)
+    }
+
+    /// Renames a file that is already written and synced onto `path`, then syncs the directory.
+    public static func move(_ source: String, to path: String) throws(FileSystemError) {
+        guard rename(source, path) == 0 else { throw failure("rename", path) }
+        try syncDirectory(of: path)
+    }
+
+    /// The bytes of the file at `path`, or nil when there is none; any other failure to read
+    /// throws (an unreadable file is never taken for a missing one).
+    public static func contents(of path: String) throws(FileSystemError) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw failure("open", path)
+        }
+        defer { close(fd) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if n == 0 { return data }
+            data.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Syncs the directory that holds `path`, so a rename or a new name in it survives a crash.
+    public static func syncDirectory(of path: String) throws(FileSystemError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", directory) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 || errno == EINVAL else { throw failure("fsync", directory) }
+    }
+
+    /// Creates a directory and its parents with `permissions`; an existing one is fine.
+    public static func makeDirectory(_ path: String, permissions: UInt32 = 0o755) throws(FileSystemError) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, mode_t(permissions)) != 0, errno != EEXIST { throw failure("mkdir", built) }
+        }
+    }
+
+    /// Writes all of `bytes`, retrying short writes and `EINTR`.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    static func failure(_ operation: String, _ path: String) -> FileSystemError {
+        FileSystemError(.ioFailed, operation: operation, path: path, errno: errno)
+    }
+}

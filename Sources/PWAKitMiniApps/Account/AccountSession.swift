@@ -1,0 +1,209 @@
+public import Foundation
+public import PWAKitAPI
+public import PWAKitModules
+
+/// The person's account on this device: sign-in, registration, sign-out (revoked on the server),
+/// and access tokens refreshed ahead of expiry with a single request however many callers
+/// wait for one.
+///
+/// Tokens live only in memory and in the ``SecureStore`` (Secret Service on Linux, the Keychain
+/// on Apple), never in files, URLs or logs. When the server refuses the refresh token
+/// (`refresh_token_reused`, `invalid_refresh_token`) the stored session is wiped and the state
+/// becomes ``AccountState/expired``.
+public actor AccountSession: AccessTokenSource {
+    /// The secure-store partition the session is kept in.
+    public static let secureStoreApp = "pwakit.account"
+    static let secureStoreKey = "session"
+
+    /// The server.
+    public nonisolated let client: APIClient
+    private let vault: any SecureStore
+    private let now: @Sendable () -> Date
+    /// How long before expiry an access token is refreshed.
+    public nonisolated let refreshMargin: TimeInterval
+
+    /// The current state.
+    public private(set) var state: AccountState = .signedOut {
+        didSet { if state != oldValue { for observer in observers.values { observer.yield(state) } } }
+    }
+    private var observers: [UUID: AsyncStream<AccountState>.Continuation] = [:]
+    private var stored: StoredSession?
+    private var access: (token: String, expires: Date)?
+    private var refreshing: Task<String, any Error>?
+    /// Refresh requests sent to the server (what the single flight keeps at one).
+    public private(set) var refreshCount = 0
+
+    /// Creates a session; call ``restore()`` to pick up one kept from an earlier launch.
+    public init(
+        client: APIClient, vault: any SecureStore, refreshMargin: TimeInterval = 60,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.client = client
+        self.vault = vault
+        self.refreshMargin = refreshMargin
+        self.now = now
+    }
+
+    /// The states from now on, starting with the current one.
+    public func states() -> AsyncStream<AccountState> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream.makeStream(of: AccountState.self, bufferingPolicy: .bufferingNewest(16))
+        continuation.yield(state)
+        observers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.removeObserver(id) } }
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+
+    /// Reads the session kept from an earlier launch: signed in (offline too) when there is one
+    /// for this server, signed out otherwise.
+    @discardableResult
+    public func restore() async throws -> AccountState {
+        guard let text = try await vault.value(for: Self.secureStoreKey, app: Self.secureStoreApp) else {
+            state = .signedOut
+            return state
+        }
+        guard let session = try? JSONDecoder().decode(StoredSession.self, from: Data(text.utf8)),
+            session.server == client.baseURL.absoluteString
+        else {
+            _ = try await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp)
+            state = .signedOut
+            return state
+        }
+        stored = session
+        state = .signedIn(session.user)
+        return state
+    }
+
+    /// Creates an account and signs in with it.
+    @discardableResult
+    public func register(email: String, password: String, displayName: String? = nil) async throws -> UserResponse {
+        _ = try await client.register(RegisterRequest(email: email, password: password, displayName: displayName))
+        return try await signIn(email: email, password: password)
+    }
+
+    /// Signs in; the state is ``AccountState/signingIn`` meanwhile and goes back on failure.
+    @discardableResult
+    public func signIn(email: String, password: String) async throws -> UserResponse {
+        let before = state
+        state = .signingIn
+        do {
+            let pair = try await client.login(LoginRequest(email: email, password: password))
+            try await keep(pair)
+            return pair.user
+        } catch {
+            if state == .signingIn { state = before }
+            throw error
+        }
+    }
+
+    /// Signs out: the server revokes the session (best effort when offline) and the stored tokens
+    /// are wiped whatever the server said.
+    public func signOut() async {
+        let session = stored
+        let token = access?.token
+        await wipe(to: .signedOut)
+        if let session, let token {
+            try? await client.logout(refreshToken: session.refreshToken, accessToken: token)
+        } else if let session, let pair = try? await client.refresh(session.refreshToken) {
+            try? await client.logout(refreshToken: pair.refreshToken, accessToken: pair.accessToken)
+        }
+    }
+
+    /// Locks a signed-in session: the access token is dropped from memory until ``unlock()``.
+    public func lock() {
+        guard case .signedIn(let user) = state else { return }
+        access = nil
+        state = .locked(user)
+    }
+
+    /// Unlocks a locked session (after the host's own check, e.g. biometrics).
+    public func unlock() {
+        guard case .locked(let user) = state else { return }
+        state = .signedIn(user)
+    }
+
+    /// The signed-in user as the server sees it now (`GET /v1/me`).
+    public func me() async throws -> UserResponse {
+        let user = try await authorized { token in try await self.client.me(accessToken: token) }
+        if var session = stored, session.user != user {
+            session.user = user
+            try await save(session)
+            state = .signedIn(user)
+        }
+        return user
+    }
+
+    /// A valid access token: the one in memory unless it expires within ``refreshMargin``, else a
+    /// refreshed one — one refresh request for every caller waiting at the time.
+    public func accessToken() async throws -> String {
+        switch state {
+        case .signedIn: break
+        case .locked: throw APIClientError(.notSignedIn, "the session is locked")
+        case .expired: throw APIClientError(.sessionExpired, "the session ended; sign in again")
+        case .signedOut, .signingIn: throw APIClientError(.notSignedIn, "no account is signed in")
+        }
+        if let access, access.expires.timeIntervalSince(now()) > refreshMargin { return access.token }
+        return try await refreshOnce()
+    }
+
+    /// Runs `call` with an access token; an `unauthorized` answer (the token was revoked or the
+    /// clocks disagree) buys one refreshed token and one more try.
+    public func authorized<T: Sendable>(_ call: @Sendable (String) async throws -> T) async throws -> T {
+        let token = try await accessToken()
+        do {
+            return try await call(token)
+        } catch let error as APIClientError where error.code == .unauthorized {
+            if access?.token == token { access = nil }
+            return try await call(try await refreshOnce())
+        }
+    }
+
+    private func refreshOnce() async throws -> String {
+        if let refreshing { return try await refreshing.value }
+        guard let session = stored else { throw APIClientError(.notSignedIn, "no account is signed in") }
+        let task = Task { () throws -> String in
+            do {
+                let pair = try await self.client.refresh(session.refreshToken)
+                try await self.keep(pair, replacing: session.refreshToken)
+                return pair.accessToken
+            } catch let error as APIClientError
+                where [.refreshTokenReused, .invalidRefreshToken].contains(error.code) || error.status == 401
+            {
+                await self.wipe(to: .expired)
+                throw APIClientError(
+                    .sessionExpired, "the session ended on the server (\(error.code)); sign in again", underlying: error)
+            }
+        }
+        refreshing = task
+        refreshCount += 1
+        defer { refreshing = nil }
+        return try await task.value
+    }
+
+    private func keep(_ pair: TokenPairResponse, replacing previous: String? = nil) async throws {
+        if let previous, stored?.refreshToken != previous {
+            // NB: signed out (or in again) while the refresh was under way: the new pair is not ours to keep.
+            throw APIClientError(.notSignedIn, "the account signed out during the refresh")
+        }
+        let session = StoredSession(refreshToken: pair.refreshToken, user: pair.user, server: client.baseURL.absoluteString)
+        // NB: stored before it is used: a refresh token the server rotated but we lost would end the session.
+        try await save(session)
+        stored = session
+        access = (pair.accessToken, now().addingTimeInterval(TimeInterval(pair.expiresIn)))
+        if case .locked = state { state = .locked(pair.user) } else { state = .signedIn(pair.user) }
+    }
+
+    private func save(_ session: StoredSession) async throws {
+        let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+        try await vault.set(text, for: Self.secureStoreKey, app: Self.secureStoreApp)
+    }
+
+    private func wipe(to newState: AccountState) async {
+        stored = nil
+        access = nil
+        _ = try? await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp)
+        state = newState
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+import PWAKitAPI
+
+/// What the account keeps between launches, as one secret of the secure store: the refresh token
+/// and who it belongs to. The access token is never stored.
+struct StoredSession: Codable, Sendable, Hashable {
+    /// The single-use token that buys the next token pair.
+    var refreshToken: String
+    /// Who is signed in.
+    var user: UserResponse
+    /// The server the session belongs to.
+    var server: String
+}

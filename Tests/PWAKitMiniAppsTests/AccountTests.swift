@@ -1,0 +1,129 @@
+import Foundation
+import PWAKitAPI
+import PWAKitMiniApps
+import PWAKitModules
+import Synchronization
+import Testing
+
+@Suite("Account session against a live server")
+struct AccountTests {
+    @Test("sign in, me, the session kept only in the secure store, restored offline")
+    func signInAndRestore() async throws {
+        try await LivePlatform.run { platform in
+            let (account, vault) = try await platform.signedInAccount(email: "ada@example.com")
+            guard case .signedIn(let user) = await account.state else { throw TestFailure("not signed in") }
+            #expect(user.email == "ada@example.com")
+            #expect(try await account.me().email == "ada@example.com")
+            let kept = try #require(try await vault.value(for: "session", app: AccountSession.secureStoreApp))
+            #expect(kept.contains("refreshToken"))
+            #expect(!kept.contains("accessToken"))
+            // A new launch, with the server unreachable: still signed in from the stored session.
+            let offline = AccountSession(
+                client: APIClient(baseURL: platform.baseURL, transport: UnreachableTransport()), vault: vault)
+            #expect(try await offline.restore() == .signedIn(user))
+        }
+    }
+
+    @Test("100 concurrent callers of an expired access token cause one refresh request")
+    func singleFlight() async throws {
+        try await LivePlatform.run { platform in
+            let vault: any SecureStore = InMemorySecureStore()
+            let clock = ManualDate()
+            let account = AccountSession(client: platform.client, vault: vault, now: { clock.now })
+            try await account.register(email: "bob@example.com", password: "correct horse battery")
+            let firstToken = try await account.accessToken()
+            clock.advance(by: 3600)
+            platform.transport.reset()
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<100 { group.addTask { try await account.accessToken() } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(tokens.count == 1)
+            #expect(tokens.first != firstToken)
+            #expect(platform.transport.requests.filter { $0 == "POST /v1/auth/refresh" }.count == 1)
+            #expect(await account.refreshCount == 1)
+            #expect(try await account.me().email == "bob@example.com")
+        }
+    }
+
+    @Test("a reused refresh token signs out and wipes the stored session")
+    func reuseSignsOut() async throws {
+        try await LivePlatform.run { platform in
+            let vault: any SecureStore = InMemorySecureStore()
+            let clock = ManualDate()
+            let account = AccountSession(client: platform.client, vault: vault, now: { clock.now })
+            try await account.register(email: "eve@example.com", password: "correct horse battery")
+            let stolen = try #require(try await vault.value(for: "session", app: AccountSession.secureStoreApp))
+            let refreshToken = try #require(
+                (try JSONSerialization.jsonObject(with: Data(stolen.utf8)) as? [String: Any])?["refreshToken"] as? String)
+            // Someone else uses the refresh token first.
+            _ = try await platform.client.refresh(refreshToken)
+            clock.advance(by: 3600)
+            let error = await #expect(throws: APIClientError.self) { try await account.accessToken() }
+            #expect(error?.code == .sessionExpired)
+            #expect(await account.state == .expired)
+            #expect(try await vault.value(for: "session", app: AccountSession.secureStoreApp) == nil)
+        }
+    }
+
+    @Test("sign out revokes the session on the server and wipes it here")
+    func signOutRevokes() async throws {
+        try await LivePlatform.run { platform in
+            let (account, vault) = try await platform.signedInAccount()
+            let kept = try #require(try await vault.value(for: "session", app: AccountSession.secureStoreApp))
+            let refreshToken = try #require(
+                (try JSONSerialization.jsonObject(with: Data(kept.utf8)) as? [String: Any])?["refreshToken"] as? String)
+            _ = try await account.accessToken()
+            await account.signOut()
+            #expect(await account.state == .signedOut)
+            #expect(try await vault.value(for: "session", app: AccountSession.secureStoreApp) == nil)
+            let error = await #expect(throws: APIClientError.self) { try await platform.client.refresh(refreshToken) }
+            #expect(error?.status == 401)
+        }
+    }
+
+    @Test("a wrong password keeps the state signed out and reports the server's code")
+    func wrongPassword() async throws {
+        try await LivePlatform.run { platform in
+            let account = AccountSession(client: platform.client, vault: InMemorySecureStore())
+            let states = await account.states()
+            let error = await #expect(throws: APIClientError.self) {
+                try await account.signIn(email: "nobody@example.com", password: "wrong password")
+            }
+            #expect(error?.code == .init("invalid_credentials"))
+            #expect(await account.state == .signedOut)
+            var seen: [AccountState] = []
+            for await state in states {
+                seen.append(state)
+                if seen.count == 3 { break }
+            }
+            #expect(seen == [.signedOut, .signingIn, .signedOut])
+        }
+    }
+
+    @Test("a locked session hands out no token until unlocked")
+    func locking() async throws {
+        try await LivePlatform.run { platform in
+            let (account, _) = try await platform.signedInAccount()
+            await account.lock()
+            let error = await #expect(throws: APIClientError.self) { try await account.accessToken() }
+            #expect(error?.code == .notSignedIn)
+            await account.unlock()
+            _ = try await account.accessToken()
+        }
+    }
+}
+
+/// A transport for a device with no network.
+struct UnreachableTransport: HTTPTransport {
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        throw APIClientError(.network, "cannot reach the server: this device is offline")
+    }
+}
+
+/// Wall-clock time a test moves by hand.
+final class ManualDate: Sendable {
+    private let current = Mutex(Date())
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}

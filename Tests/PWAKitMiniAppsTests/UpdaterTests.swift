@@ -1,0 +1,190 @@
+import Crypto
+import Foundation
+import PWAKitAPI
+import PWAKitBundles
+import PWAKitMiniApps
+import Synchronization
+import Testing
+
+@Suite("Updater against a live server")
+struct UpdaterTests {
+    let key = SigningKey.generate()
+
+    func files(_ count: Int, version: Int) -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = ["index.html": bytes("<h1>v\(version)</h1><script src=app0.js></script>")]
+        for index in 0..<count { files["app\(index).js"] = Array(repeating: UInt8(index), count: 2000 + index) }
+        return files
+    }
+
+    @Test("first install, then an update changing k of n files fetches exactly those k files' bytes")
+    func deltaUpdate() async throws {
+        try await LivePlatform.run { platform in
+            try await platform.createApp("quiz", key: key)
+            var v1 = files(20, version: 1)
+            try await platform.publish("quiz", version: "1.0.0", files: v1, key: key)
+            let (account, _) = try await platform.signedInAccount()
+            let store = try BundleStore(root: temporaryDirectory())
+            let updater = Updater(
+                client: platform.client, store: store, trust: PublisherTrust(keys: [key.verifyingKey]), tokens: account,
+                chunkSize: 1500)
+            platform.transport.reset()
+            var last: Updater.Progress?
+            for try await event in updater.update(appId: "quiz", channel: "stable") {
+                if case .progress(let progress) = event { last = progress }
+            }
+            let total = v1.values.reduce(0) { $0 + $1.count }
+            #expect(platform.transport.blobBytes == total)
+            #expect(last == Updater.Progress(bytesDone: total, bytesTotal: total, filesDone: 21, filesTotal: 21))
+            #expect(try store.prepareLaunch(appId: "quiz") != nil)
+
+            // Change k = 3 of the files (and the page).
+            var changed = 0
+            for index in [2, 7, 11] {
+                v1["app\(index).js"] = Array(repeating: 0xEE, count: 3000 + index)
+                changed += 3000 + index
+            }
+            v1["index.html"] = bytes("<h1>v2</h1>")
+            changed += v1["index.html"]!.count
+            try await platform.publish("quiz", version: "1.1.0", files: v1, key: key)
+            platform.transport.reset()
+            guard case .available(let release) = try await updater.check(appId: "quiz", channel: "stable") else {
+                throw TestFailure("no update offered")
+            }
+            try await updater.install(release, activation: .immediately)
+            #expect(platform.transport.blobBytes == changed)
+            #expect(try store.activeRelease(appId: "quiz")?.manifest.version == "1.1.0")
+            #expect(try await updater.check(appId: "quiz", channel: "stable") == .upToDate)
+            #expect(try store.integrityProblems(verifyContents: true).isEmpty)
+        }
+    }
+
+    @Test("an interrupted download resumes from the bytes kept (Range), not from the start")
+    func resume() async throws {
+        try await LivePlatform.run { platform in
+            try await platform.createApp("quiz", key: key)
+            let big = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let release = try await platform.publish("quiz", version: "1.0.0", files: ["index.html": big], key: key)
+            let (account, _) = try await platform.signedInAccount()
+            let store = try BundleStore(root: temporaryDirectory())
+            // What a killed earlier download left: the first 60,000 bytes.
+            try Data(big[0..<60_000]).write(to: URL(fileURLWithPath: store.partialPath(SHA256.hex(of: big))))
+            let updater = Updater(
+                client: platform.client, store: store, trust: PublisherTrust(keys: [key.verifyingKey]), tokens: account,
+                chunkSize: 16_384)
+            platform.transport.reset()
+            guard case .available(let offered) = try await updater.check(appId: "quiz", channel: "stable") else {
+                throw TestFailure("no update offered")
+            }
+            #expect(offered.bundleHash == release.bundleHash)
+            try await updater.install(offered)
+            #expect(platform.transport.blobBytes == 40_000)
+            #expect(try store.integrityProblems(verifyContents: true).isEmpty)
+        }
+    }
+
+    @Test(
+        "a tampered file, a bad signature, an unpinned key and an older version are each refused; the previous release stays active"
+    )
+    func refusals() async throws {
+        try await LivePlatform.run { platform in
+            try await platform.createApp("quiz", key: key)
+            let v1 = files(3, version: 1)
+            try await platform.publish("quiz", version: "1.0.0", files: v1, key: key)
+            let (account, _) = try await platform.signedInAccount()
+            let store = try BundleStore(root: temporaryDirectory())
+            let trust = PublisherTrust(keys: [key.verifyingKey])
+            let updater = Updater(client: platform.client, store: store, trust: trust, tokens: account)
+            let first = try await updater.check(appId: "quiz", channel: "stable")
+            guard case .available(let r1) = first else { throw TestFailure("no release") }
+            try await updater.install(r1, activation: .immediately)
+            try await platform.publish("quiz", version: "2.0.0", files: files(3, version: 2), key: key)
+
+            // 1. One byte of a file changed in transit.
+            platform.transport.rewrite.withLock {
+                $0 = { request, response in
+                    guard request.url.path.hasPrefix("/v1/blobs/"), !response.body.isEmpty else { return response }
+                    var changed = response
+                    changed.body[changed.body.startIndex] ^= 0x01
+                    return changed
+                }
+            }
+            guard case .available(let r2) = try await updater.check(appId: "quiz", channel: "stable") else {
+                throw TestFailure("no update")
+            }
+            let tampered = await #expect(throws: MiniAppError.self) { try await updater.install(r2, activation: .immediately) }
+            #expect(tampered?.code == .hashMismatch)
+            #expect(try store.activeRelease(appId: "quiz")?.bundleHash == r1.bundleHash)
+
+            // 2. One byte of the signed manifest changed.
+            platform.transport.rewrite.withLock {
+                $0 = { request, response in
+                    guard request.url.path.hasSuffix("/releases/latest") else { return response }
+                    var answer = try! JSONDecoder().decode(LatestReleaseResponse.self, from: response.body)
+                    var manifest = Data(base64Encoded: answer.release!.manifest)!
+                    manifest[manifest.count / 2] ^= 0x20
+                    answer.release!.manifest = manifest.base64EncodedString()
+                    return HTTPResponseData(status: 200, headers: response.headers, body: try! JSONEncoder().encode(answer))
+                }
+            }
+            let badSignature = await #expect(throws: MiniAppError.self) {
+                try await updater.check(appId: "quiz", channel: "stable")
+            }
+            #expect(badSignature?.code == .badSignature)
+
+            // 3. Signed with a key the device does not pin.
+            platform.transport.rewrite.withLock { $0 = nil }
+            let stranger = Updater(
+                client: platform.client, store: store, trust: PublisherTrust(keys: [SigningKey.generate().verifyingKey]),
+                tokens: account)
+            let unknown = await #expect(throws: MiniAppError.self) { try await stranger.check(appId: "quiz", channel: "stable") }
+            #expect(unknown?.code == .untrustedKey)
+
+            // 4. A hostile server offering an older release signed by the real key.
+            let old = try SignedRelease.sign(
+                ReleaseManifest(
+                    appId: "quiz", version: "0.9.0", channel: "stable", entry: "index.html",
+                    files: r1.manifest.files), with: key)
+            let oldHash = try old.bundleHash()
+            platform.transport.rewrite.withLock {
+                $0 = { request, response in
+                    guard request.url.path.hasSuffix("/releases/latest") else { return response }
+                    let answer = LatestReleaseResponse(
+                        upToDate: false,
+                        release: ReleaseResponse(
+                            appId: "quiz", channel: "stable", version: "0.9.0", bundleHash: oldHash, rolloutPercent: 100,
+                            manifest: old.manifest, keyId: old.keyId, signature: old.signature, blobBaseURL: "/v1/blobs/"))
+                    return HTTPResponseData(status: 200, headers: response.headers, body: try! JSONEncoder().encode(answer))
+                }
+            }
+            let older = await #expect(throws: MiniAppError.self) { try await updater.check(appId: "quiz", channel: "stable") }
+            #expect(older?.code == .versionNotNewer)
+            #expect(try store.activeRelease(appId: "quiz")?.bundleHash == r1.bundleHash)
+            #expect(try store.integrityProblems(verifyContents: true).isEmpty)
+        }
+    }
+
+    @Test("a release that is marked bad is not offered for installation again")
+    func badNotReinstalled() async throws {
+        try await LivePlatform.run { platform in
+            try await platform.createApp("quiz", key: key)
+            try await platform.publish("quiz", version: "1.0.0", files: files(1, version: 1), key: key)
+            let (account, _) = try await platform.signedInAccount()
+            let store = try BundleStore(root: temporaryDirectory())
+            let updater = Updater(
+                client: platform.client, store: store, trust: PublisherTrust(keys: [key.verifyingKey]), tokens: account)
+            guard case .available(let r1) = try await updater.check(appId: "quiz", channel: "stable") else {
+                throw TestFailure("none")
+            }
+            try await updater.install(r1)
+            try await platform.publish("quiz", version: "2.0.0", files: files(1, version: 2), key: key)
+            guard case .available(let r2) = try await updater.check(appId: "quiz", channel: "stable") else {
+                throw TestFailure("none")
+            }
+            try await updater.install(r2, activation: .immediately)
+            try store.rollBack(appId: "quiz", failing: r2.bundleHash)
+            // The server still offers 2.0.0 (the newest installed); nothing newer, so up to date.
+            #expect(try await updater.check(appId: "quiz", channel: "stable") == .upToDate)
+            #expect(try store.activeRelease(appId: "quiz")?.bundleHash == r1.bundleHash)
+        }
+    }
+}
