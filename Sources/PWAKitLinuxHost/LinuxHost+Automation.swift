@@ -1,6 +1,6 @@
 #if WebKitGTK
     import CWebKitGTK
-    import PWAKitCore
+    public import PWAKitCore
     import PWAKitHost
 
     /// Driving a host from Swift: what benchmarks and tools use.
@@ -22,6 +22,11 @@
                 g_object_unref(answer)
                 return 1
             }
+
+        /// Sends an event to the current page, if it has the bridge (`window.pwakit._handleEvent`).
+        public func sendEvent(_ event: BridgeEvent) {
+            emit(event)
+        }
 
         /// Ends the run; ``run()`` returns `status`.
         public func stop(_ status: Int32) {

@@ -173,6 +173,7 @@
                     return
                 }
                 self.page = .open(generation: generation, id)
+                self.onPageEvent?(.opened(id, origin: origin.description))
                 for (text, reply) in queued { self.dispatch(text, page: id, reply: reply) }
                 self.releaseHeldPushes()
             }
@@ -229,6 +230,7 @@
         func pageReportedReady(_ caller: BridgeCaller) {
             guard case .open(_, let id) = page, id == caller.pageLoad else { return }
             emitLine(["event": "ready", "origin": .string(caller.origin)])
+            onPageEvent?(.ready(id, origin: caller.origin))
             if options.screenshot != nil && options.waitFor == .ready { takeSnapshotAfterPaint() }
         }
 

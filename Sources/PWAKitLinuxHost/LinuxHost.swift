@@ -51,6 +51,8 @@
         var arrivals: [ContinuousClock.Instant]?
         /// Called once, when the first page has finished loading (automation, benchmarks).
         public var onFirstLoad: (@MainActor (LinuxHost) -> Void)?
+        /// Called as bridge pages open, report ready and the web process ends (a mini-app's ready rule).
+        public var onPageEvent: (@MainActor (HostPageEvent) -> Void)?
         /// Incoming pushes and clicked notifications, for the page once it has loaded.
         let push: PushRelay?
         /// Whether the configuration enables `notifications`, whose `push` events the relay carries.
@@ -67,12 +69,17 @@
         /// notifications and secure storage (``ModuleProviders/kinds`` says which are which);
         /// `device` is the simulated device behind the rest, which ``HostOptions/simulation``
         /// scripts. ``run()`` opens the window.
+        ///
+        /// `extraModules` are registered beside the built-in ones (a mini-app's `session`).
         public convenience init(
-            launch: AppLaunch, options: HostOptions, providers: ModuleProviders, device: SimulatedDevice? = nil
+            launch: AppLaunch, options: HostOptions, providers: ModuleProviders, device: SimulatedDevice? = nil,
+            extraModules: [any PWAModule] = []
         ) throws {
             let link = HostLink()
             let real = LinuxProviders.substitute(providers, launch: launch, options: options, link: link)
-            try self.init(launch: launch, options: options, modules: BuiltInModules.all(real), push: real.push, device: device)
+            try self.init(
+                launch: launch, options: options, modules: BuiltInModules.all(real) + extraModules, push: real.push,
+                device: device)
             link.host = self
         }
 
@@ -91,7 +98,9 @@
             self.options = options
             self.navigator = HostNavigator(policy: OriginPolicy(configuration: launch.configuration))
             self.limits = BridgeLimits()
-            if let root = launch.bundleRoot, let appID = launch.appID {
+            if let release = launch.release, let appID = launch.appID {
+                bundleServer = LocalBundleServer(appID: appID, release: release)
+            } else if let root = launch.bundleRoot, let appID = launch.appID {
                 bundleServer = LocalBundleServer(appID: appID, root: root)
             } else {
                 bundleServer = nil
@@ -208,6 +217,7 @@
             connect(webView, "create", Self.onCreate)
             connect(webView, "load-changed", Self.onLoadChanged)
             connect(webView, "script-dialog", Self.onScriptDialog)
+            connect(webView, "web-process-terminated", Self.onWebProcessTerminated)
 
             window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
             gtk_window_set_title(pwakit_window(window), launch.configuration.app.name)
@@ -253,6 +263,18 @@
             let host = LinuxHost.host(data)
             MainActor.assumeIsolated { host.visibilityChanged(false) }
             return 0
+        }
+
+        static let onWebProcessTerminated:
+            @convention(c) (UnsafeMutablePointer<WebKitWebView>?, WebKitWebProcessTerminationReason, gpointer?) -> Void = {
+                _, reason, data in
+                let host = LinuxHost.host(data)
+                MainActor.assumeIsolated { host.webProcessTerminated(crashed: reason == WEBKIT_WEB_PROCESS_CRASHED) }
+            }
+
+        func webProcessTerminated(crashed: Bool) {
+            emitLine(["event": "webProcessTerminated", "reason": .string(crashed ? "crashed" : "ended")])
+            onPageEvent?(.webProcessTerminated)
         }
 
         func visibilityChanged(_ visible: Bool) {

@@ -15,6 +15,13 @@ enum Entry {
             RunCommand.main(Array(arguments.dropFirst()))
             exit(0)
         }
+        // NB: `miniapp open` keeps the main thread for GTK too.
+        if arguments.first == MiniAppCommand.configuration.commandName,
+            arguments.dropFirst().first == MiniAppOpenCommand.configuration.commandName
+        {
+            MiniAppOpenCommand.main(Array(arguments.dropFirst(2)))
+            exit(0)
+        }
         if arguments.first == ServerCommand.configuration.commandName {
             ServerThreads.runConcurrencyOnEventLoops()
         }

@@ -62,14 +62,19 @@ public struct OriginPolicy: Sendable {
 
     /// Which modules pages of `origin` may call.
     ///
-    /// This app's own `app://` origin gets every module. Otherwise the origin must be https
+    /// This app's own `app://` origin gets every module, unless `grants` has keys matching its
+    /// id (`"quiz": [...]` for `app://quiz`): then the union of their entries (how a mini-app
+    /// gets only the permissions its catalog entry asks for). Otherwise the origin must be https
     /// (or http on the local machine), not matched by a path-less `external` or `auth`
     /// pattern, and matched by an `allowed` pattern (its path, if any, does not matter:
     /// pages of one origin can script each other). Without `grants` it then gets every
     /// module; with `grants`, the union of the entries of every key that matches it (an
     /// empty ``BridgeGrant/only(_:)`` when none does, so its calls are `permission_denied`).
     public func bridgeGrant(for origin: Origin) -> BridgeGrant {
-        if let appOrigin, origin == appOrigin { return .all }
+        if let appOrigin, origin == appOrigin {
+            let matching = (grants ?? []).filter { $0.pattern.matches(origin) }
+            return matching.isEmpty ? .all : .only(matching.reduce(into: Set<String>()) { $0.formUnion($1.entries) })
+        }
         guard origin.scheme == "https" || (origin.scheme == "http" && origin.isLoopback) else { return .denied }
         if external.contains(where: { !$0.hasPath && $0.matches(origin) }) { return .denied }
         if auth.contains(where: { !$0.hasPath && $0.matches(origin) }) { return .denied }

@@ -1,21 +1,24 @@
 public import Foundation
 public import PWAKitCore
 
-/// What `pwakit run <target>` opens: a configuration, the local bundle directory its
-/// `app://` origin serves (if any), and the URL to load first.
+/// What a host opens: a configuration, what its `app://` origin serves (a local bundle
+/// directory, or a release from the mini-app store), and the URL to load first.
 public struct AppLaunch: Sendable {
     /// The app's configuration.
     public var configuration: PWAConfiguration
     /// The directory served as `app://<appId>/`, when the start URL is an `app://` URL.
     public var bundleRoot: URL?
+    /// The release served as `app://<appId>/` instead of a directory (a mini-app from the store).
+    public var release: ReleaseFiles?
     /// The first URL loaded.
     public var startURL: String
 
     /// Creates a launch from its parts.
-    public init(configuration: PWAConfiguration, bundleRoot: URL?, startURL: String) {
+    public init(configuration: PWAConfiguration, bundleRoot: URL?, startURL: String, release: ReleaseFiles? = nil) {
         self.configuration = configuration
         self.bundleRoot = bundleRoot
         self.startURL = startURL
+        self.release = release
     }
 
     /// The app id of an `app://<appId>/…` start URL.

@@ -1,7 +1,8 @@
 public import Foundation
 import PWAKitBundles
 
-/// Serves one app's local bundle — a directory — on its `app://<appId>/` origin.
+/// Serves one app's local bundle — a directory, or a verified release in a content-addressed
+/// store (``ReleaseFiles``) — on its `app://<appId>/` origin.
 ///
 /// A pure function of the request and the directory's contents: correct content types,
 /// `index.html` for directories and for extension-less paths (single-page app routes),
@@ -12,8 +13,10 @@ import PWAKitBundles
 public struct LocalBundleServer: Sendable {
     /// The app id, the host of the origin (`app://<appId>/`).
     public let appID: String
-    /// The bundle's root directory, symlinks resolved.
+    /// The bundle's root directory, symlinks resolved (for a release: the directory of its first file).
     public let root: URL
+    /// The release served instead of a directory, when there is one.
+    public let release: ReleaseFiles?
     /// The file served for directories and for single-page app routes.
     public var indexFile = "index.html"
 
@@ -21,6 +24,15 @@ public struct LocalBundleServer: Sendable {
     public init(appID: String, root: URL) {
         self.appID = appID
         self.root = root.resolvingSymlinksInPath().standardizedFileURL
+        self.release = nil
+    }
+
+    /// Serves the files of a verified release as `app://<appID>/`: only the paths its manifest
+    /// lists, with the manifest's media types and each file's hash as its strong `ETag`.
+    public init(appID: String, release: ReleaseFiles) {
+        self.appID = appID
+        self.release = release
+        self.root = URL(fileURLWithPath: "/", isDirectory: true)
     }
 
     /// The response to `request`.
@@ -59,9 +71,13 @@ public struct LocalBundleServer: Sendable {
         var size: Int
         var modified: Date
         var inode: UInt64
+        /// The manifest's media type and hash, for a release's file.
+        var contentType: String? = nil
+        var sha256: String? = nil
     }
 
     func locate(_ path: BundlePath) -> Location {
+        if let release { return locate(path, in: release) }
         var url = root
         for segment in path.segments { url.appendPathComponent(segment, isDirectory: false) }
         switch facts(url) {
@@ -81,6 +97,18 @@ public struct LocalBundleServer: Sendable {
             if let (facts, isDirectory) = self.facts(index), !isDirectory { return .file(index, facts) }
             return .missing
         }
+    }
+
+    func locate(_ path: BundlePath, in release: ReleaseFiles) -> Location {
+        let file =
+            release.file(at: path.segments)
+            ?? (path.looksLikeRoute ? release.files[indexFile] ?? release.files[release.entry] : nil)
+        guard let file else { return .missing }
+        return .file(
+            file.location,
+            FileFacts(
+                size: file.entry.size, modified: Date(timeIntervalSince1970: 0), inode: 0, contentType: file.entry.contentType,
+                sha256: file.entry.sha256))
     }
 
     /// Whether `url`, symlinks resolved, is inside the root.
@@ -104,9 +132,11 @@ public struct LocalBundleServer: Sendable {
     // MARK: Serving
 
     func serve(_ url: URL, _ facts: FileFacts, _ request: LocalBundleRequest) -> LocalBundleResponse {
-        let contentType = ContentTypes.forPath(url.lastPathComponent)
+        let contentType = facts.contentType ?? ContentTypes.forPath(url.lastPathComponent)
         let nanos = UInt64(max(0, facts.modified.timeIntervalSince1970 * 1_000_000_000))
-        let etag = "\"\(String(facts.inode, radix: 16))-\(String(facts.size, radix: 16))-\(String(nanos, radix: 16))\""
+        let etag =
+            facts.sha256.map { "\"\($0)\"" }
+            ?? "\"\(String(facts.inode, radix: 16))-\(String(facts.size, radix: 16))-\(String(nanos, radix: 16))\""
         var headers = [
             "ETag": etag, "Cache-Control": "no-cache", "Accept-Ranges": "bytes",
             "X-Content-Type-Options": "nosniff",

@@ -49,6 +49,13 @@ public struct ReadyWatch: Sendable, Hashable {
     /// A watch with the given deadline.
     public init(deadline: Duration = .seconds(10)) { self.deadline = deadline }
 
+    /// A watch for a release that is already trusted: every event is ignored.
+    public static func confirmed(deadline: Duration = .seconds(10)) -> ReadyWatch {
+        var watch = ReadyWatch(deadline: deadline)
+        watch.state = .confirmed
+        return watch
+    }
+
     /// Feeds one event; returns what to do.
     public mutating func handle(_ event: Event) -> Action {
         switch (state, event) {

@@ -37,7 +37,7 @@ public struct SessionModule: ActionModule {
         }
         .action("getUser", result: SessionUser.self, summary: "The signed-in user's public profile.") { module, context in
             try module.checkOrigin(context)
-            guard let user = await module.account.state.user else {
+            guard let user = await module.account?.state.user else {
                 throw BridgeError(.module("session", "not_signed_in"), "no account is signed in")
             }
             return SessionUser(id: user.id, email: user.email, displayName: user.displayName, emailVerified: false)
@@ -47,10 +47,11 @@ public struct SessionModule: ActionModule {
     public let appId: String
     /// The bundle hash of the release the page runs.
     public let bundleHash: String
-    let account: AccountSession
+    let account: AccountSession?
 
-    /// A module for the release `bundleHash` of `appId`, signed in through `account`.
-    public init(appId: String, bundleHash: String, account: AccountSession) {
+    /// A module for the release `bundleHash` of `appId`, signed in through `account` (nil: no
+    /// account on this launch, e.g. offline; every action answers `session.not_signed_in`).
+    public init(appId: String, bundleHash: String, account: AccountSession?) {
         self.appId = appId
         self.bundleHash = bundleHash
         self.account = account
@@ -67,6 +68,7 @@ public struct SessionModule: ActionModule {
 
     func launchCode() async throws -> LaunchCode {
         let request = LaunchCodeRequest(appId: appId, bundleHash: bundleHash)
+        guard let account else { throw BridgeError(.module("session", "not_signed_in"), "no account is signed in") }
         do {
             let answer = try await account.authorized { token in try await account.client.launchCode(request, accessToken: token)
             }

@@ -12,7 +12,8 @@ struct MiniAppCommand: AsyncParsableCommand {
         commandName: "miniapp",
         abstract: "List, install and maintain mini-apps in a local store, as a host does.",
         subcommands: [
-            MiniAppListCommand.self, MiniAppInstallCommand.self, MiniAppStatusCommand.self, MiniAppClearCommand.self,
+            MiniAppListCommand.self, MiniAppInstallCommand.self, MiniAppOpenCommand.self, MiniAppStatusCommand.self,
+            MiniAppClearCommand.self,
         ]
     )
 }

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import PWAKitAPI
+import PWAKitBundles
+import PWAKitCore
+import PWAKitHost
+import PWAKitMiniApps
+import PWAKitModules
+
+#if WebKitGTK
+    import PWAKitLinuxHost
+#endif
+
+/// `pwakit miniapp open APP`: opens an installed mini-app from the store in a window, signed in,
+/// under the ready rule.
+struct MiniAppOpenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open an installed mini-app from the store: its own origin and website data, signed in, under the ready rule.",
+        discussion: """
+            The release the store has active (a pending one becomes active first) is served as \
+            app://<appId>/ from the store. Its bridge grants are the permissions its catalog entry \
+            asks for (from the copy `pwakit miniapp list` keeps), plus `lifecycle`, `session` and \
+            `platform`. With --server and --email the person is signed in and the `session` module \
+            hands out launch codes; without them (or offline) it answers session.not_signed_in. A \
+            release on probation must call PWAKit.ready() within --ready-timeout seconds of its first \
+            document, or it is rolled back and marked bad (exit status 6). Other exit statuses as \
+            for `pwakit run`.
+            """)
+
+    @Argument(help: "The app id.")
+    var appId: String
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "The platform server's base URL, to sign in.")
+    var server: String?
+
+    @Option(help: "The account's email address, to sign in.")
+    var email: String?
+
+    @Option(help: "The password (default: the PWAKIT_PASSWORD environment variable).")
+    var password: String?
+
+    @Option(name: .customLong("ready-timeout"), help: "Seconds a release on probation has to report ready.")
+    var readyTimeout = 10
+
+    @Option(
+        name: .customLong("allow"),
+        help: "An origin pattern the mini-app's pages may load or frame (its pages get no module); repeatable.")
+    var allowed: [String] = []
+
+    @OptionGroup var host: HostRunOptions
+
+    func validate() throws {
+        guard (1...600).contains(readyTimeout) else { throw ValidationError("--ready-timeout must be 1…600 seconds") }
+        if (server == nil) != (email == nil) { throw ValidationError("--server and --email go together") }
+        if let server, URL(string: server)?.scheme.map({ ["http", "https"].contains($0) }) != true {
+            throw ValidationError("--server must be an http or https URL")
+        }
+        for pattern in allowed where (try? OriginPattern(parsing: pattern)) == nil {
+            throw ValidationError("--allow \(pattern) is not an origin pattern (example.com, *.example.com, 127.0.0.1:8080)")
+        }
+    }
+
+    func run() throws {
+        #if WebKitGTK
+            // NB: before the launch is prepared: a run re-executed under Xvfb prepares it once, in the child.
+            if host.scripted, Headless.needsDisplay() { throw ExitCode(Headless.rerunUnderXvfb()) }
+        #endif
+        let store: BundleStore
+        let release: LaunchableRelease
+        do {
+            store = try storeOptions.open()
+            guard let active = try store.prepareLaunch(appId: appId) else {
+                let bad = try store.app(appId).bad
+                Console.writeError(
+                    bad.isEmpty
+                        ? "error: \(appId) is not installed in \(store.root.path); run `pwakit miniapp install \(appId)`"
+                        : "error: \(appId) has no release left to open: \(bad.count) failed to become ready and were rolled back")
+                throw ExitCode(2)
+            }
+            release = active
+        } catch let error as MiniAppError {
+            Console.writeError("error: \(error.code): \(error.message)")
+            throw ExitCode(2)
+        }
+        let account = signIn()
+        let cached = try? Blocking.run { [store] in
+            try await CatalogStore(
+                client: APIClient(baseURL: store.root), tokens: NoToken(), directory: store.root.appendingPathComponent("catalog")
+            ).cached()
+        }
+        let entry = cached?.apps.first { $0.id == appId }
+        let grants = Set(entry?.permissions ?? []).union(["lifecycle", "session", "platform"])
+        let configuration = PWAConfiguration(
+            app: AppSection(
+                name: entry?.name ?? appId, bundleId: "miniapp.\(appId)", startUrl: "app://\(appId)/\(release.entryPath)"),
+            origins: OriginsSection(allowed: allowed, grants: [appId: grants.sorted()]))
+        let launch = AppLaunch(
+            configuration: configuration, bundleRoot: nil, startURL: configuration.app.startUrl,
+            release: ReleaseFiles(manifest: release.manifest) { URL(fileURLWithPath: store.blobPath($0)) })
+        let guardian = LaunchGuard(store: store, release: release, deadline: .seconds(readyTimeout))
+        let session = SessionModule(appId: appId, bundleHash: release.bundleHash, account: account)
+        #if WebKitGTK
+            let options = host.hostOptions()
+            let status = MainActor.assumeIsolated { () -> Int32 in
+                do {
+                    let device = LinuxHost.simulatedDevice(options: options)
+                    let window = try LinuxHost(
+                        launch: launch, options: options, providers: .simulated(device), device: device, extraModules: [session])
+                    MiniAppWindow(window: window, guardian: guardian, account: account, output: options.output).attach()
+                    options.output(
+                        Self.line([
+                            "event": "miniapp", "appId": .string(appId), "version": .string(release.manifest.version),
+                            "bundleHash": .string(release.bundleHash), "onProbation": .bool(release.onProbation),
+                            "signedIn": .bool(account != nil),
+                        ]))
+                    return try window.run()
+                } catch let error as HostError {
+                    Console.writeError("error: \(error.message)")
+                    return error.code == .engineUnavailable ? 5 : 2
+                } catch {
+                    Console.writeError("error: \(error)")
+                    return 2
+                }
+            }
+            throw ExitCode(status)
+        #else
+            Console.writeError(
+                "error: this pwakit was built without the WebKitGTK host; build it with `swift build --traits WebKitGTK`")
+            throw ExitCode(5)
+        #endif
+    }
+
+    /// Signs in when asked to; an unreachable server or a refused sign-in opens the app signed out, with a warning.
+    private func signIn() -> AccountSession? {
+        guard let server, let email, let url = URL(string: server) else { return nil }
+        guard let password = password ?? ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"] else {
+            Console.writeError("warning: no password (--password or PWAKIT_PASSWORD); opening signed out")
+            return nil
+        }
+        do {
+            return try Blocking.run {
+                let account = AccountSession(client: APIClient(baseURL: url), vault: InMemorySecureStore())
+                try await account.signIn(email: email, password: password)
+                return account
+            }
+        } catch {
+            Console.writeError("warning: cannot sign in (\(error)); opening signed out")
+            return nil
+        }
+    }
+
+    static func line(_ object: [String: JSONValue]) -> String { JSONSerializer.serialize(.object(object)) }
+
+    /// A token source for reading the kept catalog, which never asks the server.
+    private struct NoToken: AccessTokenSource {
+        func accessToken() async throws -> String { throw APIClientError(.notSignedIn, "offline") }
+    }
+}
