@@ -32,7 +32,9 @@ struct PWAKitBinary {
     }
 
     /// Runs `pwakit` with `arguments` in `directory`.
-    static func run(_ arguments: [String], in directory: URL = repositoryRoot) throws -> Run {
+    static func run(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:]) throws
+        -> Run
+    {
         let scratch = try TemporaryDirectory()
         let outURL = scratch.url.appendingPathComponent("stdout")
         let errURL = scratch.url.appendingPathComponent("stderr")
@@ -47,6 +49,9 @@ struct PWAKitBinary {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         try process.run()
         process.waitUntilExit()
         try out.close()

@@ -92,7 +92,7 @@ struct MiniAppOpenCommand: ParsableCommand {
             ).cached()
         }
         let entry = cached?.apps.first { $0.id == appId }
-        let grants = Set(entry?.permissions ?? []).union(["lifecycle", "session", "platform"])
+        let grants = Set(entry?.permissions ?? []).union(["lifecycle", "session", "platform"] + (host.report ? ["report"] : []))
         let configuration = PWAConfiguration(
             app: AppSection(
                 name: entry?.name ?? appId, bundleId: "miniapp.\(appId)", startUrl: "app://\(appId)/\(release.entryPath)"),
