@@ -281,3 +281,14 @@ if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitAPI", "PWAKitMiniApps"]
 }
 // MARK: - end mini-apps
+package.targets.append(
+    .executableTarget(
+        name: "MiniAppBenchmark",
+        dependencies: [
+            "PWAKitMiniApps", "PWAKitAPI", "PWAKitBundles", "PWAKitModules", "PWAKitServer",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Benchmarks/MiniAppBenchmark",
+        swiftSettings: strictSettings
+    ))

@@ -64,6 +64,10 @@
         /// through the push relay once the page has loaded.
         public var simulation: SimulationScript?
 
+        /// Scripts run at document start in every top frame that has the bridge, after the SDK
+        /// (a mini-app's seed-era globals).
+        public var pageScripts: [String] = []
+
         /// Default options: a window for a person.
         public init() {}
     }

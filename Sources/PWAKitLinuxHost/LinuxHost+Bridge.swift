@@ -190,7 +190,7 @@
             guard let origin else { return }
             let scripts = BridgeScripts(origin: origin, limits: limits, batching: true)
             add(scripts.relay, world: BridgeScripts.worldName)
-            for script in scripts.pageScripts(handshake: handshake) { add(script, world: nil) }
+            for script in scripts.pageScripts(handshake: handshake) + options.pageScripts { add(script, world: nil) }
         }
 
         private func add(_ source: String, world: String?) {

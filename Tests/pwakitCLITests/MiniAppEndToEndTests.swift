@@ -99,7 +99,11 @@
               for (let i = 0; i < 250 && !frame; i++) await new Promise((r) => setTimeout(r, 20));
               check('the cross-origin frame loaded', frame && frame.loaded === true, JSON.stringify(frame));
               check('the cross-origin frame has no bridge (no session)', frame && frame.webkit === 'undefined', frame && frame.webkit);
-              await PWAKit.call('report', 'log', { message: 'session', data: { user: user, launch: launch } });
+              const seed = {
+                nativeApp: window.NATIVE_APP === true, platform: window.NATIVE_PLATFORM || null,
+                faceID: typeof window.nativeFaceID === 'function' ? await window.nativeFaceID('Unlock the quiz') : null,
+              };
+              await PWAKit.call('report', 'log', { message: 'session', data: { user: user, launch: launch, seed: seed } });
               if (\(callsReady)) {
                 await PWAKit.ready();
                 await PWAKit.call('report', 'finish', { passed: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length, data: results });
@@ -216,7 +220,38 @@
                 ["miniapp", "install", "quiz", "--trust-key", publicKey, "--now", "--store", store] + account, environment: ada)
             #expect(again.stdout.contains("up to date"), "\(again.stdout) \(again.stderr)")
 
-            // 3. Offline: the server is gone; the app opens from the store, signed out.
+            // 3. Checked at launch: a newer release is installed for the next launch, which runs it.
+            let published = try PWAKitBinary.run(
+                [
+                    "bundle", work.url.appendingPathComponent("site-1.0.0").path, "--app-id", "quiz", "--version", "3.0.0",
+                    "--key",
+                    work.url.appendingPathComponent("key.json").path, "--output",
+                    work.url.appendingPathComponent("release-3.json").path,
+                ])
+            #expect(published.status == 0, "\(published.stderr)")
+            let uploaded = try PWAKitBinary.run(
+                [
+                    "publish", work.url.appendingPathComponent("site-1.0.0").path, "--release",
+                    work.url.appendingPathComponent("release-3.json").path, "--server", server.url, "--email",
+                    "admin@example.com",
+                ],
+                environment: admin)
+            #expect(uploaded.status == 0, "\(uploaded.stderr)")
+            let checking = try open(account + ["--trust-key", publicKey])
+            #expect(checking.status == 0, "\(checking.events) \(checking.stderr)")
+            #expect(checking.events("miniapp").first?["version"] as? String == "1.0.0")
+            #expect(checking.events("updateInstalled").first?["version"] as? String == "3.0.0")
+            let updated = try open(account + ["--seed-globals"])
+            #expect(updated.status == 0, "\(updated.events) \(updated.stderr)")
+            #expect(updated.events("miniapp").first?["version"] as? String == "3.0.0")
+            #expect(updated.events("releaseConfirmed").count == 1)
+            let globals = session(updated)["seed"] as? [String: Any]
+            #expect(globals?["nativeApp"] as? Bool == true)
+            #expect(globals?["platform"] as? String == "linux")
+            #expect(globals?["faceID"] is Bool, "\(String(describing: globals))")
+            #expect((session(first)["seed"] as? [String: Any])?["nativeApp"] as? Bool == false)
+
+            // 4. Offline: the server is gone; the app opens from the store, signed out.
             server.stop()
             let offline = try open(account)
             #expect(offline.status == 0, "\(offline.events) \(offline.stderr)")

@@ -50,6 +50,18 @@ struct MiniAppOpenCommand: ParsableCommand {
         help: "An origin pattern the mini-app's pages may load or frame (its pages get no module); repeatable.")
     var allowed: [String] = []
 
+    @Option(
+        name: .customLong("trust-key"),
+        help:
+            "A pinned publisher key (base64); with it and a signed-in account, the launch checks for an update and installs it for the next launch; repeatable."
+    )
+    var trustKeys: [String] = []
+
+    @Flag(
+        name: .customLong("seed-globals"),
+        help: "Give this app the seed's window.NATIVE_APP, NATIVE_PLATFORM and nativeFaceID() (mapped onto biometrics).")
+    var seedGlobals = false
+
     @OptionGroup var host: HostRunOptions
 
     func validate() throws {
@@ -57,6 +69,9 @@ struct MiniAppOpenCommand: ParsableCommand {
         if (server == nil) != (email == nil) { throw ValidationError("--server and --email go together") }
         if let server, URL(string: server)?.scheme.map({ ["http", "https"].contains($0) }) != true {
             throw ValidationError("--server must be an http or https URL")
+        }
+        for (index, key) in trustKeys.enumerated() where (try? VerifyingKey(base64: key)) == nil {
+            throw ValidationError("--trust-key #\(index + 1) is not the base64 of a 32-byte Ed25519 public key")
         }
         for pattern in allowed where (try? OriginPattern(parsing: pattern)) == nil {
             throw ValidationError("--allow \(pattern) is not an origin pattern (example.com, *.example.com, 127.0.0.1:8080)")
@@ -86,13 +101,15 @@ struct MiniAppOpenCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let account = signIn()
+        if let account, !trustKeys.isEmpty { checkForUpdate(store: store, release: release, account: account) }
         let cached = try? Blocking.run { [store] in
             try await CatalogStore(
                 client: APIClient(baseURL: store.root), tokens: NoToken(), directory: store.root.appendingPathComponent("catalog")
             ).cached()
         }
         let entry = cached?.apps.first { $0.id == appId }
-        let grants = Set(entry?.permissions ?? []).union(["lifecycle", "session", "platform"] + (host.report ? ["report"] : []))
+        var grants = Set(entry?.permissions ?? []).union(["lifecycle", "session", "platform"] + (host.report ? ["report"] : []))
+        if seedGlobals { grants.insert("biometrics.authenticate") }
         let configuration = PWAConfiguration(
             app: AppSection(
                 name: entry?.name ?? appId, bundleId: "miniapp.\(appId)", startUrl: "app://\(appId)/\(release.entryPath)"),
@@ -103,7 +120,8 @@ struct MiniAppOpenCommand: ParsableCommand {
         let guardian = LaunchGuard(store: store, release: release, deadline: .seconds(readyTimeout))
         let session = SessionModule(appId: appId, bundleHash: release.bundleHash, account: account)
         #if WebKitGTK
-            let options = host.hostOptions()
+            var options = host.hostOptions()
+            if seedGlobals { options.pageScripts.append(SeedEraGlobals.script(platform: "linux")) }
             let status = MainActor.assumeIsolated { () -> Int32 in
                 do {
                     let device = LinuxHost.simulatedDevice(options: options)
@@ -149,6 +167,32 @@ struct MiniAppOpenCommand: ParsableCommand {
         } catch {
             Console.writeError("warning: cannot sign in (\(error)); opening signed out")
             return nil
+        }
+    }
+
+    /// Checks the app's channel and installs a newer release for the next launch (this launch keeps
+    /// the release it prepared); a failed check is reported and the launch goes on.
+    private func checkForUpdate(store: BundleStore, release: LaunchableRelease, account: AccountSession) {
+        let trust = PublisherTrust(keys: trustKeys.compactMap { try? VerifyingKey(base64: $0) })
+        let updater = Updater(client: account.client, store: store, trust: trust, tokens: account)
+        let appId = self.appId
+        let channel = release.manifest.channel
+        do {
+            let installed = try Blocking.run { () -> String? in
+                for try await event in updater.update(appId: appId, channel: channel, activation: .nextLaunch) {
+                    if case .installed(let release, _) = event { return release.manifest.version }
+                }
+                return nil
+            }
+            if let installed {
+                Console.write(
+                    Self.line([
+                        "event": "updateInstalled", "appId": .string(appId), "version": .string(installed),
+                        "activates": "nextLaunch",
+                    ]))
+            }
+        } catch {
+            Console.write(Self.line(["event": "updateCheckFailed", "appId": .string(appId), "message": .string("\(error)")]))
         }
     }
 
