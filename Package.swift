@@ -219,7 +219,7 @@ let hostTargets: [Target] = [
     ),
     .testTarget(
         name: "PWAKitHostTests",
-        dependencies: ["PWAKitHost", "PWAKitCore"],
+        dependencies: ["PWAKitHost", "PWAKitCore", "PWAKitBundles"],
         swiftSettings: strictSettings
     ),
     .testTarget(

@@ -152,3 +152,25 @@ struct OriginPolicyTests {
         #expect(BridgeGrant.isWellFormedEntry(entry) == valid)
     }
 }
+
+@Suite struct AppOriginGrantTests {
+    @Test func grantsNamingTheAppsIdNarrowItsOwnOrigin() throws {
+        let configuration = PWAConfiguration(
+            app: AppSection(name: "Quiz", bundleId: "miniapp.quiz", startUrl: "app://quiz/index.html"),
+            origins: OriginsSection(allowed: ["example.com"], grants: ["quiz": ["session", "haptics.impact"]]))
+        let policy = OriginPolicy(configuration: configuration)
+        #expect(policy.bridgeGrant(forURL: "app://quiz/index.html") == .only(["session", "haptics.impact"]))
+        #expect(policy.bridgeGrant(forURL: "app://quiz/index.html").permits(module: "haptics", action: "impact"))
+        #expect(!policy.bridgeGrant(forURL: "app://quiz/index.html").permits(module: "clipboard", action: "read"))
+        // Another app's origin is still refused, and an allowed https origin no key names gets nothing.
+        #expect(policy.bridgeGrant(forURL: "app://chess/index.html") == .denied)
+        #expect(policy.bridgeGrant(forURL: "https://example.com/") == .only([]))
+    }
+
+    @Test func withoutAKeyForItsIdTheAppsOwnOriginGetsEverything() {
+        let configuration = PWAConfiguration(
+            app: AppSection(name: "Quiz", bundleId: "miniapp.quiz", startUrl: "app://quiz/index.html"),
+            origins: OriginsSection(allowed: ["example.com"], grants: ["example.com": ["session"]]))
+        #expect(OriginPolicy(configuration: configuration).bridgeGrant(forURL: "app://quiz/") == .all)
+    }
+}
