@@ -169,14 +169,14 @@ let package = Package(
     ] + serverTargets
 )
 
-// MARK: - WatchLink (phone <-> watch messaging); self-contained, no package dependencies.
+// MARK: - WatchLink (phone <-> watch messaging); no package dependencies, only PWAKitFiles.
 package.products += [
     .library(name: "WatchLink", targets: ["WatchLink"]),
     .executable(name: "watchlink-demo", targets: ["WatchLinkDemo"]),
     .executable(name: "watchlink-benchmark", targets: ["WatchLinkBenchmark"]),
 ]
 package.targets += [
-    .target(name: "WatchLink", swiftSettings: strictSettings),
+    .target(name: "WatchLink", dependencies: ["PWAKitFiles"], swiftSettings: strictSettings),
     .executableTarget(name: "WatchLinkDemo", dependencies: ["WatchLink"], swiftSettings: strictSettings),
     .executableTarget(
         name: "WatchLinkBenchmark",

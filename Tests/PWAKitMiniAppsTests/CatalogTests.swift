@@ -51,3 +51,34 @@ struct CatalogTests {
         #expect(error?.code == .network)
     }
 }
+
+@Suite("Catalog entries for the launcher")
+struct CatalogEntryTests {
+    @Test("each entry joins the catalog with the store: installed, pending, available, rolled back, size")
+    func entries() throws {
+        let key = SigningKey.generate()
+        let store = try BundleStore(root: temporaryDirectory())
+        let v1Files = ["index.html": bytes("one"), "app.js": bytes("var a = 1")]
+        let v1 = try verifiedRelease("quiz", "1.0.0", files: v1Files, key: key)
+        try store.installing(v1, files: v1Files)
+        let v2Files = ["index.html": bytes("two")]
+        let v2 = try verifiedRelease("quiz", "2.0.0", files: v2Files, key: key)
+        try store.installing(v2, files: v2Files, activation: .nextLaunch)
+        let v3 = try verifiedRelease("quiz", "3.0.0", files: ["index.html": bytes("three")], key: key)
+        let app = { (id: String) in
+            AppResponse(
+                id: id, name: id.capitalized, description: "", icon: "", entryPath: "index.html", permissions: [],
+                channels: ["stable", "beta"])
+        }
+        let catalog = CatalogSnapshot(apps: [app("quiz"), app("chess")], etag: nil, fetchedAt: Date(), isStale: false)
+        let entries = try CatalogEntry.entries(catalog: catalog, store: store, available: ["quiz": v3])
+        #expect(entries.map(\.id) == ["quiz", "chess"])
+        #expect(entries[0].installedVersion == "2.0.0")
+        #expect(entries[0].pendingVersion == "2.0.0")
+        #expect(entries[0].availableVersion == "3.0.0")
+        #expect(entries[0].updateAvailable)
+        #expect(entries[0].bytes == 3 + 9 + 3)
+        #expect(entries[0].channel == "stable")
+        #expect(entries[1].installedVersion == nil && !entries[1].updateAvailable && entries[1].bytes == 0)
+    }
+}

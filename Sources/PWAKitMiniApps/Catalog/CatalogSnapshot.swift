@@ -12,4 +12,12 @@ public struct CatalogSnapshot: Codable, Sendable, Hashable {
     public var fetchedAt: Date
     /// Whether the last attempt to confirm it failed (offline): the list is the last good copy.
     public var isStale: Bool
+
+    /// Creates a snapshot.
+    public init(apps: [AppResponse], etag: String?, fetchedAt: Date, isStale: Bool) {
+        self.apps = apps
+        self.etag = etag
+        self.fetchedAt = fetchedAt
+        self.isStale = isStale
+    }
 }

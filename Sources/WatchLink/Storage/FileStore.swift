@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitFiles
 import Synchronization
 
 #if canImport(Glibc)
@@ -154,18 +155,7 @@ public final class FileStore: DurableStore {
         }
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
-    }
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool { DurableFile.writeAll(fd, bytes) }
 
     static func syncData(_ fd: Int32) -> Int32 {
         #if canImport(Glibc)

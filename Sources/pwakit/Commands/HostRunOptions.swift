@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitCore
+import PWAKitHost
 import PWAKitModules
 
 #if WebKitGTK
@@ -111,6 +112,38 @@ struct HostRunOptions: ParsableArguments {
             return options
         }
     #endif
+
+    #if WebKitGTK
+        /// Opens `launch` in a host window over the simulated device (with the real Linux providers
+        /// in place), lets `configure` attach to it, and returns the exit status: the run's own, 2 for
+        /// a launch the host refuses, 5 without a display or web engine.
+        @MainActor
+        static func openWindow(
+            _ launch: AppLaunch, options: HostOptions, extraModules: [any PWAModule] = [],
+            configure: (LinuxHost) -> Void = { _ in }
+        ) -> Int32 {
+            do {
+                let device = LinuxHost.simulatedDevice(options: options)
+                let host = try LinuxHost(
+                    launch: launch, options: options, providers: .simulated(device), device: device, extraModules: extraModules)
+                configure(host)
+                return try host.run()
+            } catch let error as HostError {
+                Console.writeError("error: \(error.message)")
+                return error.code == .engineUnavailable ? 5 : 2
+            } catch {
+                Console.writeError("error: \(error)")
+                return 2
+            }
+        }
+    #endif
+
+    /// The exit status of a window command in a build without the WebKitGTK host, after saying so.
+    static func hostUnavailable() -> ExitCode {
+        Console.writeError(
+            "error: this pwakit was built without the WebKitGTK host; build it with `swift build --traits WebKitGTK`")
+        return ExitCode(5)
+    }
 
     var parsedSize: (Int, Int)? {
         let parts = size.split(separator: "x")

@@ -56,25 +56,9 @@ struct RunCommand: ParsableCommand {
             }
             var options = host.hostOptions()
             options.simulation = simulation
-            let status = MainActor.assumeIsolated { () -> Int32 in
-                do {
-                    let device = LinuxHost.simulatedDevice(options: options)
-                    let host = try LinuxHost(
-                        launch: launch, options: options, providers: .simulated(device), device: device)
-                    return try host.run()
-                } catch let error as HostError {
-                    Console.writeError("error: \(error.message)")
-                    return error.code == .engineUnavailable ? 5 : 2
-                } catch {
-                    Console.writeError("error: \(error)")
-                    return 2
-                }
-            }
-            throw ExitCode(status)
+            throw ExitCode(MainActor.assumeIsolated { HostRunOptions.openWindow(launch, options: options) })
         #else
-            Console.writeError(
-                "error: this pwakit was built without the WebKitGTK host; build it with `swift build --traits WebKitGTK`")
-            throw ExitCode(5)
+            throw HostRunOptions.hostUnavailable()
         #endif
     }
 }

@@ -123,10 +123,7 @@ struct MiniAppOpenCommand: ParsableCommand {
             var options = host.hostOptions()
             if seedGlobals { options.pageScripts.append(SeedEraGlobals.script(platform: "linux")) }
             let status = MainActor.assumeIsolated { () -> Int32 in
-                do {
-                    let device = LinuxHost.simulatedDevice(options: options)
-                    let window = try LinuxHost(
-                        launch: launch, options: options, providers: .simulated(device), device: device, extraModules: [session])
+                HostRunOptions.openWindow(launch, options: options, extraModules: [session]) { window in
                     MiniAppWindow(window: window, guardian: guardian, account: account, output: options.output).attach()
                     options.output(
                         Self.line([
@@ -134,20 +131,11 @@ struct MiniAppOpenCommand: ParsableCommand {
                             "bundleHash": .string(release.bundleHash), "onProbation": .bool(release.onProbation),
                             "signedIn": .bool(account != nil),
                         ]))
-                    return try window.run()
-                } catch let error as HostError {
-                    Console.writeError("error: \(error.message)")
-                    return error.code == .engineUnavailable ? 5 : 2
-                } catch {
-                    Console.writeError("error: \(error)")
-                    return 2
                 }
             }
             throw ExitCode(status)
         #else
-            Console.writeError(
-                "error: this pwakit was built without the WebKitGTK host; build it with `swift build --traits WebKitGTK`")
-            throw ExitCode(5)
+            throw HostRunOptions.hostUnavailable()
         #endif
     }
 
