@@ -188,3 +188,48 @@ struct UpdaterTests {
         }
     }
 }
+
+@Suite("URLSession transport under cancellation")
+struct TransportCancellationTests {
+    @Test("cancelling calls in flight, 200 times at random moments, neither hangs nor loses an answer")
+    func cancellation() async throws {
+        try await LivePlatform.run { platform in
+            let key = SigningKey.generate()
+            try await platform.createApp("quiz", key: key)
+            let big = (0..<400_000).map { UInt8(truncatingIfNeeded: $0) }
+            try await platform.publish("quiz", version: "1.0.0", files: ["index.html": big], key: key)
+            let (started, signal) = AsyncStream.makeStream(of: Void.self)
+            let client = APIClient(baseURL: platform.baseURL, transport: Signalling(signal: signal))
+            var cancelled = 0
+            var completed = 0
+            var waits = started.makeAsyncIterator()
+            for round in 0..<200 {
+                let call = Task { try await client.blob(SHA256.hex(of: big)) }
+                // NB: cancel once the request is on its way (and, every other round, a few scheduler turns later).
+                _ = await waits.next()
+                for _ in 0..<(round % 2 == 0 ? 0 : round % 7) { await Task.yield() }
+                call.cancel()
+                switch await call.result {
+                case .success(let response):
+                    #expect(response.body.count == big.count)
+                    completed += 1
+                case .failure(let error):
+                    #expect(error is CancellationError, "\(error)")
+                    cancelled += 1
+                }
+            }
+            print("transport cancellation: \(cancelled) cancelled in flight, \(completed) completed first")
+            #expect(cancelled + completed == 200)
+        }
+    }
+}
+
+/// The URLSession transport, announcing each request as it goes out.
+struct Signalling: HTTPTransport {
+    let signal: AsyncStream<Void>.Continuation
+    let inner = URLSessionTransport()
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        signal.yield()
+        return try await inner.send(request)
+    }
+}

@@ -21,16 +21,24 @@ struct BlobDownloader: Sendable {
     func fetch(_ file: ManifestFile, progress: @Sendable (Int) -> Void) async throws {
         if store.hasBlob(file.sha256, size: file.size) { return }
         let partial = store.partialPath(file.sha256)
+        // NB: another process (or install) sharing the store may be fetching the same file.
+        let lock = try await PartialDownloadLock.acquire(partial)
+        defer { lock.release() }
+        if store.hasBlob(file.sha256, size: file.size) {
+            if BundleStore.fileSize(partial) == 0 { unlink(partial) }
+            return
+        }
         var offset = BundleStore.fileSize(partial) ?? 0
         if offset > file.size {
             unlink(partial)
             offset = 0
         }
         if offset > 0 { progress(offset) }
-        while offset < file.size || (file.size == 0 && BundleStore.fileSize(partial) == nil) {
+        // NB: opening the lock created the partial file, so an empty file needs no request.
+        while offset < file.size {
             try Task.checkCancellation()
             let end = min(offset + chunkSize, file.size)
-            let response = try await client.blob(file.sha256, range: file.size == 0 ? nil : offset..<end)
+            let response = try await client.blob(file.sha256, range: offset..<end)
             switch response.status {
             case 206:
                 guard let start = Self.contentRangeStart(response.header("Content-Range")), start == offset,

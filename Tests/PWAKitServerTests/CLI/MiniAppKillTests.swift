@@ -158,6 +158,72 @@ struct MiniAppKillTests {
     }
 }
 
+extension MiniAppKillTests {
+    @Test("two install processes on one store at once: both apps installed, shared files stored once, the store consistent")
+    func concurrentInstalls() async throws {
+        let work = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let keyPath = work.appendingPathComponent("key.json").path
+        let generated = try await PWAKitBinary.run(["keys", "generate", "--output", keyPath])
+        let publicKey = try #require(
+            JSONBody(try JSONSerialization.jsonObject(with: Data(generated.stdout.utf8)))["publicKey"]?.string)
+        let seed = """
+            {"users":[{"email":"admin@example.com","password":"admin-password","role":"admin"}],
+             "apps":[{"id":"left","name":"Left","publisherKeys":["\(publicKey)"]},
+                     {"id":"right","name":"Right","publisherKeys":["\(publicKey)"]}]}
+            """
+        try CommandLineTests.write(seed, to: work.appendingPathComponent("seed.json"))
+        let server = try await ServerProcess.start([
+            "--data-dir", work.appendingPathComponent("data").path, "--seed", work.appendingPathComponent("seed.json").path,
+        ])
+        do {
+            let account = ["--server", server.baseURL.absoluteString, "--email", "admin@example.com"]
+            let environment = ["PWAKIT_PASSWORD": "admin-password"]
+            // Both apps ship the same 30 library files and a page of their own.
+            for app in ["left", "right"] {
+                let site = work.appendingPathComponent("site-\(app)")
+                try CommandLineTests.write("<h1>\(app)</h1>", to: site.appendingPathComponent("index.html"))
+                for index in 0..<30 {
+                    try CommandLineTests.write(
+                        "shared \(index) " + String(repeating: "s", count: 8000),
+                        to: site.appendingPathComponent("lib/f\(index).js"))
+                }
+                let release = work.appendingPathComponent("release-\(app).json").path
+                let bundled = try await PWAKitBinary.run([
+                    "bundle", site.path, "--app-id", app, "--version", "1.0.0", "--key", keyPath, "--output", release,
+                ])
+                #expect(bundled.status == 0, "\(bundled.stderr)")
+                let published = try await PWAKitBinary.run(
+                    ["publish", site.path, "--release", release] + account, environment: environment)
+                #expect(published.status == 0, "\(published.stderr)")
+            }
+            for round in 0..<5 {
+                let store = work.appendingPathComponent("store-\(round)").path
+                async let left = PWAKitBinary.run(
+                    ["miniapp", "install", "left", "--trust-key", publicKey, "--now", "--store", store] + account,
+                    environment: environment)
+                async let right = PWAKitBinary.run(
+                    ["miniapp", "install", "right", "--trust-key", publicKey, "--now", "--store", store] + account,
+                    environment: environment)
+                let (l, r) = try await (left, right)
+                #expect(l.status == 0, "round \(round): \(l.stderr)")
+                #expect(r.status == 0, "round \(round): \(r.stderr)")
+                let (code, status, stderr) = try await Self.status(URL(fileURLWithPath: store))
+                #expect(code == 0, "round \(round): \(stderr)")
+                #expect(status?.problems == [], "round \(round)")
+                #expect(status?.apps.map(\.appId).sorted() == ["left", "right"])
+                #expect(status?.apps.allSatisfy { $0.active != nil } == true)
+                let blobs = try FileManager.default.subpathsOfDirectory(atPath: store + "/blobs").filter { $0.count > 3 }
+                #expect(blobs.count == 32, "round \(round): 30 shared files and two pages, each stored once")
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}
+
 /// Counts progress lines as they arrive on a pipe.
 private final class LineCounter: Sendable {
     private let count = Mutex(0)
