@@ -63,7 +63,7 @@ do {
         ServerSeed(users: [.init(email: "admin@example.com", password: "admin-password", role: "admin")]))
     let port = Mutex<Int?>(nil)
     var logger = Logger(label: "bench")
-    logger.logLevel = .error
+    logger.logLevel = .critical
     let serving = Task {
         try await server.run(host: "127.0.0.1", port: 0, logger: logger) { bound in port.withLock { $0 = bound } }
     }

@@ -93,7 +93,8 @@ public enum DurableFile {
         return true
     }
 
-    static func failure(_ operation: String, _ path: String) -> FileSystemError {
+    /// The error for `operation` on `path` failing now, with the current `errno`.
+    public static func failure(_ operation: String, _ path: String) -> FileSystemError {
         FileSystemError(.ioFailed, operation: operation, path: path, errno: errno)
     }
 }

@@ -238,3 +238,26 @@ struct StoreTests {
         #expect(!FileManager.default.fileExists(atPath: stray.path))
     }
 }
+
+@Suite("Bundle store durability")
+struct StoreDurabilityTests {
+    @Test("files named since the last sync are re-verified when a store opens after a crash; bad ones are dropped")
+    func recoveryAfterCrash() throws {
+        let key = SigningKey.generate()
+        let store = try BundleStore(root: temporaryDirectory())
+        let files = ["index.html": bytes("kept"), "app.js": bytes("var torn = true")]
+        try store.installing(try verifiedRelease("quiz", "1.0.0", files: files, key: key), files: files)
+        let marker = store.root.appendingPathComponent("blobs/.unsynced")
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "an install syncs and drops the marker")
+        // A download named but never synced, whose bytes a power loss left wrong.
+        try store.put(["later.js": bytes("console.log('later')")])
+        #expect(FileManager.default.fileExists(atPath: marker.path))
+        let torn = SHA256.hex(of: bytes("console.log('later')"))
+        try Data(count: 20).write(to: URL(fileURLWithPath: store.blobPath(torn)))
+        let reopened = try BundleStore(root: store.root)
+        #expect(!reopened.hasBlob(torn, size: 20))
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+        #expect(try reopened.integrityProblems(verifyContents: true).isEmpty)
+        #expect(try reopened.prepareLaunch(appId: "quiz") != nil)
+    }
+}

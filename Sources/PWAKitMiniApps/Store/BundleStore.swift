@@ -41,7 +41,10 @@ public final class BundleStore: Sendable {
         } catch {
             throw MiniAppError(.storageFailed, "cannot open the store at \(rootPath): \(error)", underlying: error)
         }
-        try locked { try sweepTemporaryFiles() }
+        try locked {
+            try sweepTemporaryFiles()
+            try recoverUnsyncedFiles()
+        }
     }
 
     // MARK: Blobs
@@ -82,16 +85,65 @@ public final class BundleStore: Sendable {
         }
         let destination = blobPath(sha256)
         do {
-            let fd = open(partial, O_RDONLY | O_CLOEXEC)
-            if fd >= 0 {
-                fsync(fd)
-                close(fd)
+            // NB: no sync per file: the file is named now and made durable, with every other file named since,
+            // by one sync of the file system before a release that uses it is recorded (``install``). Until then
+            // the marker says files may not be durable, and a store opened after a crash re-verifies them.
+            try locked {
+                try markUnsynced()
+                let directory = (destination as NSString).deletingLastPathComponent
+                if mkdir(directory, 0o700) != 0, errno != EEXIST { try DurableFile.makeDirectory(directory, permissions: 0o700) }
+                guard rename(partial, destination) == 0 else {
+                    throw MiniAppError(.storageFailed, "cannot store \(sha256): \(String(cString: strerror(errno)))")
+                }
             }
-            try DurableFile.makeDirectory((destination as NSString).deletingLastPathComponent, permissions: 0o700)
-            try DurableFile.move(partial, to: destination)
+        } catch let error as MiniAppError {
+            throw error
         } catch {
             throw MiniAppError(.storageFailed, "cannot store \(sha256): \(error)", underlying: error)
         }
+    }
+
+    /// The marker that files were named since the last sync of the file system.
+    private var unsyncedMarker: String { rootPath + "/blobs/.unsynced" }
+
+    private func markUnsynced() throws {
+        guard access(unsyncedMarker, F_OK) != 0 else { return }
+        let fd = open(unsyncedMarker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DurableFile.failure("open", unsyncedMarker) }
+        close(fd)
+        try DurableFile.syncDirectory(of: unsyncedMarker)
+    }
+
+    /// Makes every file named since the last sync durable (one `syncfs` on Linux), then drops the marker.
+    private func syncNamedFiles(_ files: [ManifestFile]) throws {
+        guard access(unsyncedMarker, F_OK) == 0 else { return }
+        #if os(Linux)
+            let fd = open(rootPath + "/blobs", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw DurableFile.failure("open", rootPath + "/blobs") }
+            defer { close(fd) }
+            guard linuxSyncfs(fd) == 0 else { throw DurableFile.failure("syncfs", rootPath) }
+        #else
+            for file in files {
+                let fd = open(blobPath(file.sha256), O_RDONLY | O_CLOEXEC)
+                if fd >= 0 {
+                    fsync(fd)
+                    close(fd)
+                }
+                try DurableFile.syncDirectory(of: blobPath(file.sha256))
+            }
+        #endif
+        unlink(unsyncedMarker)
+        try DurableFile.syncDirectory(of: unsyncedMarker)
+    }
+
+    /// After a crash while files were not yet durable: re-hashes every stored file and deletes those
+    /// whose bytes are not their name, then syncs and drops the marker.
+    private func recoverUnsyncedFiles() throws {
+        guard access(unsyncedMarker, F_OK) == 0 else { return }
+        for (hash, _) in try storedBlobs() where (try? Self.hashFile(blobPath(hash)).hash) != hash {
+            unlink(blobPath(hash))
+        }
+        try syncNamedFiles([])
     }
 
     // MARK: Installing and activating
@@ -139,6 +191,7 @@ public final class BundleStore: Sendable {
                     "\(missing.count) file(s) of the release are not in the store: "
                         + missing.prefix(5).map(\.path).joined(separator: ", "), field: "manifest.files")
             }
+            try syncNamedFiles(release.manifest.files)
             let record = InstalledRelease(
                 appId: appId, version: release.manifest.version, channel: release.manifest.channel,
                 bundleHash: release.bundleHash, manifest: release.envelope.manifest, keyId: release.envelope.keyId,
@@ -472,7 +525,7 @@ public final class BundleStore: Sendable {
 
     private func storedBlobs() throws -> [(hash: String, size: Int)] {
         var blobs: [(String, Int)] = []
-        for prefix in try Self.entries(of: rootPath + "/blobs") {
+        for prefix in try Self.entries(of: rootPath + "/blobs") where prefix.utf8.count == 2 {
             for name in try Self.entries(of: "\(rootPath)/blobs/\(prefix)") where Self.isHash(name) {
                 blobs.append((name, Self.fileSize("\(rootPath)/blobs/\(prefix)/\(name)") ?? 0))
             }
@@ -582,3 +635,9 @@ public final class BundleStore: Sendable {
         return decoder
     }()
 }
+
+#if os(Linux)
+    // NB: glibc declares syncfs(2) only with _GNU_SOURCE, which the Glibc module does not set.
+    @_silgen_name("syncfs")
+    private func linuxSyncfs(_ fd: Int32) -> Int32
+#endif
