@@ -29,22 +29,30 @@ struct MiniAppKillTests {
         return (result.status, try? JSONDecoder().decode(StoreStatus.self, from: Data(result.stdout.utf8)), result.stderr)
     }
 
-    @Test("kill -9 at random points never leaves a corrupt or missing active release")
-    func killDuringInstall() async throws {
-        let work = try CommandLineTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: work) }
+    /// A publisher key and a `pwakit server` seeded with an administrator and `apps`, each signed by that key.
+    static func platform(_ work: URL, apps: [String]) async throws -> (server: ServerProcess, keyPath: String, publicKey: String)
+    {
         let keyPath = work.appendingPathComponent("key.json").path
         let generated = try await PWAKitBinary.run(["keys", "generate", "--output", keyPath])
         let publicKey = try #require(
             JSONBody(try JSONSerialization.jsonObject(with: Data(generated.stdout.utf8)))["publicKey"]?.string)
+        let entries = apps.map { #"{"id":"\#($0)","name":"\#($0)","publisherKeys":["\#(publicKey)"]}"# }
         let seed = """
             {"users":[{"email":"admin@example.com","password":"admin-password","role":"admin"}],
-             "apps":[{"id":"demo","name":"Demo","publisherKeys":["\(publicKey)"]}]}
+             "apps":[\(entries.joined(separator: ","))]}
             """
         try CommandLineTests.write(seed, to: work.appendingPathComponent("seed.json"))
         let server = try await ServerProcess.start([
             "--data-dir", work.appendingPathComponent("data").path, "--seed", work.appendingPathComponent("seed.json").path,
         ])
+        return (server, keyPath, publicKey)
+    }
+
+    @Test("kill -9 at random points never leaves a corrupt or missing active release")
+    func killDuringInstall() async throws {
+        let work = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let (server, keyPath, publicKey) = try await Self.platform(work, apps: ["demo"])
         do {
             let account = ["--server", server.baseURL.absoluteString, "--email", "admin@example.com"]
             let environment = ["PWAKIT_PASSWORD": "admin-password"]
@@ -111,10 +119,10 @@ struct MiniAppKillTests {
                 process.standardOutput = FileHandle.nullDevice
                 // NB: the kill point is a number of progress lines (each a chunk or a finished file), not a time, so
                 // how busy the machine is does not decide whether the kill lands mid-install; one round in five kills
-                // at a random time instead, before or during sign-in.
+                // at a random time instead, before or during sign-in; a target past the last line lets the install finish.
                 let errors = Pipe()
                 process.standardError = errors
-                let killAfter = round % 5 == 0 ? nil : Int.random(in: 1...progressLines)
+                let killAfter = round % 5 == 0 ? nil : Int.random(in: 1...(progressLines + progressLines / 8))
                 try process.run()
                 let pid = process.processIdentifier
                 let seen = LineCounter()
@@ -163,19 +171,7 @@ extension MiniAppKillTests {
     func concurrentInstalls() async throws {
         let work = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let keyPath = work.appendingPathComponent("key.json").path
-        let generated = try await PWAKitBinary.run(["keys", "generate", "--output", keyPath])
-        let publicKey = try #require(
-            JSONBody(try JSONSerialization.jsonObject(with: Data(generated.stdout.utf8)))["publicKey"]?.string)
-        let seed = """
-            {"users":[{"email":"admin@example.com","password":"admin-password","role":"admin"}],
-             "apps":[{"id":"left","name":"Left","publisherKeys":["\(publicKey)"]},
-                     {"id":"right","name":"Right","publisherKeys":["\(publicKey)"]}]}
-            """
-        try CommandLineTests.write(seed, to: work.appendingPathComponent("seed.json"))
-        let server = try await ServerProcess.start([
-            "--data-dir", work.appendingPathComponent("data").path, "--seed", work.appendingPathComponent("seed.json").path,
-        ])
+        let (server, keyPath, publicKey) = try await Self.platform(work, apps: ["left", "right"])
         do {
             let account = ["--server", server.baseURL.absoluteString, "--email", "admin@example.com"]
             let environment = ["PWAKIT_PASSWORD": "admin-password"]
