@@ -312,6 +312,19 @@ public final class BundleStore: Sendable {
         app.previous = nil
     }
 
+    /// Sets the channel `appId` follows from its next update check on.
+    public func setChannel(_ channel: String, appId: String) throws {
+        try Self.checkAppId(appId)
+        do { try ManifestRules.checkChannel(channel, field: "channel") } catch let error as BundleError {
+            throw MiniAppError(.invalidArgument, "\"\(channel.prefix(32))\" is not a channel: \(error.message)", field: "channel")
+        }
+        try locked {
+            var app = try readApp(appId)
+            app.channel = channel
+            try writeApp(app, appId)
+        }
+    }
+
     // MARK: Reading
 
     /// What the store keeps for `appId` (empty when nothing was installed).
