@@ -113,9 +113,16 @@ public struct PlatformServer: Sendable {
     }
 
     func clientAddress(_ request: Request, context: ServerRequestContext) -> String {
-        if configuration.trustForwardedFor, let forwarded = request.headers[.xForwardedFor] {
-            let first = forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            if !first.isEmpty, first.utf8.count <= 64 { return first }
+        if configuration.trustForwardedFor {
+            // NB: every header line, in order: a client can send its own line, which a proxy keeps in front of its entry.
+            let entries = request.headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            let hops = max(1, configuration.trustedProxyHops)
+            if let chosen = entries.count >= hops ? entries[entries.count - hops] : entries.first, !chosen.isEmpty,
+                chosen.utf8.count <= 64
+            {
+                return chosen
+            }
         }
         return context.peerAddress ?? "unknown"
     }

@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
     public var maximumBlobSize = 64 * 1024 * 1024
     /// Whether to take the client address from `X-Forwarded-For` (only behind a trusted proxy).
     public var trustForwardedFor = false
+    /// How many trusted proxies stand in front of the server: the client address is the entry this
+    /// many places from the right of `X-Forwarded-For` (each proxy appends the address it saw; the
+    /// entries further left are whatever the client wrote).
+    public var trustedProxyHops = 1
 
     /// The production defaults.
     public init() {}

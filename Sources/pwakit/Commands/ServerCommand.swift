@@ -28,11 +28,19 @@ struct ServerCommand: AsyncParsableCommand {
     @Flag(help: "Take the client address from X-Forwarded-For (only behind a trusted proxy).")
     var trustForwardedFor = false
 
+    @Option(
+        name: .customLong("proxy-hops"),
+        help:
+            "With --trust-forwarded-for: how many trusted proxies append to X-Forwarded-For (the client is that many entries from the right)."
+    )
+    var proxyHops = 1
+
     @Option(help: ArgumentHelp("scrypt cost N for new password hashes (a power of two).", visibility: .hidden))
     var passwordCost = ScryptParameters.standard.n
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (1...16).contains(proxyHops) else { throw ValidationError("--proxy-hops must be between 1 and 16") }
         guard passwordCost >= 2, passwordCost & (passwordCost - 1) == 0, passwordCost <= 1 << 20 else {
             throw ValidationError("--password-cost must be a power of two between 2 and 1048576")
         }
@@ -61,6 +69,7 @@ struct ServerCommand: AsyncParsableCommand {
     private func serve(storage: SQLStorage, dataURL: URL, logger: Logger) async throws {
         var configuration = ServerConfiguration()
         configuration.trustForwardedFor = trustForwardedFor
+        configuration.trustedProxyHops = proxyHops
         configuration.passwordHashing.n = passwordCost
         let server = try await PlatformServer.make(
             storage: storage, blobs: try FileBlobStore(root: dataURL.appendingPathComponent("blobs")),

@@ -143,6 +143,43 @@ struct IdentityEndpointTests {
     }
 
     @Test(
+        "behind a proxy the address is the entry the proxy appended, not one the client wrote", arguments: StorageEngine.available
+    )
+    func forwardedForRightMost(engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine) {
+            $0.trustForwardedFor = true; $0.addressFailureLimit = 3
+        }
+        try await harness.test(.router) { client in
+            let suffix = uniqueSuffix()
+            // The attacker writes a new left-most entry every time; the proxy appends the same real address.
+            for index in 0..<3 {
+                _ = try await client.send(
+                    .post, "/v1/auth/login", json: ["email": "x\(index)-\(suffix)@example.com", "password": "guess"],
+                    headers: [HTTPField.Name("X-Forwarded-For")!: "10.0.0.\(index), 203.0.113.7-\(suffix)"])
+            }
+            let blocked = try await client.send(
+                .post, "/v1/auth/login", json: ["email": "y-\(suffix)@example.com", "password": "guess"],
+                headers: [HTTPField.Name("X-Forwarded-For")!: "10.9.9.9, 203.0.113.7-\(suffix)"])
+            #expect(blocked.json.errorCode == "too_many_attempts")
+        }
+        let twoHops = try await Harness.make(engine: engine) {
+            $0.trustForwardedFor = true; $0.trustedProxyHops = 2; $0.addressFailureLimit = 2
+        }
+        try await twoHops.test(.router) { client in
+            let suffix = uniqueSuffix()
+            for index in 0..<2 {
+                _ = try await client.send(
+                    .post, "/v1/auth/login", json: ["email": "z\(index)-\(suffix)@example.com", "password": "guess"],
+                    headers: [HTTPField.Name("X-Forwarded-For")!: "spoof-\(index), 198.51.100.2-\(suffix), 10.1.1.1"])
+            }
+            let blocked = try await client.send(
+                .post, "/v1/auth/login", json: ["email": "w-\(suffix)@example.com", "password": "guess"],
+                headers: [HTTPField.Name("X-Forwarded-For")!: "spoof-9, 198.51.100.2-\(suffix), 10.1.1.2"])
+            #expect(blocked.json.errorCode == "too_many_attempts")
+        }
+    }
+
+    @Test(
         "registration validates every field and answers a taken email exactly like a new one", arguments: Transport.allCases,
         StorageEngine.available)
     func registrationValidation(transport: Transport, engine: StorageEngine) async throws {
