@@ -62,13 +62,16 @@ public struct LaunchExchangeResponse: Codable, Hashable, Sendable {
         public var id: String
         /// The email address.
         public var email: String
+        /// Whether the platform verified the email address: always false until it does.
+        public var emailVerified: Bool
         /// The name shown to mini-apps.
         public var displayName: String
 
         /// Creates a user.
-        public init(id: String, email: String, displayName: String) {
+        public init(id: String, email: String, emailVerified: Bool = false, displayName: String) {
             self.id = id
             self.email = email
+            self.emailVerified = emailVerified
             self.displayName = displayName
         }
     }

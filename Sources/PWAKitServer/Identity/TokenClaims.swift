@@ -32,6 +32,8 @@ struct LaunchClaims: JWTPayload {
     /// The bundle hash of the release being launched.
     var bundle: String
     var email: String
+    /// Always false until the platform verifies email addresses.
+    var email_verified: Bool
     var name: String
 
     /// Checked by the mini-app with its own clock; the server only signs these.

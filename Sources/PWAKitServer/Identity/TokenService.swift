@@ -62,7 +62,7 @@ struct TokenService: Sendable {
             sub: .init(value: user.id), iss: .init(value: configuration.issuer), aud: .init(value: [appId]),
             iat: .init(value: now),
             exp: .init(value: now.addingTimeInterval(configuration.launchCodeLifetime)), nonce: nonce, bundle: bundleHash,
-            email: user.email, name: user.displayName
+            email: user.email, email_verified: false, name: user.displayName
         )
         return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
     }

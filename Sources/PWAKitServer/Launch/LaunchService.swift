@@ -42,7 +42,7 @@ struct LaunchService: Sendable {
             let user = try await storage.user(id: record.userId)
         else { throw invalid }
         return LaunchExchangeResponse(
-            user: .init(id: user.id, email: user.email, displayName: user.displayName), appId: record.appId,
+            user: .init(id: user.id, email: user.email, emailVerified: false, displayName: user.displayName), appId: record.appId,
             bundleHash: record.bundleHash)
     }
 }

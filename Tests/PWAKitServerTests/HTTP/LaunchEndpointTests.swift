@@ -14,6 +14,7 @@ private struct MiniAppLaunchClaims: JWTPayload {
     var exp: ExpirationClaim
     var nonce: String
     var bundle: String
+    var email_verified: Bool
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
@@ -60,6 +61,7 @@ struct LaunchEndpointTests {
             let exchanged = try await client.send(.post, "/v1/launch/exchange", json: ["code": code], headers: own)
             #expect(exchanged.status == .ok)
             #expect(exchanged.json["user"]?["id"]?.string == user.id)
+            #expect(exchanged.json["user"]?["emailVerified"]?.bool == false)
             #expect(exchanged.json["bundleHash"]?.string == fixture.bundleHash)
             let replay = try await client.send(.post, "/v1/launch/exchange", json: ["code": code], headers: own)
             #expect(replay.json.errorCode == "invalid_launch_code")
@@ -100,6 +102,7 @@ struct LaunchEndpointTests {
             #expect(claims.bundle == fixture.bundleHash)
             #expect(claims.exp.value.timeIntervalSince(harness.clock.now) <= 60)
             #expect(claims.nonce != again.nonce)
+            #expect(claims.email_verified == false)
 
             let forged = flipSignatureCharacter(try #require(first.json["launchToken"]?.string))
             await #expect(throws: (any Error).self) { try await keys.verify(forged, as: MiniAppLaunchClaims.self) }
