@@ -18,8 +18,14 @@ enum RequestReader {
         return collected
     }
 
+    /// The deepest nesting of arrays and objects a request body may have; no request of the API needs more than 4.
+    static let maximumDepth = 32
+
     static func json<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
         let buffer = try await collect(request, limit: limit)
+        guard nestingDepth(buffer.readableBytesView) <= maximumDepth else {
+            throw APIError.invalid("body", "nests arrays and objects deeper than \(maximumDepth) levels")
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
@@ -32,6 +38,35 @@ enum RequestReader {
             }
             throw APIError.invalid(path, error.fieldProblem)
         }
+    }
+
+    /// The deepest nesting of `[` and `{` outside strings, in one pass over the bytes (before any parser recurses).
+    static func nestingDepth(_ bytes: some Sequence<UInt8>) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     /// The credentials of `Authorization: Bearer …` (scheme in any case, surrounding spaces and tabs dropped).

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-import PWAKitServer
 import Testing
+
+@testable import PWAKitServer
 
 @Suite("Hostile input")
 struct HostileInputTests {
@@ -26,6 +27,17 @@ struct HostileInputTests {
             #expect(nullValue.json.errorField == "email")
             let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
             #expect(try await client.send(.post, "/v1/auth/login", body: deep).status == .badRequest)
+            // Nesting inside a field is refused before decoding, naming the limit; brackets inside strings do not count.
+            let nestedField =
+                #"{"email": "a@example.com", "password": "x", "extra": "# + String(repeating: "[", count: 40)
+                + String(repeating: "]", count: 40) + "}"
+            let refused = try await client.send(.post, "/v1/auth/login", body: nestedField)
+            #expect(refused.status == .badRequest)
+            #expect(refused.json.errorField == "body")
+            #expect(refused.json["error"]?["message"]?.string?.contains("deeper than 32") == true)
+            let bracketsInText = #"{"email": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[@example.com", "password": "x"}"#
+            #expect(try await client.send(.post, "/v1/auth/login", body: bracketsInText).json.errorCode != nil)
+            #expect(try await client.send(.post, "/v1/auth/login", body: bracketsInText).json.errorField != "body")
         }
     }
 
@@ -182,5 +194,17 @@ struct HostileInputTests {
             let health = try await client.send(.get, "/v1/health")
             #expect(health.json["status"]?.string == "ok")
         }
+    }
+}
+
+@Suite("JSON nesting depth")
+struct NestingDepthTests {
+    @Test(
+        "depth counts brackets outside strings only, escapes included",
+        arguments: [
+            (#"{}"#, 1), (#"{"a": [1, {"b": []}]}"#, 4), (#""[[[[""#, 0), (#"{"a": "\"[[[\""}"#, 1), (#"[[["\\"]]]"#, 3), ("", 0),
+        ])
+    func depth(_ text: String, _ expected: Int) {
+        #expect(RequestReader.nestingDepth(Array(text.utf8)) == expected)
     }
 }
