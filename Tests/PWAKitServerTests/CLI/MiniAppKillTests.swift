@@ -1,5 +1,5 @@
+import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -124,19 +124,18 @@ struct MiniAppKillTests {
                 process.standardError = errors
                 let killAfter = round % 5 == 0 ? nil : Int.random(in: 1...(progressLines + progressLines / 8))
                 try process.run()
-                let pid = process.processIdentifier
-                let seen = LineCounter()
-                errors.fileHandleForReading.readabilityHandler = { handle in
-                    let total = seen.add(
-                        String(decoding: handle.availableData, as: UTF8.self).components(separatedBy: "fetched ").count - 1)
-                    if let killAfter, total >= killAfter { kill(pid, SIGKILL) }
-                }
+                // NB: our copy of the pipe's write end is closed so the reader sees end of file when the child is gone;
+                // the reader is a plain thread doing blocking reads (no dispatch source on a pipe that is about to close).
+                try? errors.fileHandleForWriting.close()
+                let reader = ProgressReader(
+                    fd: errors.fileHandleForReading.fileDescriptor, pid: process.processIdentifier, killAfter: killAfter)
+                reader.start()
                 if killAfter == nil {
                     try await Task.sleep(for: span * Double.random(in: 0...0.5))
                     kill(process.processIdentifier, SIGKILL)
                 }
                 process.waitUntilExit()
-                errors.fileHandleForReading.readabilityHandler = nil
+                reader.wait()
                 if process.terminationReason == .uncaughtSignal { killedMidway += 1 }
 
                 let (code, status, stderr) = try await Self.status(store)
@@ -220,12 +219,39 @@ extension MiniAppKillTests {
     }
 }
 
-/// Counts progress lines as they arrive on a pipe.
-private final class LineCounter: Sendable {
-    private let count = Mutex(0)
-    func add(_ lines: Int) -> Int {
-        count.withLock {
-            $0 += lines; return $0
-        }
+/// Reads a child's standard error with blocking reads on a thread of its own, counting progress
+/// lines, and kills the child with SIGKILL once `killAfter` of them have arrived.
+private final class ProgressReader: Sendable {
+    private let fd: Int32
+    private let pid: Int32
+    private let killAfter: Int?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(fd: Int32, pid: Int32, killAfter: Int?) {
+        self.fd = fd
+        self.pid = pid
+        self.killAfter = killAfter
     }
+
+    func start() {
+        let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var carried = ""
+            var count = 0
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                // NB: the last few characters are carried over, so a marker split across two reads is counted once.
+                let text = carried + String(decoding: buffer[0..<n], as: UTF8.self)
+                count += text.components(separatedBy: "fetched ").count - 1
+                carried = String(text.suffix(7))
+                if let killAfter, count >= killAfter { kill(pid, SIGKILL) }
+            }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    func wait() { done.wait() }
 }
