@@ -11,4 +11,11 @@ struct PWAKitCommand: AsyncParsableCommand {
             ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self, ServerCommand.self,
             BundleCommand.self, KeysCommand.self, PublishCommand.self, MiniAppCommand.self, RunCommand.self,
         ])
+
+    /// Without a subcommand there is nothing to do: a usage error (exit 64) naming the commands, not success.
+    func run() async throws {
+        throw ValidationError(
+            "choose a command: \(Self.configuration.subcommands.map { $0.configuration.commandName ?? "" }.joined(separator: ", "))"
+        )
+    }
 }

@@ -30,7 +30,14 @@ struct BundleCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the signed release (JSON).")
     var output: String
 
+    @Flag(help: "Overwrite an existing --output file.")
+    var force = false
+
     func run() async throws {
+        if FileManager.default.fileExists(atPath: output), !force {
+            Console.writeError("error: \(output) exists; pass --force to overwrite it")
+            throw ExitCode(CommandFailure.Status.outputExists.rawValue)
+        }
         let signingKey = try SigningKey(fileContents: try Data(contentsOf: URL(fileURLWithPath: key)))
         let builder = BundleBuilder(root: URL(fileURLWithPath: directory, isDirectory: true))
         let manifest = try builder.manifest(appId: appId, version: version, channel: channel, entry: entry)

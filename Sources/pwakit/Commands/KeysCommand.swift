@@ -26,11 +26,12 @@ struct KeysGenerateCommand: AsyncParsableCommand {
 
     func run() async throws {
         if FileManager.default.fileExists(atPath: output), !force {
-            throw ValidationError("\(output) exists; pass --force to overwrite it")
+            Console.writeError("error: \(output) exists; pass --force to overwrite it")
+            throw ExitCode(CommandFailure.Status.outputExists.rawValue)
         }
         let key = SigningKey.generate()
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(key.file)
         guard FileManager.default.createFile(atPath: output, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw ValidationError("cannot write \(output)")

@@ -143,4 +143,36 @@ struct CommandLineTests {
         #expect(seeded.status != 0)
         #expect(seeded.stderr.contains("users[0].email"))
     }
+
+    @Test("outputs are never overwritten without --force; key JSON is plain; no command is a usage error")
+    func outputsAndUsage() async throws {
+        let work = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let keyPath = work.appendingPathComponent("key.json").path
+        let generated = try await PWAKitBinary.run(["keys", "generate", "--output", keyPath])
+        #expect(generated.status == 0)
+        #expect(!generated.stdout.contains(#"\/"#))
+        #expect(!(try String(contentsOfFile: keyPath, encoding: .utf8)).contains(#"\/"#))
+        let again = try await PWAKitBinary.run(["keys", "generate", "--output", keyPath])
+        #expect(again.status == 3)
+        #expect(again.stderr.contains("pass --force"))
+        #expect(!again.stderr.contains("Usage:"))
+        try Self.write("x", to: work.appendingPathComponent("site/index.html"))
+        let output = work.appendingPathComponent("release.json").path
+        let bundle = [
+            "bundle", work.appendingPathComponent("site").path, "--app-id", "demo", "--version", "1.0.0", "--key", keyPath,
+            "--output", output,
+        ]
+        #expect(try await PWAKitBinary.run(bundle).status == 0)
+        let written = try Data(contentsOf: URL(fileURLWithPath: output))
+        let refused = try await PWAKitBinary.run(bundle)
+        #expect(refused.status == 3)
+        #expect(refused.stderr.contains("pass --force"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == written)
+        #expect(try await PWAKitBinary.run(bundle + ["--force"]).status == 0)
+        let bare = try await PWAKitBinary.run([])
+        #expect(bare.status == 64)
+        #expect(bare.stderr.contains("choose a command"))
+        #expect(bare.stderr.contains("miniapp"))
+    }
 }
