@@ -249,7 +249,7 @@ package.products += [
 // PWAKitFiles: crash-safe file replacement and file locks; PWAKitMiniApps: account, catalog,
 // bundle store, updater, ready-bound rollback and the `session` module (no WebKit, no server).
 package.targets += [
-    .target(name: "PWAKitAPI", swiftSettings: strictSettings),
+    .target(name: "PWAKitAPI", dependencies: ["PWAKitBundles"], swiftSettings: strictSettings),
     .target(name: "PWAKitFiles", swiftSettings: strictSettings),
     .target(
         name: "PWAKitMiniApps",

@@ -1,4 +1,5 @@
 public import Foundation
+import PWAKitBundles
 
 /// The platform server's HTTP API as typed calls: one contract with the server (the wire types of
 /// this module), errors as ``APIClientError``, idempotent calls retried with backoff.
@@ -124,8 +125,9 @@ public struct APIClient: Sendable {
             return try decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
             throw APIClientError(
-                .badResponse, "the server's answer does not have the expected shape (\(Self.path(of: error)))",
-                underlying: error)
+                .badResponse,
+                "the server's answer does not have the expected shape: \(error.fieldPath.isEmpty ? "the body" : error.fieldPath) \(error.fieldProblem)",
+                field: error.fieldPath.isEmpty ? nil : error.fieldPath, underlying: error)
         }
     }
 
@@ -135,18 +137,5 @@ public struct APIClient: Sendable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(value)
-    }
-
-    private static func path(of error: DecodingError) -> String {
-        let (context, what): (DecodingError.Context, String) =
-            switch error {
-            case .keyNotFound(let key, let context): (context, "missing \(key.stringValue)")
-            case .typeMismatch(_, let context): (context, "wrong type")
-            case .valueNotFound(_, let context): (context, "null")
-            case .dataCorrupted(let context): (context, "not valid JSON")
-            @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "unreadable")
-            }
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? what : "\(path.hasPrefix(".") ? String(path.dropFirst()) : path): \(what)"
     }
 }

@@ -27,7 +27,7 @@ public final class BundleStore: Sendable {
     /// The root directory.
     public let root: URL
     let rootPath: String
-    private let lock: FileLock
+    let lock: FileLock
 
     /// Opens (creating) a store at `root` and sweeps what an interrupted writer left behind.
     public init(root: URL) throws {
@@ -104,9 +104,9 @@ public final class BundleStore: Sendable {
     }
 
     /// The marker that files were named since the last sync of the file system.
-    private var unsyncedMarker: String { rootPath + "/blobs/.unsynced" }
+    var unsyncedMarker: String { rootPath + "/blobs/.unsynced" }
 
-    private func markUnsynced() throws {
+    func markUnsynced() throws {
         guard access(unsyncedMarker, F_OK) != 0 else { return }
         let fd = open(unsyncedMarker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw DurableFile.failure("open", unsyncedMarker) }
@@ -115,7 +115,7 @@ public final class BundleStore: Sendable {
     }
 
     /// Makes every file named since the last sync durable (one `syncfs` on Linux), then drops the marker.
-    private func syncNamedFiles(_ files: [ManifestFile]) throws {
+    func syncNamedFiles(_ files: [ManifestFile]) throws {
         guard access(unsyncedMarker, F_OK) == 0 else { return }
         #if os(Linux)
             let fd = open(rootPath + "/blobs", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -138,7 +138,7 @@ public final class BundleStore: Sendable {
 
     /// After a crash while files were not yet durable: re-hashes every stored file and deletes those
     /// whose bytes are not their name, then syncs and drops the marker.
-    private func recoverUnsyncedFiles() throws {
+    func recoverUnsyncedFiles() throws {
         guard access(unsyncedMarker, F_OK) == 0 else { return }
         for (hash, _) in try storedBlobs() where (try? Self.hashFile(blobPath(hash)).hash) != hash {
             unlink(blobPath(hash))
@@ -228,7 +228,7 @@ public final class BundleStore: Sendable {
         }
     }
 
-    private static func activate(_ app: inout StoredApp, _ bundleHash: String) {
+    static func activate(_ app: inout StoredApp, _ bundleHash: String) {
         if let active = app.active, active != bundleHash { app.previous = active }
         app.active = bundleHash
         app.pending = nil
@@ -302,7 +302,7 @@ public final class BundleStore: Sendable {
         }
     }
 
-    private static func rollBack(_ app: inout StoredApp, failing bundleHash: String) {
+    static func rollBack(_ app: inout StoredApp, failing bundleHash: String) {
         if !app.bad.contains(bundleHash) { app.bad.append(bundleHash) }
         if app.pending == bundleHash { app.pending = nil }
         if app.probation?.bundleHash == bundleHash { app.probation = nil }
@@ -324,329 +324,6 @@ public final class BundleStore: Sendable {
             try writeApp(app, appId)
         }
     }
-
-    // MARK: Reading
-
-    /// What the store keeps for `appId` (empty when nothing was installed).
-    public func app(_ appId: String) throws -> StoredApp {
-        try Self.checkAppId(appId)
-        return try locked { try readApp(appId) }
-    }
-
-    /// The apps with anything installed.
-    public func appIds() throws -> [String] {
-        try locked { try appIdsUnlocked() }
-    }
-
-    /// The installed releases of `appId`, newest version first.
-    public func installedReleases(appId: String) throws -> [InstalledRelease] {
-        try Self.checkAppId(appId)
-        return try locked { try installedReleasesUnlocked(appId) }
-    }
-
-    /// The bytes each app uses, the total and what interrupted downloads hold.
-    public func usage() throws -> StoreUsage {
-        try locked {
-            var bytesByApp: [String: Int] = [:]
-            for appId in try appIdsUnlocked() {
-                var hashes: [String: Int] = [:]
-                for release in try installedReleasesUnlocked(appId) {
-                    for file in try manifest(of: release).files { hashes[file.sha256] = file.size }
-                }
-                bytesByApp[appId] = hashes.values.reduce(0, +)
-            }
-            let total = try storedBlobs().reduce(0) { $0 + $1.size }
-            let partial = try Self.entries(of: rootPath + "/partial").reduce(0) {
-                $0 + (Self.fileSize("\(rootPath)/partial/\($1)") ?? 0)
-            }
-            return StoreUsage(bytesByApp: bytesByApp, totalBytes: total, partialBytes: partial)
-        }
-    }
-
-    // MARK: Clearing, quota, garbage collection
-
-    /// Removes every release of `appId` and the files no other app references.
-    @discardableResult
-    public func clear(appId: String) throws -> CollectionReport {
-        try Self.checkAppId(appId)
-        return try locked {
-            try removeTree(appDirectory(appId))
-            return try collectGarbageUnlocked()
-        }
-    }
-
-    /// Removes every app, file and interrupted download.
-    public func clearAll() throws {
-        try locked {
-            for appId in try appIdsUnlocked() { try removeTree(appDirectory(appId)) }
-            for name in try Self.entries(of: rootPath + "/partial") { unlink("\(rootPath)/partial/\(name)") }
-            _ = try collectGarbageUnlocked()
-        }
-    }
-
-    /// Deletes the files that no installed release references; interrupted downloads stay.
-    @discardableResult
-    public func collectGarbage() throws -> CollectionReport {
-        try locked { try collectGarbageUnlocked() }
-    }
-
-    /// Evicts releases that are neither active, pending nor the rollback target, oldest first,
-    /// until the stored files fit in `maximumBytes`; returns the evicted releases.
-    @discardableResult
-    public func enforceQuota(maximumBytes: Int) throws -> [InstalledRelease] {
-        try locked {
-            var evicted: [InstalledRelease] = []
-            var total = try storedBlobs().reduce(0) { $0 + $1.size }
-            guard total > maximumBytes else { return [] }
-            var candidates: [InstalledRelease] = []
-            for appId in try appIdsUnlocked() {
-                let app = try readApp(appId)
-                let kept = Set([app.active, app.pending, app.previous].compactMap { $0 })
-                candidates += try installedReleasesUnlocked(appId).filter { !kept.contains($0.bundleHash) }
-            }
-            // NB: installation times are kept to the second; the version breaks ties, older first.
-            let order = candidates.sorted {
-                ($0.installedAt, SemanticVersion($0.version)?.orderingKey ?? -1)
-                    < ($1.installedAt, SemanticVersion($1.version)?.orderingKey ?? -1)
-            }
-            for release in order where total > maximumBytes {
-                unlink(releasePath(release.appId, release.bundleHash))
-                evicted.append(release)
-                total -= try collectGarbageUnlocked().freedBytes
-            }
-            return evicted
-        }
-    }
-
-    // MARK: Integrity
-
-    /// Every way the store is not consistent: an active, pending or previous pointer without its
-    /// release, a release whose manifest does not hash to its name, a referenced file missing or of
-    /// the wrong size (or content, with `verifyContents`). Empty for a healthy store.
-    public func integrityProblems(verifyContents: Bool = false) throws -> [String] {
-        try locked {
-            var problems: [String] = []
-            for appId in try appIdsUnlocked() {
-                let app: StoredApp
-                do { app = try readApp(appId) } catch {
-                    problems.append("\(appId): state unreadable: \(error)")
-                    continue
-                }
-                for (name, hash) in [("active", app.active), ("pending", app.pending), ("previous", app.previous)] {
-                    guard let hash else { continue }
-                    do {
-                        guard try readRelease(appId, hash) != nil else {
-                            problems.append("\(appId): \(name) release \(hash) is not installed")
-                            continue
-                        }
-                    } catch { problems.append("\(appId): \(name) release \(hash): \(error)") }
-                }
-                for release in (try? installedReleasesUnlocked(appId)) ?? [] {
-                    do {
-                        let manifest = try manifest(of: release)
-                        for file in manifest.files {
-                            let path = blobPath(file.sha256)
-                            guard Self.fileSize(path) == file.size else {
-                                problems.append("\(appId) \(release.version): \(file.path) missing or wrong size")
-                                continue
-                            }
-                            if verifyContents, (try? Self.hashFile(path).hash) != file.sha256 {
-                                problems.append("\(appId) \(release.version): \(file.path) content does not match")
-                            }
-                        }
-                    } catch { problems.append("\(appId) \(release.bundleHash): \(error)") }
-                }
-            }
-            return problems
-        }
-    }
-
-    // MARK: Internals (called holding the lock)
-
-    func locked<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try lock.withExclusiveLock { () throws -> T in try body() }
-        } catch let error as MiniAppError {
-            throw error
-        } catch {
-            throw MiniAppError(.storageFailed, "the store at \(rootPath) failed: \(error)", underlying: error)
-        }
-    }
-
-    private func appDirectory(_ appId: String) -> String { "\(rootPath)/apps/\(appId)" }
-    private func releasePath(_ appId: String, _ hash: String) -> String { "\(appDirectory(appId))/releases/\(hash).json" }
-
-    private func readApp(_ appId: String) throws -> StoredApp {
-        guard let data = try DurableFile.contents(of: "\(appDirectory(appId))/state.json") else { return StoredApp() }
-        do { return try Self.decoder.decode(StoredApp.self, from: data) } catch {
-            throw MiniAppError(
-                .storeCorrupt, "\(appId)'s state file cannot be read", field: "apps.\(appId).state", underlying: error)
-        }
-    }
-
-    private func writeApp(_ app: StoredApp, _ appId: String) throws {
-        try writeJSON(app, to: "\(appDirectory(appId))/state.json", directory: appDirectory(appId))
-    }
-
-    private func writeJSON(_ value: some Encodable, to path: String, directory: String) throws {
-        try DurableFile.makeDirectory(directory, permissions: 0o700)
-        try DurableFile.replace(path, with: try Self.encoder.encode(value), permissions: 0o600)
-    }
-
-    private func readRelease(_ appId: String, _ hash: String) throws -> InstalledRelease? {
-        guard Self.isHash(hash), let data = try DurableFile.contents(of: releasePath(appId, hash)) else { return nil }
-        let release: InstalledRelease
-        do { release = try Self.decoder.decode(InstalledRelease.self, from: data) } catch {
-            throw MiniAppError(.storeCorrupt, "the record of \(appId) release \(hash) cannot be read", underlying: error)
-        }
-        guard release.bundleHash == hash, release.appId == appId else {
-            throw MiniAppError(.storeCorrupt, "the record of \(appId) release \(hash) names another release")
-        }
-        return release
-    }
-
-    private func manifest(of release: InstalledRelease) throws -> ReleaseManifest {
-        guard let bytes = Data(base64Encoded: release.manifest), SHA256.hex(of: bytes) == release.bundleHash else {
-            throw MiniAppError(.storeCorrupt, "the manifest of \(release.appId) \(release.version) does not hash to its name")
-        }
-        do { return try ManifestCoding.decode(bytes) } catch {
-            throw MiniAppError(
-                .storeCorrupt, "the manifest of \(release.appId) \(release.version) is malformed", underlying: error)
-        }
-    }
-
-    private func launchable(_ appId: String, _ hash: String, onProbation: Bool) throws -> LaunchableRelease {
-        guard let release = try readRelease(appId, hash) else {
-            throw MiniAppError(.notInstalled, "\(appId)'s active release \(hash) is missing from the store")
-        }
-        return LaunchableRelease(
-            appId: appId, bundleHash: hash, manifest: try manifest(of: release), onProbation: onProbation,
-            blobRoot: rootPath + "/blobs")
-    }
-
-    private func appIdsUnlocked() throws -> [String] {
-        try Self.entries(of: rootPath + "/apps").filter { (try? Self.checkAppId($0)) != nil }.sorted()
-    }
-
-    private func installedReleasesUnlocked(_ appId: String) throws -> [InstalledRelease] {
-        let names = try Self.entries(of: "\(appDirectory(appId))/releases").filter { $0.hasSuffix(".json") }
-        let releases = try names.compactMap { try readRelease(appId, String($0.dropLast(5))) }
-        return releases.sorted {
-            (SemanticVersion($0.version)?.orderingKey ?? -1) > (SemanticVersion($1.version)?.orderingKey ?? -1)
-        }
-    }
-
-    private func storedBlobs() throws -> [(hash: String, size: Int)] {
-        var blobs: [(String, Int)] = []
-        for prefix in try Self.entries(of: rootPath + "/blobs") where prefix.utf8.count == 2 {
-            for name in try Self.entries(of: "\(rootPath)/blobs/\(prefix)") where Self.isHash(name) {
-                blobs.append((name, Self.fileSize("\(rootPath)/blobs/\(prefix)/\(name)") ?? 0))
-            }
-        }
-        return blobs
-    }
-
-    private func collectGarbageUnlocked() throws -> CollectionReport {
-        var referenced: Set<String> = []
-        for appId in try appIdsUnlocked() {
-            for release in try installedReleasesUnlocked(appId) {
-                referenced.formUnion(try manifest(of: release).files.map(\.sha256))
-            }
-        }
-        var report = CollectionReport(removedBlobs: [], freedBytes: 0)
-        for (hash, size) in try storedBlobs() where !referenced.contains(hash) {
-            if unlink(blobPath(hash)) == 0 {
-                report.removedBlobs.append(hash)
-                report.freedBytes += size
-            }
-        }
-        report.removedBlobs.sort()
-        return report
-    }
-
-    /// Removes the temporary files of writes that never reached their rename.
-    private func sweepTemporaryFiles() throws {
-        for appId in try appIdsUnlocked() {
-            for directory in [appDirectory(appId), "\(appDirectory(appId))/releases"] {
-                for name in try Self.entries(of: directory) where name.hasSuffix(".tmp") { unlink("\(directory)/\(name)") }
-            }
-        }
-    }
-
-    private func removeTree(_ path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        // NB: the state file goes first, in one rename-free unlink, so a crash mid-removal leaves
-        // an app with no active release rather than one pointing at removed records.
-        unlink(path + "/state.json")
-        try DurableFile.syncDirectory(of: path + "/state.json")
-        try FileManager.default.removeItem(atPath: path)
-    }
-
-    static func entries(of directory: String) throws -> [String] {
-        guard let dir = opendir(directory) else {
-            if errno == ENOENT { return [] }
-            throw MiniAppError(.storageFailed, "cannot list \(directory): \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    static func fileSize(_ path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(info.st_size)
-    }
-
-    /// SHA-256 and size of a file, read in 64 KiB chunks.
-    static func hashFile(_ path: String) throws -> (hash: String, size: Int) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw MiniAppError(.storageFailed, "cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var hasher = SHA256()
-        var size = 0
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw MiniAppError(.storageFailed, "cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            chunk.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-            size += n
-        }
-        return (hasher.finalize().hexString, size)
-    }
-
-    static func isHash(_ value: String) -> Bool {
-        value.utf8.count == 64 && value.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-
-    static func checkAppId(_ appId: String) throws {
-        do { try ManifestRules.checkAppId(appId, field: "appId") } catch let error as BundleError {
-            throw MiniAppError(.invalidArgument, "\"\(appId.prefix(64))\" is not an app id: \(error.message)", field: "appId")
-        }
-    }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
 }
 
 #if os(Linux)
