@@ -76,6 +76,16 @@ let serverTargets: [Target] = [
         exclude: ["nginx.conf", "run.sh"],
         swiftSettings: strictSettings
     ),
+    .executableTarget(
+        name: "NotesExampleBackend",
+        dependencies: [
+            "PWAKitAPI",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
+        path: "Examples/miniapps/notes/backend",
+        swiftSettings: strictSettings
+    ),
     .testTarget(
         name: "PWAKitBundlesTests",
         dependencies: ["PWAKitBundles", .product(name: "Crypto", package: "swift-crypto")],

@@ -24,6 +24,8 @@ static inline GtkContainer *pwakit_container(GtkWidget *widget) { return GTK_CON
 static inline GtkBox *pwakit_box(GtkWidget *widget) { return GTK_BOX(widget); }
 static inline WebKitWebView *pwakit_web_view(GtkWidget *widget) { return WEBKIT_WEB_VIEW(widget); }
 static inline GtkInfoBar *pwakit_info_bar(GtkWidget *widget) { return GTK_INFO_BAR(widget); }
+static inline GtkStack *pwakit_stack(GtkWidget *widget) { return GTK_STACK(widget); }
+static inline GtkHeaderBar *pwakit_header_bar(GtkWidget *widget) { return GTK_HEADER_BAR(widget); }
 static inline WebKitNavigationPolicyDecision *pwakit_navigation_decision(WebKitPolicyDecision *decision) {
     return WEBKIT_NAVIGATION_POLICY_DECISION(decision);
 }

@@ -149,7 +149,7 @@
                 detachPushes()
                 documentCommitted(uri)
                 let signingIn = navigator.decide(uri, target: .mainFrame) == .loadForSignIn
-                if signingIn { gtk_widget_show_all(signInBar) } else { gtk_widget_hide(signInBar) }
+                if signingIn { gtk_widget_show(signInBar) } else { gtk_widget_hide(signInBar) }
                 emitLine([
                     "event": "committed", "url": .string(uri), "bridge": .bool(isBridged), "signInBar": .bool(signingIn),
                 ])

@@ -47,6 +47,10 @@
         var loadFinishedOnce = false
         var snapshotStarted = false
         var lastVisibility = true
+        /// Whether the view lives in a window of someone else's (``makeEmbeddedView()``).
+        var embedded = false
+        /// Called instead of quitting the main loop when an embedded host's run ends.
+        var onFinish: (@MainActor (Int32) -> Void)?
         /// When recording, the arrival time of every bridge (and floor echo) message.
         var arrivals: [ContinuousClock.Instant]?
         /// Called once, when the first page has finished loading (automation, benchmarks).
@@ -134,6 +138,7 @@
             }
             MainLoop.bridgeDispatch()
             try build()
+            startLoading()
             if options.screenshot != nil || options.report {
                 let seconds = UInt32(max(1, options.timeout.components.seconds))
                 let callback: @convention(c) (gpointer?) -> gboolean = { data in
@@ -143,6 +148,12 @@
                 }
                 g_timeout_add_seconds(seconds, callback, Unmanaged.passUnretained(self).toOpaque())
             }
+            MainLoop.run()
+            return exitStatus
+        }
+
+        /// Loads the start URL (after the simulation script, when there is one).
+        func startLoading() {
             if let script = options.simulation {
                 // The script is in place before the page can call anything.
                 let device = self.device
@@ -155,8 +166,16 @@
             } else {
                 webkit_web_view_load_uri(webView, launch.startURL)
             }
-            MainLoop.run()
-            return exitStatus
+        }
+
+        /// Builds the host's view for a window of someone else's (``ShellWindow``), and starts
+        /// loading; GTK is initialised already. Ending the run calls ``onFinish`` instead of
+        /// quitting the main loop.
+        func makeEmbeddedView() throws(HostError) -> UnsafeMutablePointer<GtkWidget> {
+            embedded = true
+            let view = try buildView()
+            startLoading()
+            return view
         }
 
         /// Ends the run with `status`.
@@ -164,6 +183,10 @@
             guard !finished else { return }
             finished = true
             exitStatus = status
+            if embedded {
+                onFinish?(status)
+                return
+            }
             MainLoop.quit()
             // NB: a dialog open now (the print dialog) runs a loop of its own; cancel it so the run ends.
             pwakit_cancel_dialogs()
@@ -186,6 +209,19 @@
         // MARK: Building the window
 
         func build() throws(HostError) {
+            let box = try buildView()
+            window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+            gtk_window_set_title(pwakit_window(window), launch.configuration.app.name)
+            gtk_window_set_default_size(pwakit_window(window), Int32(options.width), Int32(options.height))
+            connect(window, "destroy", Self.onDestroy)
+            connect(window, "map-event", Self.onMapped)
+            connect(window, "unmap-event", Self.onUnmapped)
+            gtk_container_add(pwakit_container(window), box)
+            gtk_widget_show_all(window)
+        }
+
+        /// The web view under its sign-in bar, every signal connected.
+        func buildView() throws(HostError) -> UnsafeMutablePointer<GtkWidget> {
             let location = try WebsiteDataLocation(
                 bundleID: launch.configuration.app.bundleId, base: options.dataDirectory)
             try location.create()
@@ -219,20 +255,15 @@
             connect(webView, "script-dialog", Self.onScriptDialog)
             connect(webView, "web-process-terminated", Self.onWebProcessTerminated)
 
-            window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
-            gtk_window_set_title(pwakit_window(window), launch.configuration.app.name)
-            gtk_window_set_default_size(pwakit_window(window), Int32(options.width), Int32(options.height))
-            connect(window, "destroy", Self.onDestroy)
-            connect(window, "map-event", Self.onMapped)
-            connect(window, "unmap-event", Self.onUnmapped)
-
             let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
             signInBar = makeSignInBar()
+            gtk_widget_show_all(signInBar)
+            gtk_widget_hide(signInBar)
+            // NB: shown only while signing in, whatever shows the window's widgets.
+            gtk_widget_set_no_show_all(signInBar, 1)
             gtk_box_pack_start(pwakit_box(box), signInBar, 0, 0, 0)
             gtk_box_pack_start(pwakit_box(box), view, 1, 1, 0)
-            gtk_container_add(pwakit_container(window), box)
-            gtk_widget_show_all(window)
-            gtk_widget_hide(signInBar)
+            return box
         }
 
         /// Connects a C callback to `signal` of `instance`, with this host as user data.
@@ -287,6 +318,7 @@
         /// Hides and shows the window again (test mode), which the page sees as two
         /// `visibilitychange` events.
         func toggleVisibility() {
+            guard let window else { return }
             gtk_widget_hide(window)
             gtk_widget_show(window)
         }

@@ -22,6 +22,10 @@ enum Entry {
             MiniAppOpenCommand.main(Array(arguments.dropFirst(2)))
             exit(0)
         }
+        if arguments.first == LauncherCommand.configuration.commandName {
+            LauncherCommand.main(Array(arguments.dropFirst()))
+            exit(0)
+        }
         if arguments.first == ServerCommand.configuration.commandName {
             ServerThreads.runConcurrencyOnEventLoops()
         }

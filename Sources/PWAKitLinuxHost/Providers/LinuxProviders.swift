@@ -1,5 +1,5 @@
 #if WebKitGTK
-    import Foundation
+    public import Foundation
     import PWAKitCore
     import PWAKitHost
     public import PWAKitModules
@@ -35,6 +35,15 @@
             providers.app = LinuxAppServices(review: providers.app, log: log.provider("app"))
             for module in real { providers.kinds[module] = .real }
             return providers
+        }
+
+        /// Where a Linux app keeps secrets: the Secret Service when one is running, else a file
+        /// encrypted with a key of its own under `dataDirectory` (or `~/.config/pwakit`).
+        static func defaultSecureStore(dataDirectory: URL?) -> any SecureStore {
+            var options = HostOptions()
+            options.dataDirectory = dataDirectory
+            let environment = ProcessInfo.processInfo.environment
+            return secureStore(bus: SessionBus.connect(environment: environment), options: options, environment: environment)
         }
 
         /// The Secret Service when one is running (or can be started), else the encrypted file.
@@ -107,6 +116,12 @@
         /// `{"event":"simulated","action":"haptics.impact medium",…}`.
         public static func simulatedDevice(options: HostOptions) -> SimulatedDevice {
             SimulatedDevice(logger: HostLog(output: options.output).simulated)
+        }
+
+        /// Where a Linux app keeps secrets: the Secret Service when one is running, else a file
+        /// encrypted with a key of its own under `dataDirectory` (or `~/.config/pwakit`).
+        public static func defaultSecureStore(dataDirectory: URL?) -> any SecureStore {
+            LinuxProviders.defaultSecureStore(dataDirectory: dataDirectory)
         }
     }
 #endif

@@ -32,6 +32,8 @@ public struct MiniAppError: Error, Sendable, CustomStringConvertible {
         public static let notSignedIn = Code("not_signed_in")
         /// An argument is out of its allowed range.
         public static let invalidArgument = Code("invalid_argument")
+        /// The catalog has no such app.
+        public static let unknownApp = Code("unknown_app")
     }
 
     /// The stable code.

@@ -90,6 +90,13 @@ public final class LauncherModel {
         }
     }
 
+    /// Joins the kept catalog with the store again, without asking the server (after the store
+    /// changed: an app opened, cleared or rolled back).
+    public func reload() async {
+        guard let snapshot = try? await catalog.cached() else { return }
+        show(snapshot)
+    }
+
     private func show(_ snapshot: CatalogSnapshot) {
         do {
             content = .apps(try CatalogEntry.entries(catalog: snapshot, store: store, available: available))

@@ -30,6 +30,12 @@ public final class MiniAppModel {
     /// The release being run, once opened.
     public private(set) var release: LaunchableRelease?
 
+    /// Whether the release reported ready (or was already trusted).
+    public var isReady: Bool {
+        if case .ready = state { return true }
+        return false
+    }
+
     private let store: BundleStore
     private let updater: Updater
     private let readyDeadline: Duration

@@ -145,7 +145,10 @@ struct HostRunOptions: ParsableArguments {
         return ExitCode(5)
     }
 
-    var parsedSize: (Int, Int)? {
+    var parsedSize: (Int, Int)? { Self.parseSize(size) }
+
+    /// `WIDTHxHEIGHT`, each 100…8192 pixels.
+    static func parseSize(_ size: String) -> (Int, Int)? {
         let parts = size.split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
             (100...8192).contains(width), (100...8192).contains(height)

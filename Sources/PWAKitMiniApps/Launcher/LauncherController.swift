@@ -1,0 +1,261 @@
+public import Foundation
+public import Observation
+import PWAKitAPI
+
+/// The launcher as one object: the root routing, the sign-in form, the grid, settings and the
+/// mini-app being opened, with one ``LauncherSnapshot`` of all of it that is sent on every
+/// change (``onChange``). The `launcher` bridge module drives it from the launcher's page; a
+/// native launcher binds to the same models.
+@MainActor
+@Observable
+public final class LauncherController {
+    /// Root routing.
+    public let root: RootModel
+    /// The login and registration form.
+    public let form: SignInModel
+    /// The grid.
+    public let grid: LauncherModel
+    /// Settings.
+    public let settings: SettingsModel
+    /// The account.
+    public let account: AccountSession
+    /// The store.
+    public let store: BundleStore
+    /// The updater (pinned publisher keys).
+    public let updater: Updater
+    /// How long a release on probation has to report ready.
+    public let readyDeadline: Duration
+
+    /// The mini-app being opened or shown, or the last one (its outcome stays on show).
+    public private(set) var running: MiniAppModel?
+    /// Whether ``running`` is on screen.
+    public private(set) var isShowingApp = false
+
+    /// Shows a mini-app whose launch is prepared: the host serves `release` at `app://<appId>/`
+    /// and reports its page events to `app`.
+    @ObservationIgnored public var present:
+        (@MainActor (_ app: MiniAppModel, _ release: LaunchableRelease, _ entry: CatalogEntry?) -> Void)?
+    /// Called with the new snapshot whenever what the launcher shows changes.
+    @ObservationIgnored public var onChange: (@MainActor (LauncherSnapshot) -> Void)? {
+        didSet { track() }
+    }
+
+    @ObservationIgnored private var last: LauncherSnapshot?
+    @ObservationIgnored private var tracking = false
+    private let catalog: CatalogStore
+
+    /// A launcher for the server `client` talks to, keeping its catalog in `catalogDirectory`.
+    public init(
+        account: AccountSession, store: BundleStore, trust: PublisherTrust, catalogDirectory: URL,
+        readyDeadline: Duration = .seconds(10)
+    ) {
+        self.account = account
+        self.store = store
+        self.readyDeadline = readyDeadline
+        let catalog = CatalogStore(client: account.client, tokens: account, directory: catalogDirectory)
+        self.catalog = catalog
+        updater = Updater(client: account.client, store: store, trust: trust, tokens: account)
+        root = RootModel(account: account)
+        form = SignInModel(account: account)
+        grid = LauncherModel(catalog: catalog, store: store, updater: updater)
+        settings = SettingsModel(account: account, store: store, catalog: catalog)
+    }
+
+    /// Restores the stored session and, signed in, loads the grid.
+    public func start() async {
+        await root.start()
+        await settings.load()
+        if case .launcher = root.route { await refresh() }
+    }
+
+    /// Signs in with the form's fields; the grid loads on success.
+    public func signIn(email: String, password: String) async {
+        form.email = email
+        form.password = password
+        if await form.signIn() { await refresh() }
+    }
+
+    /// Creates an account with the form's fields and signs in.
+    public func register(email: String, password: String, confirmation: String, displayName: String) async {
+        form.email = email
+        form.password = password
+        form.confirmation = confirmation
+        form.displayName = displayName
+        if await form.register() { await refresh() }
+    }
+
+    /// Fetches the catalog and checks installed apps for updates.
+    public func refresh() async {
+        await grid.refresh()
+        await settings.load()
+    }
+
+    /// Installs an app, or downloads its update for the next launch.
+    public func install(_ appId: String) async throws(MiniAppError) {
+        try known(appId)
+        await grid.install(appId)
+        await settings.load()
+    }
+
+    /// Opens an app: installs it first when the store has none of it, then asks ``present`` to
+    /// show the release under the ready rule. Opening while another app is shown does nothing.
+    public func open(_ appId: String) async throws(MiniAppError) {
+        let entry = try known(appId)
+        guard !isShowingApp, !isOpening else { return }
+        let app = MiniAppModel(appId: appId, store: store, updater: updater, readyDeadline: readyDeadline)
+        running = app
+        guard let release = await app.open(channel: entry.channel) else {
+            await refreshGrid()
+            return
+        }
+        isShowingApp = true
+        present?(app, release, entry)
+        await refreshGrid()
+    }
+
+    /// The shown app was closed (back to the launcher, or rolled back).
+    public func closeApp() {
+        isShowingApp = false
+        Task { await refreshGrid() }
+    }
+
+    /// Removes one app's files.
+    public func clear(_ appId: String) async throws(MiniAppError) {
+        try known(appId)
+        await settings.clear(appId)
+        await refreshGrid()
+    }
+
+    /// Follows another channel of an app from its next update check on.
+    public func setChannel(_ channel: String, for appId: String) async throws(MiniAppError) {
+        let entry = try known(appId)
+        guard entry.app.channels.contains(channel) else {
+            throw MiniAppError(
+                .invalidArgument, "\(appId) offers the channels \(entry.app.channels.joined(separator: ", ")), not \(channel)",
+                field: "channel")
+        }
+        await settings.setChannel(channel, for: appId)
+        await refresh()
+    }
+
+    /// Signs out: the refresh token is revoked on the server, the kept catalog forgotten.
+    public func signOut() async {
+        await settings.signOut()
+        running = nil
+        isShowingApp = false
+    }
+
+    /// What the launcher shows now.
+    public func snapshot() -> LauncherSnapshot {
+        LauncherSnapshot(
+            route: Self.routeName(root.route), notice: root.notice, user: Self.user(root.route),
+            signIn: SignInState(
+                isSubmitting: form.isSubmitting, error: form.error,
+                fieldErrors: form.fieldErrors.sorted { $0.key < $1.key }.map { FieldProblem(field: $0.key, message: $0.value) }),
+            catalog: catalogState(), storage: StorageState(totalBytes: settings.totalBytes, error: settings.error),
+            running: runningApp(), server: account.client.baseURL.absoluteString)
+    }
+
+    private var isOpening: Bool {
+        if case .installing? = running?.state { return true }
+        return false
+    }
+
+    @discardableResult
+    private func known(_ appId: String) throws(MiniAppError) -> CatalogEntry {
+        guard let entry = grid.entries.first(where: { $0.id == appId }) else {
+            throw MiniAppError(.unknownApp, "the catalog has no app \(appId)", field: "appId")
+        }
+        return entry
+    }
+
+    private func refreshGrid() async {
+        await settings.load()
+        await grid.reload()
+    }
+
+    private func catalogState() -> CatalogState {
+        let status: String
+        var error: String?
+        switch grid.content {
+        case .loading: status = "loading"
+        case .apps: status = "apps"
+        case .failed(let message):
+            status = "failed"
+            error = message
+        }
+        let apps = grid.entries.map { entry in
+            AppTile(
+                id: entry.id, name: entry.app.name, description: entry.app.description, icon: entry.app.icon,
+                installedVersion: entry.installedVersion, pendingVersion: entry.pendingVersion,
+                availableVersion: entry.availableVersion, rolledBack: entry.rolledBackCount, bytes: entry.bytes,
+                channel: entry.channel, channels: entry.app.channels,
+                progress: grid.progress[entry.id].map { TransferProgress(bytesDone: $0.bytesDone, bytesTotal: $0.bytesTotal) },
+                failure: grid.failures[entry.id])
+        }
+        return CatalogState(status: status, error: error, offline: grid.isOffline, refreshing: grid.isRefreshing, apps: apps)
+    }
+
+    private func runningApp() -> RunningApp? {
+        guard let running else { return nil }
+        let name = grid.entries.first { $0.id == running.appId }?.app.name ?? running.appId
+        var app = RunningApp(appId: running.appId, name: name, state: "", shown: isShowingApp)
+        switch running.state {
+        case .idle: app.state = "loading"
+        case .installing(let progress):
+            app.state = "installing"
+            app.progress = TransferProgress(bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal)
+        case .loading(let version):
+            app.state = "loading"
+            app.version = version
+        case .ready(let version):
+            app.state = "ready"
+            app.version = version
+        case .failed(let reason):
+            app.state = "failed"
+            app.reason = reason
+        case .rolledBack(let version, let reason):
+            app.state = "rolledBack"
+            app.version = version
+            app.reason = reason
+        }
+        return app
+    }
+
+    /// The snapshot's name of `route`.
+    public static func routeName(_ route: RootModel.Route) -> String {
+        switch route {
+        case .starting: "starting"
+        case .login: "login"
+        case .launcher: "launcher"
+        case .locked: "locked"
+        }
+    }
+
+    static func user(_ route: RootModel.Route) -> LauncherUser? {
+        switch route {
+        case .launcher(let user), .locked(let user):
+            LauncherUser(id: user.id, email: user.email, displayName: user.displayName)
+        case .starting, .login: nil
+        }
+    }
+
+    /// Follows every observable value ``snapshot()`` reads; one registration at a time.
+    private func track() {
+        guard onChange != nil, !tracking else { return }
+        tracking = true
+        let current = withObservationTracking {
+            snapshot()
+        } onChange: { [weak self] in
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.tracking = false
+                self.track()
+            }
+        }
+        if current != last {
+            last = current
+            onChange?(current)
+        }
+    }
+}

@@ -1,0 +1,187 @@
+#if WebKitGTK
+    import Foundation
+    import PWAKitAPI
+    import PWAKitBundles
+    import PWAKitCore
+    import PWAKitHost
+    import PWAKitLinuxHost
+    import PWAKitMiniApps
+    import PWAKitModules
+
+    /// What `pwakit launcher` runs with.
+    struct LauncherSetup {
+        let server: URL
+        let store: BundleStore
+        let dataDirectory: URL
+        let trust: PublisherTrust
+        let readyDeadline: Duration
+        let options: HostOptions
+        let email: String?
+        let password: String?
+        let tour: LauncherTour?
+
+        /// Opens the window and runs until it closes (or the tour ends); the exit status.
+        @MainActor
+        func run() -> Int32 {
+            let page = dataDirectory.appendingPathComponent("launcher-page", isDirectory: true)
+            do {
+                try LauncherApp.writePage(to: page)
+            } catch {
+                Console.writeError("error: cannot write the launcher's page to \(page.path): \(error)")
+                return 2
+            }
+            let account = AccountSession(
+                client: APIClient(baseURL: server), vault: LinuxHost.defaultSecureStore(dataDirectory: dataDirectory))
+            let controller = LauncherController(
+                account: account, store: store, trust: trust,
+                catalogDirectory: store.root.appendingPathComponent("catalog", isDirectory: true), readyDeadline: readyDeadline)
+            let app = LauncherApp(setup: self, controller: controller)
+            return app.run(page: page)
+        }
+    }
+
+    /// The launcher's window: the launcher page at home, mini-apps shown over it.
+    @MainActor
+    final class LauncherApp {
+        let setup: LauncherSetup
+        let controller: LauncherController
+        let shell: ShellWindow
+        var home: LinuxHost?
+
+        init(setup: LauncherSetup, controller: LauncherController) {
+            self.setup = setup
+            self.controller = controller
+            shell = ShellWindow(title: "PWAKit", width: setup.options.width, height: setup.options.height)
+        }
+
+        static let origin = "app://launcher"
+
+        static func writePage(to directory: URL) throws {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for (name, text) in LauncherPage.files {
+                try Data(text.utf8).write(to: directory.appendingPathComponent(name), options: .atomic)
+            }
+        }
+
+        func output(_ object: [String: JSONValue]) {
+            setup.options.output(JSONSerializer.serialize(.object(object)))
+        }
+
+        func run(page: URL) -> Int32 {
+            let configuration = PWAConfiguration(
+                app: AppSection(name: "PWAKit", bundleId: "pwakit.launcher", startUrl: "\(Self.origin)/index.html"),
+                origins: OriginsSection(allowed: [], grants: ["launcher": ["launcher", "lifecycle"]]))
+            let launch = AppLaunch(configuration: configuration, bundleRoot: page, startURL: configuration.app.startUrl)
+            let home: LinuxHost
+            do {
+                home = try LinuxHost(launch: launch, options: setup.options, modules: [LauncherModule(controller: controller)])
+            } catch {
+                Console.writeError("error: \(error)")
+                return 2
+            }
+            self.home = home
+            controller.onChange = { [weak home] snapshot in home?.sendEvent(LauncherModule.event(snapshot)) }
+            controller.present = { [weak self] app, release, entry in self?.present(app, release: release, entry: entry) }
+            shell.onBack = { [weak self] in self?.back() }
+            shell.onAppFinished = { [weak self] _ in self?.back() }
+            do {
+                return try shell.run(home: home) { _ in
+                    Task { @MainActor in await self.start() }
+                }
+            } catch {
+                Console.writeError("error: \(error.message)")
+                return error.code == .engineUnavailable ? 5 : 2
+            }
+        }
+
+        func start() async {
+            await controller.start()
+            if case .login = controller.root.route, let email = setup.email, let password = setup.password {
+                await controller.signIn(email: email, password: password)
+            }
+            output(["event": "launcher", "route": .string(LauncherController.routeName(controller.root.route))])
+            if let tour = setup.tour {
+                let runner = LauncherTourRunner(app: self, tour: tour)
+                shell.stop(await runner.run())
+            }
+        }
+
+        func back() {
+            guard shell.app != nil else { return }
+            shell.dismiss()
+            controller.closeApp()
+            output(["event": "back"])
+        }
+
+        func present(_ app: MiniAppModel, release: LaunchableRelease, entry: CatalogEntry?) {
+            let appId = release.appId
+            let name = entry?.app.name ?? appId
+            let grants = Set(entry?.app.permissions ?? []).union(["lifecycle", "session", "platform"])
+            let configuration = PWAConfiguration(
+                app: AppSection(name: name, bundleId: "miniapp.\(appId)", startUrl: "app://\(appId)/\(release.entryPath)"),
+                origins: OriginsSection(allowed: [], grants: [appId: grants.sorted()]))
+            let store = controller.store
+            let launch = AppLaunch(
+                configuration: configuration, bundleRoot: nil, startURL: configuration.app.startUrl,
+                release: ReleaseFiles(manifest: release.manifest) { URL(fileURLWithPath: store.blobPath($0)) })
+            let session = SessionModule(appId: appId, bundleHash: release.bundleHash, account: controller.account)
+            do {
+                let device = LinuxHost.simulatedDevice(options: setup.options)
+                let host = try LinuxHost(
+                    launch: launch, options: setup.options, providers: .simulated(device), device: device,
+                    extraModules: [session])
+                host.onPageEvent = { [weak self, weak app] event in
+                    guard let self, let app else { return }
+                    let action: ReadyWatch.Action =
+                        switch event {
+                        case .opened(let load, let origin): app.documentOpened(load, origin: origin)
+                        case .ready(let load, let origin): app.reportedReady(load, origin: origin)
+                        case .webProcessTerminated: app.webProcessTerminated()
+                        }
+                    self.perform(action, app: app)
+                }
+                try shell.present(host, title: name, status: status(of: app))
+                output([
+                    "event": "miniapp", "appId": .string(appId), "version": .string(release.manifest.version),
+                    "bundleHash": .string(release.bundleHash), "onProbation": .bool(release.onProbation),
+                ])
+            } catch {
+                output(["event": "error", "message": .string("cannot show \(appId): \(error)")])
+                controller.closeApp()
+            }
+        }
+
+        func status(of app: MiniAppModel) -> String {
+            switch app.state {
+            case .loading(let version): "Version \(version) · starting…"
+            case .ready(let version): "Version \(version)"
+            case .rolledBack(let version, _): "Version \(version) · rolled back"
+            case .installing: "Downloading…"
+            case .failed(let reason): reason
+            case .idle: ""
+            }
+        }
+
+        func perform(_ action: ReadyWatch.Action, app: MiniAppModel) {
+            switch action {
+            case .none: break
+            case .startDeadline(let deadline):
+                Task { @MainActor [weak self, weak app] in
+                    try? await Task.sleep(for: deadline)
+                    // NB: an app closed before its deadline stays on probation; the next launch tries again.
+                    guard let self, let app, self.shell.app != nil, self.controller.running === app else { return }
+                    self.perform(app.deadlineElapsed(), app: app)
+                }
+            case .confirm:
+                shell.setStatus(status(of: app))
+                output(["event": "releaseConfirmed", "appId": .string(app.appId)])
+            case .rollBack(let reason):
+                output(["event": "rolledBack", "appId": .string(app.appId), "reason": .string(reason)])
+                if shell.app != nil {
+                    shell.dismiss()
+                    controller.closeApp()
+                }
+            }
+        }
+    }
+#endif

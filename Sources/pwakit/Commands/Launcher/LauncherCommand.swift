@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import PWAKitAPI
+import PWAKitBundles
+import PWAKitCore
+import PWAKitHost
+import PWAKitMiniApps
+import PWAKitModules
+
+#if WebKitGTK
+    import PWAKitLinuxHost
+#endif
+
+/// `pwakit launcher --server URL`: the launcher people use. A window whose launcher page
+/// (`app://launcher/`, shipped inside the binary) signs in, lists the catalog, installs and
+/// updates mini-apps and opens them, each at `app://<appId>/` with its own website data, under
+/// a native bar back to the launcher, signed in through `session`.
+struct LauncherCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "launcher",
+        abstract: "Open the mini-app launcher: sign in, pick a mini-app, run it — offline too.",
+        discussion: """
+            The session is kept (Secret Service, else an encrypted file under --data-dir) so the \
+            next start opens the grid at once, online or not. Releases are verified against the \
+            publisher keys pinned with --trust-key before they are installed. A release on \
+            probation must call PWAKit.ready() within --ready-timeout seconds or it is rolled back \
+            and the launcher says so. --tour runs a scripted walk (see docs/launcher.md) and exits: \
+            0 when every step passed, 3 when one did not. Other exit statuses as for `pwakit run`.
+            """)
+
+    @Option(help: "The platform server's base URL, e.g. http://127.0.0.1:8080.")
+    var server: String
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(
+        name: .customLong("data-dir"),
+        help: "The directory holding website data and the kept session (default: ~/.local/share/pwakit/launcher).")
+    var dataDirectory: String?
+
+    @Option(name: .customLong("trust-key"), help: "A pinned publisher key (base64); repeatable.")
+    var trustKeys: [String] = []
+
+    @Option(help: "Sign in as this account at start when no session is kept (password: PWAKIT_PASSWORD).")
+    var email: String?
+
+    @Option(name: .customLong("ready-timeout"), help: "Seconds a release on probation has to report ready.")
+    var readyTimeout = 10
+
+    @Option(help: ArgumentHelp("A scripted tour to run, then exit.", valueName: "file"))
+    var tour: String?
+
+    @Option(help: "Window size, WIDTHxHEIGHT.")
+    var size: String = "1100x760"
+
+    @Option(
+        help: ArgumentHelp(
+            "A JSON script for the simulated device the mini-apps use (biometrics, payments, …).", valueName: "file"))
+    var simulate: String?
+
+    func validate() throws {
+        guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ValidationError("--server must be an http or https URL, e.g. http://127.0.0.1:8080")
+        }
+        for (index, key) in trustKeys.enumerated() where (try? VerifyingKey(base64: key)) == nil {
+            throw ValidationError("--trust-key #\(index + 1) is not the base64 of a 32-byte Ed25519 public key")
+        }
+        guard (1...600).contains(readyTimeout) else { throw ValidationError("--ready-timeout must be 1…600 seconds") }
+        guard parsedSize != nil else { throw ValidationError("--size must be WIDTHxHEIGHT, got \(size)") }
+    }
+
+    var parsedSize: (Int, Int)? { HostRunOptions.parseSize(size) }
+
+    var dataPath: URL {
+        if let dataDirectory { return URL(fileURLWithPath: dataDirectory, isDirectory: true) }
+        let environment = ProcessInfo.processInfo.environment
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        return URL(fileURLWithPath: data + "/pwakit/launcher", isDirectory: true)
+    }
+
+    func run() throws {
+        #if WebKitGTK
+            if tour != nil, Headless.needsDisplay() { throw ExitCode(Headless.rerunUnderXvfb()) }
+            let script: LauncherTour?
+            if let tour {
+                guard let data = FileManager.default.contents(atPath: tour) else {
+                    Console.writeError("error: --tour \(tour): cannot read the file")
+                    throw ExitCode(2)
+                }
+                do {
+                    script = try LauncherTour.parse(data)
+                } catch {
+                    Console.writeError("error: --tour \(tour): \(error)")
+                    throw ExitCode(2)
+                }
+            } else {
+                script = nil
+            }
+            var simulation: SimulationScript?
+            if let simulate {
+                guard let data = FileManager.default.contents(atPath: simulate) else {
+                    Console.writeError("error: --simulate \(simulate): cannot read the file")
+                    throw ExitCode(2)
+                }
+                do {
+                    simulation = try SimulationScript.parse(data)
+                } catch {
+                    Console.writeError("error: --simulate \(simulate): \(error.message)")
+                    throw ExitCode(2)
+                }
+            }
+            let store: BundleStore
+            do {
+                store = try storeOptions.open()
+                try FileManager.default.createDirectory(at: dataPath, withIntermediateDirectories: true)
+            } catch {
+                Console.writeError("error: cannot open the store: \(error)")
+                throw ExitCode(2)
+            }
+            var options = HostOptions()
+            options.dataDirectory = dataPath
+            options.simulation = simulation
+            if let (width, height) = parsedSize {
+                options.width = width
+                options.height = height
+            }
+            if script != nil { options.dialogs = .accept }
+            let setup = LauncherSetup(
+                server: URL(string: server)!, store: store, dataDirectory: dataPath,
+                trust: PublisherTrust(keys: trustKeys.compactMap { try? VerifyingKey(base64: $0) }),
+                readyDeadline: .seconds(readyTimeout), options: options, email: email,
+                password: ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"], tour: script)
+            let status = MainActor.assumeIsolated { setup.run() }
+            throw ExitCode(status)
+        #else
+            throw HostRunOptions.hostUnavailable()
+        #endif
+    }
+}

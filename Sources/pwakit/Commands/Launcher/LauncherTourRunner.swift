@@ -1,0 +1,114 @@
+#if WebKitGTK
+    import Foundation
+    import PWAKitCore
+    import PWAKitLinuxHost
+    import PWAKitMiniApps
+
+    /// Runs a ``LauncherTour`` in the launcher's window, one step at a time, each reported as a
+    /// JSON line; the first step that fails (or times out) ends the tour with exit status 3.
+    @MainActor
+    struct LauncherTourRunner {
+        let app: LauncherApp
+        let tour: LauncherTour
+
+        func run() async -> Int32 {
+            for (index, step) in tour.steps.enumerated() {
+                let started = ContinuousClock.now
+                let failure = await perform(step)
+                var line: [String: JSONValue] = [
+                    "event": "tourStep", "index": .number(Double(index)), "step": .string(step.description),
+                    "ok": .bool(failure == nil),
+                    "ms": .number(
+                        Double(
+                            (ContinuousClock.now - started).components.seconds * 1000
+                                + (ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000_000)),
+                ]
+                if let failure { line["message"] = .string(failure) }
+                app.output(line)
+                if failure != nil { return 3 }
+            }
+            app.output(["event": "tourFinished", "steps": .number(Double(tour.steps.count))])
+            return 0
+        }
+
+        /// Does `step`; nil when it succeeded, else why not.
+        func perform(_ step: LauncherTour.Step) async -> String? {
+            switch step {
+            case .fill(let fields):
+                for (selector, value) in fields {
+                    let body = """
+                        const el = document.querySelector(\(quoted(selector)));
+                        if (!el || el.getClientRects().length === 0) return false;
+                        el.focus(); el.value = \(quoted(value));
+                        el.dispatchEvent(new Event('input', { bubbles: true }));
+                        el.dispatchEvent(new Event('change', { bubbles: true }));
+                        return true;
+                        """
+                    if !(await poll(body)) { return "no visible field \(selector)" }
+                }
+                return nil
+            case .click(let selector):
+                let body = """
+                    const el = document.querySelector(\(quoted(selector)));
+                    if (!el || el.getClientRects().length === 0 || el.disabled) return false;
+                    el.focus(); el.click(); return true;
+                    """
+                return await poll(body) ? nil : "no visible, enabled element \(selector)"
+            case .waitFor(let selector):
+                let body = """
+                    const el = document.querySelector(\(quoted(selector)));
+                    return !!el && el.getClientRects().length > 0;
+                    """
+                return await poll(body) ? nil : "\(selector) was not shown"
+            case .waitForText(let text):
+                let body = "return !!document.body && document.body.innerText.includes(\(quoted(text)));"
+                return await poll(body) ? nil : "the page never showed “\(text)”"
+            case .waitForApp(let appId):
+                let shown = await until {
+                    guard let running = app.controller.running, running.appId == appId, app.shell.app != nil else { return false }
+                    return running.isReady
+                }
+                return shown ? nil : "\(appId) was not shown ready (\(String(describing: app.controller.running?.state)))"
+            case .screenshot(let path):
+                _ = await app.shell.visible?.evaluate(
+                    function:
+                        "return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));")
+                guard let size = await app.shell.screenshot(to: path) else { return "cannot save \(path)" }
+                app.output([
+                    "event": "screenshot", "path": .string(path), "width": .number(Double(size.width)),
+                    "height": .number(Double(size.height)),
+                ])
+                return nil
+            case .back:
+                guard app.shell.app != nil else { return "no app is shown" }
+                app.back()
+                return nil
+            case .touch(let path):
+                return FileManager.default.createFile(atPath: path, contents: Data()) ? nil : "cannot create \(path)"
+            case .waitForFile(let path):
+                return await until { FileManager.default.fileExists(atPath: path) } ? nil : "\(path) never appeared"
+            }
+        }
+
+        /// Runs `body` in the view on screen until it answers true, or the step's time is up.
+        func poll(_ body: String) async -> Bool {
+            let deadline = ContinuousClock.now + tour.timeout
+            while ContinuousClock.now < deadline {
+                if let host = app.shell.visible, await host.evaluate(function: body) == "true" { return true }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
+
+        func until(_ condition: @MainActor () -> Bool) async -> Bool {
+            let deadline = ContinuousClock.now + tour.timeout
+            while ContinuousClock.now < deadline {
+                if condition() { return true }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
+
+        func quoted(_ text: String) -> String { JSONSerializer.serialize(.string(text)) }
+    }
+#endif
