@@ -194,6 +194,28 @@
     }
   }
 
+  const sensorNames = { faceID: 'Face ID', touchID: 'Touch ID', opticID: 'Optic ID' };
+
+  function renderUnlock(snapshot) {
+    const unlock = snapshot.unlock;
+    const sensor = sensorNames[unlock.biometryType] || 'biometrics';
+    $('unlock').textContent = 'Unlock with ' + sensor;
+    $('unlock').hidden = !unlock.enabled;
+    $('locked-name').textContent = snapshot.user ? ', ' + (snapshot.user.displayName || snapshot.user.email) : '';
+    for (const id of ['unlock-error', 'biometric-error']) {
+      $(id).hidden = !unlock.error;
+      $(id).textContent = unlock.error || '';
+    }
+    $('biometric-label').textContent = 'Unlock with ' + sensor;
+    const toggle = $('biometric-toggle');
+    toggle.checked = unlock.enabled;
+    toggle.disabled = !unlock.available && !unlock.enabled;
+    $('biometric-note').textContent = unlock.available
+      ? 'Your session is released only after ' + sensor + ' succeeds; asked again when the app comes back after a while.'
+      : 'This device offers no biometrics.';
+    if (unlock.enabled) $('biometric-off').hidden = true;
+  }
+
   function render(snapshot) {
     if (!snapshot) return;
     state = snapshot;
@@ -210,6 +232,7 @@
     error.hidden = !snapshot.signIn.error;
     error.textContent = snapshot.signIn.error || '';
     for (const button of document.querySelectorAll('form .primary')) button.disabled = snapshot.signIn.isSubmitting;
+    renderUnlock(snapshot);
     if (snapshot.route === 'launcher') {
       if (registering) $('register').close();
       const user = snapshot.user;
@@ -242,6 +265,28 @@
       password: $('register-password').value,
       confirmation: $('register-confirmation').value,
       displayName: $('register-name').value,
+    });
+  });
+  $('unlock').addEventListener('click', () => call('unlock'));
+  $('unlock-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    call('unlockWithPassword', { password: $('unlock-password').value }).then(() => {
+      $('unlock-password').value = '';
+    });
+  });
+  $('biometric-toggle').addEventListener('change', () => {
+    if ($('biometric-toggle').checked) {
+      call('setBiometricUnlock', { enabled: true });
+    } else {
+      // Turning it off needs the password.
+      $('biometric-toggle').checked = true;
+      $('biometric-off').hidden = false;
+      $('biometric-password').focus();
+    }
+  });
+  $('biometric-disable').addEventListener('click', () => {
+    call('setBiometricUnlock', { enabled: false, password: $('biometric-password').value }).then(() => {
+      $('biometric-password').value = '';
     });
   });
   $('refresh').addEventListener('click', () => call('refresh'));

@@ -18,6 +18,8 @@
         public let height: Int
         /// Called when the person asks to go back home (the bar's button, Alt+Left).
         public var onBack: (@MainActor () -> Void)?
+        /// Called when the window is minimised (false) or shown again (true).
+        public var onVisibilityChanged: (@MainActor (Bool) -> Void)?
         /// Called when an app's run ends by itself (its host finished with this status).
         public var onAppFinished: (@MainActor (Int32) -> Void)?
 
@@ -54,6 +56,7 @@
             gtk_window_set_default_size(pwakit_window(window), Int32(width), Int32(height))
             connect(window, "destroy", Self.onDestroy)
             connect(window, "key-press-event", Self.onKeyPress)
+            connect(window, "window-state-event", Self.onWindowState)
             stack = gtk_stack_new()
             gtk_stack_set_transition_type(pwakit_stack(stack), GTK_STACK_TRANSITION_TYPE_NONE)
             gtk_container_add(pwakit_container(window), stack)
@@ -163,6 +166,22 @@
             let shell = ShellWindow.shell(data)
             MainActor.assumeIsolated { shell.onBack?() }
         }
+
+        static let onWindowState:
+            @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventWindowState>?, gpointer?) -> gboolean =
+                {
+                    _, event, data in
+                    guard let event, event.pointee.changed_mask.rawValue & GDK_WINDOW_STATE_ICONIFIED.rawValue != 0 else {
+                        return 0
+                    }
+                    let visible = event.pointee.new_window_state.rawValue & GDK_WINDOW_STATE_ICONIFIED.rawValue == 0
+                    let shell = ShellWindow.shell(data)
+                    MainActor.assumeIsolated {
+                        shell.visible?.visibilityChanged(visible)
+                        shell.onVisibilityChanged?(visible)
+                    }
+                    return 0
+                }
 
         static let onKeyPress:
             @convention(c) (UnsafeMutablePointer<GtkWidget>?, UnsafeMutablePointer<GdkEventKey>?, gpointer?) ->

@@ -14,6 +14,8 @@ public actor AccountSession: AccessTokenSource {
     /// The secure-store partition the session is kept in.
     public static let secureStoreApp = "pwakit.account"
     static let secureStoreKey = "session"
+    /// The vault key of the profile shown while locked.
+    static let profileKey = "profile"
 
     /// The server.
     public nonisolated let client: APIClient
@@ -60,7 +62,16 @@ public actor AccountSession: AccessTokenSource {
     /// for this server, signed out otherwise.
     @discardableResult
     public func restore() async throws -> AccountState {
-        guard let text = try await vault.value(for: Self.secureStoreKey, app: Self.secureStoreApp) else {
+        let text: String?
+        do {
+            text = try await vault.value(for: Self.secureStoreKey, app: Self.secureStoreApp)
+        } catch let error as MiniAppError where error.field == "session" {
+            // A biometric gate holds the session: locked, as the kept profile says who.
+            guard let profile = try await self.profile() else { throw error }
+            state = .locked(profile.user)
+            return state
+        }
+        guard let text else {
             state = .signedOut
             return state
         }
@@ -116,6 +127,44 @@ public actor AccountSession: AccessTokenSource {
         guard case .signedIn(let user) = state else { return }
         access = nil
         state = .locked(user)
+    }
+
+    /// Locks the session and forgets the refresh token too: it comes back from the vault (behind
+    /// a biometric gate) with ``unlockFromVault()``, or with a password sign-in.
+    public func lockAndForget() {
+        guard case .signedIn(let user) = state else { return }
+        access = nil
+        stored = nil
+        state = .locked(user)
+    }
+
+    /// Unlocks a locked session by reading it from the vault again (the gate must be open).
+    public func unlockFromVault() async throws {
+        guard case .locked = state else { return }
+        guard let text = try await vault.value(for: Self.secureStoreKey, app: Self.secureStoreApp),
+            let session = try? JSONDecoder().decode(StoredSession.self, from: Data(text.utf8)),
+            session.server == client.baseURL.absoluteString
+        else {
+            await wipe(to: .signedOut)
+            return
+        }
+        stored = session
+        state = .signedIn(session.user)
+    }
+
+    /// Unlocks a locked session with the password: a new sign-in as the locked user.
+    public func unlock(password: String) async throws {
+        guard case .locked(let user) = state else { return }
+        try await signIn(email: user.email, password: password)
+    }
+
+    /// The profile kept beside the session (readable while locked).
+    func profile() async throws -> StoredProfile? {
+        guard let text = try await vault.value(for: Self.profileKey, app: Self.secureStoreApp),
+            let profile = try? JSONDecoder().decode(StoredProfile.self, from: Data(text.utf8)),
+            profile.server == client.baseURL.absoluteString
+        else { return nil }
+        return profile
     }
 
     /// Unlocks a locked session (after the host's own check, e.g. biometrics).
@@ -198,12 +247,16 @@ public actor AccountSession: AccessTokenSource {
     private func save(_ session: StoredSession) async throws {
         let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
         try await vault.set(text, for: Self.secureStoreKey, app: Self.secureStoreApp)
+        let profile = String(
+            decoding: try JSONEncoder().encode(StoredProfile(user: session.user, server: session.server)), as: UTF8.self)
+        try await vault.set(profile, for: Self.profileKey, app: Self.secureStoreApp)
     }
 
     private func wipe(to newState: AccountState) async {
         stored = nil
         access = nil
         _ = try? await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp)
+        _ = try? await vault.delete(Self.profileKey, app: Self.secureStoreApp)
         state = newState
     }
 }

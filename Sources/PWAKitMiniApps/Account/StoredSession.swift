@@ -11,3 +11,10 @@ struct StoredSession: Codable, Sendable, Hashable {
     /// The server the session belongs to.
     var server: String
 }
+
+/// Who is signed in, kept beside the session but outside any biometric gate: what a locked
+/// launcher shows ("Unlock as Ada") before the session itself is released.
+struct StoredProfile: Codable, Sendable, Hashable {
+    var user: UserResponse
+    var server: String
+}

@@ -1,6 +1,7 @@
 public import Foundation
 public import Observation
 import PWAKitAPI
+public import PWAKitModules
 
 /// The launcher as one object: the root routing, the sign-in form, the grid, settings and the
 /// mini-app being opened, with one ``LauncherSnapshot`` of all of it that is sent on every
@@ -26,6 +27,17 @@ public final class LauncherController {
     /// How long a release on probation has to report ready.
     public let readyDeadline: Duration
 
+    /// Biometric unlock, when the device offers a gate.
+    public let gate: BiometricGate?
+    /// How long the app may stay in the background before it asks for biometrics again.
+    public var relockAfter: Duration
+    /// Whether biometric unlock is on.
+    public private(set) var biometricUnlock = false
+    /// What the sensor offers.
+    public private(set) var biometrics = BiometricAvailability(available: false, biometryType: .none)
+    /// Why the last unlock, or turning biometric unlock on or off, did not work.
+    public private(set) var unlockError: String?
+
     /// The mini-app being opened or shown, or the last one (its outcome stays on show).
     public private(set) var running: MiniAppModel?
     /// Whether ``running`` is on screen.
@@ -40,6 +52,8 @@ public final class LauncherController {
         didSet { track() }
     }
 
+    @ObservationIgnored private var backgroundSince: ContinuousClock.Instant?
+    @ObservationIgnored private let now: @Sendable () -> ContinuousClock.Instant
     @ObservationIgnored private var last: LauncherSnapshot?
     @ObservationIgnored private var tracking = false
     private let catalog: CatalogStore
@@ -47,9 +61,13 @@ public final class LauncherController {
     /// A launcher for the server `client` talks to, keeping its catalog in `catalogDirectory`.
     public init(
         account: AccountSession, store: BundleStore, trust: PublisherTrust, catalogDirectory: URL,
-        readyDeadline: Duration = .seconds(10)
+        readyDeadline: Duration = .seconds(10), gate: BiometricGate? = nil, relockAfter: Duration = .seconds(300),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.account = account
+        self.gate = gate
+        self.relockAfter = relockAfter
+        self.now = now
         self.store = store
         self.readyDeadline = readyDeadline
         let catalog = CatalogStore(client: account.client, tokens: account, directory: catalogDirectory)
@@ -61,11 +79,123 @@ public final class LauncherController {
         settings = SettingsModel(account: account, store: store, catalog: catalog)
     }
 
-    /// Restores the stored session and, signed in, loads the grid.
+    /// Restores the stored session and, signed in, loads the grid; with biometric unlock on, the
+    /// session stays locked until a check succeeds (one is asked for at once).
     public func start() async {
+        await loadBiometrics()
         await root.start()
         await settings.load()
+        if case .locked = root.route { await unlock() }
         if case .launcher = root.route { await refresh() }
+    }
+
+    // MARK: Biometric unlock
+
+    /// Asks for a biometric check and, on success, releases the session.
+    public func unlock() async {
+        guard case .locked = await account.state, let gate else { return }
+        do {
+            switch try await gate.unlock(reason: "Unlock PWAKit") {
+            case .unlocked:
+                try await account.unlockFromVault()
+                root.apply(await account.state)
+                unlockError = nil
+                await afterUnlock()
+            case .failed(let failure):
+                unlockError = Self.sentence(failure)
+            case .enrollmentChanged:
+                biometricUnlock = false
+                unlockError =
+                    "The biometrics on this device changed. Enter your password; biometric unlock is off until you turn it on again."
+            }
+        } catch {
+            unlockError = LauncherModel.sentence(error)
+        }
+    }
+
+    /// Unlocks with the password (the fallback): checked by the server.
+    public func unlock(password: String) async {
+        guard case .locked = await account.state else { return }
+        do {
+            try await account.unlock(password: password)
+            root.apply(await account.state)
+            try await gate?.openWithPassword()
+            unlockError = nil
+            await afterUnlock()
+        } catch let error as APIClientError {
+            unlockError = SignInModel.sentence(for: error)
+        } catch {
+            unlockError = LauncherModel.sentence(error)
+        }
+    }
+
+    /// Turns biometric unlock on after an availability check and one successful check.
+    public func enableBiometricUnlock() async {
+        guard let gate else {
+            unlockError = "This device offers no biometric unlock."
+            return
+        }
+        do {
+            try await gate.enable(reason: "Turn on biometric unlock")
+            unlockError = nil
+        } catch {
+            unlockError = LauncherModel.sentence(error)
+        }
+        await loadBiometrics()
+    }
+
+    /// Turns biometric unlock off; the password is checked by the server first.
+    public func disableBiometricUnlock(password: String) async {
+        guard let gate, let user = Self.user(root.route) else { return }
+        do {
+            try await account.signIn(email: user.email, password: password)
+            try await gate.disable()
+            unlockError = nil
+        } catch let error as APIClientError {
+            unlockError = SignInModel.sentence(for: error)
+        } catch {
+            unlockError = LauncherModel.sentence(error)
+        }
+        await loadBiometrics()
+    }
+
+    /// The app went to the background (its window hidden or minimised).
+    public func didEnterBackground() {
+        backgroundSince = now()
+    }
+
+    /// The app came back; after ``relockAfter`` in the background, with biometric unlock on, the
+    /// session locks and a check is asked for.
+    public func willEnterForeground() async {
+        guard let since = backgroundSince else { return }
+        backgroundSince = nil
+        guard biometricUnlock, let gate, now() - since >= relockAfter, case .launcher = root.route else { return }
+        await gate.lock()
+        await account.lockAndForget()
+        root.apply(await account.state)
+        await unlock()
+    }
+
+    private func afterUnlock() async {
+        if case .launcher = root.route {
+            if case .loading = grid.content { await refresh() }
+        }
+    }
+
+    private func loadBiometrics() async {
+        guard let gate else { return }
+        biometrics = await gate.availability()
+        biometricUnlock = (try? await gate.isEnabled()) ?? false
+    }
+
+    static func sentence(_ failure: BiometricFailure) -> String {
+        switch failure {
+        case .lockout: "Biometrics are locked after too many attempts. Use your password."
+        case .failed: "Not recognised. Try again, or use your password."
+        case .userCancel, .systemCancel, .fallback: "Unlock was cancelled. Try again, or use your password."
+        case .notEnrolled: "No biometrics are enrolled on this device. Use your password."
+        case .notAvailable, .passcodeNotSet: "Biometrics are not available. Use your password."
+        }
     }
 
     /// Signs in with the form's fields; the grid loads on success.
@@ -138,9 +268,12 @@ public final class LauncherController {
         await refresh()
     }
 
-    /// Signs out: the refresh token is revoked on the server, the kept catalog forgotten.
+    /// Signs out: the refresh token is revoked on the server, the kept catalog forgotten, and
+    /// biometric unlock turned off (the next account turns it on for itself).
     public func signOut() async {
         await settings.signOut()
+        try? await gate?.disable()
+        await loadBiometrics()
         running = nil
         isShowingApp = false
     }
@@ -153,7 +286,10 @@ public final class LauncherController {
                 isSubmitting: form.isSubmitting, error: form.error,
                 fieldErrors: form.fieldErrors.sorted { $0.key < $1.key }.map { FieldProblem(field: $0.key, message: $0.value) }),
             catalog: catalogState(), storage: StorageState(totalBytes: settings.totalBytes, error: settings.error),
-            running: runningApp(), server: account.client.baseURL.absoluteString)
+            running: runningApp(), server: account.client.baseURL.absoluteString,
+            unlock: UnlockState(
+                available: biometrics.available, biometryType: biometrics.biometryType.rawValue, enabled: biometricUnlock,
+                error: unlockError))
     }
 
     private var isOpening: Bool {

@@ -87,6 +87,32 @@ public struct LauncherModule: ActionModule {
             try await module.run { try await $0.setChannel(payload.channel, for: payload.appId) }
             return await module.controller.snapshot()
         }
+        .action("unlock", result: LauncherSnapshot.self, summary: "Asks for a biometric check to release the session.") {
+            module, context in
+            try module.check(context)
+            await module.controller.unlock()
+            return await module.controller.snapshot()
+        }
+        .action(
+            "unlockWithPassword", payload: PasswordPayload.self, result: LauncherSnapshot.self,
+            summary: "Unlocks with the password (checked by the server): the fallback."
+        ) { module, payload, context in
+            try module.check(context)
+            await module.controller.unlock(password: payload.password)
+            return await module.controller.snapshot()
+        }
+        .action(
+            "setBiometricUnlock", payload: BiometricUnlockPayload.self, result: LauncherSnapshot.self,
+            summary: "Turns biometric unlock on (after a check) or off (with the password)."
+        ) { module, payload, context in
+            try module.check(context)
+            if payload.enabled {
+                await module.controller.enableBiometricUnlock()
+            } else {
+                await module.controller.disableBiometricUnlock(password: payload.password ?? "")
+            }
+            return await module.controller.snapshot()
+        }
         .action("signOut", result: LauncherSnapshot.self, summary: "Signs out; the session is revoked on the server.") {
             module, context in
             try module.check(context)
@@ -178,5 +204,28 @@ public struct ChannelPayload: Codable, Sendable, Hashable, ValidatedPayload {
     public func validate() throws(BridgeError) {
         try FieldCheck.nonEmpty(appId, "payload.appId", maxBytes: 64)
         try FieldCheck.nonEmpty(channel, "payload.channel", maxBytes: 64)
+    }
+}
+
+/// The payload of `launcher.unlockWithPassword`.
+public struct PasswordPayload: Codable, Sendable, Hashable, ValidatedPayload {
+    /// The account's password.
+    public var password: String
+    /// 1…1024 bytes.
+    public func validate() throws(BridgeError) { try FieldCheck.nonEmpty(password, "payload.password", maxBytes: 1024) }
+}
+
+/// The payload of `launcher.setBiometricUnlock`.
+public struct BiometricUnlockPayload: Codable, Sendable, Hashable, ValidatedPayload {
+    /// On or off.
+    public var enabled: Bool
+    /// The password, required to turn it off.
+    public var password: String?
+    /// Turning off needs the password.
+    public func validate() throws(BridgeError) {
+        if !enabled {
+            guard let password else { throw .field(.invalidPayload, path: "payload.password", "is required to turn it off") }
+            try FieldCheck.nonEmpty(password, "payload.password", maxBytes: 1024)
+        }
     }
 }

@@ -69,7 +69,15 @@ public enum LauncherPage {
   </main>
 
   <main id="locked" class="screen center" hidden>
-    <div class="card"><h1>Locked</h1><p>Unlock to continue.</p></div>
+    <form id="unlock-form" class="card" novalidate>
+      <div class="brand"><span class="logo" aria-hidden="true"></span>PWAKit</div>
+      <h1>Welcome back<span id="locked-name"></span></h1>
+      <p class="muted">Your session is locked.</p>
+      <button id="unlock" class="primary" type="button">Unlock with biometrics</button>
+      <p id="unlock-error" class="error" role="alert" hidden></p>
+      <label>Or use your password<input id="unlock-password" type="password" autocomplete="current-password"></label>
+      <button id="unlock-with-password" type="submit">Unlock with password</button>
+    </form>
   </main>
 
   <dialog id="settings">
@@ -78,6 +86,16 @@ public enum LauncherPage {
       <section>
         <h2>Account</h2>
         <p><strong id="settings-name"></strong><br><span id="settings-email" class="muted"></span></p>
+      </section>
+      <section>
+        <h2>Security</h2>
+        <label class="switch"><input id="biometric-toggle" type="checkbox"> <span id="biometric-label">Unlock with biometrics</span></label>
+        <p id="biometric-note" class="muted small"></p>
+        <div id="biometric-off" class="row" hidden>
+          <input id="biometric-password" type="password" placeholder="Password, to turn it off" aria-label="Password, to turn biometric unlock off">
+          <button id="biometric-disable">Turn off</button>
+        </div>
+        <p id="biometric-error" class="error" role="alert" hidden></p>
       </section>
       <section>
         <h2>Storage <span id="settings-total" class="muted"></span></h2>
@@ -171,6 +189,10 @@ dialog::backdrop { background: rgba(10, 12, 18, .45); }
 .spinner.small { width: 18px; height: 18px; border-width: 2px; }
 @keyframes spin { to { transform: rotate(360deg); } }
 @media (prefers-reduced-motion: reduce) { .spinner { animation: none; } }
+.switch { display: flex; align-items: center; gap: 10px; font-weight: 500; font-size: 15px; }
+.switch input { width: auto; margin: 0; }
+.small { font-size: 13px; margin: 4px 0 0; }
+#unlock-form button { width: 100%; margin-top: 12px; padding: 11px; }
 
 """#,
         "launcher.js": #"""
@@ -370,6 +392,28 @@ dialog::backdrop { background: rgba(10, 12, 18, .45); }
     }
   }
 
+  const sensorNames = { faceID: 'Face ID', touchID: 'Touch ID', opticID: 'Optic ID' };
+
+  function renderUnlock(snapshot) {
+    const unlock = snapshot.unlock;
+    const sensor = sensorNames[unlock.biometryType] || 'biometrics';
+    $('unlock').textContent = 'Unlock with ' + sensor;
+    $('unlock').hidden = !unlock.enabled;
+    $('locked-name').textContent = snapshot.user ? ', ' + (snapshot.user.displayName || snapshot.user.email) : '';
+    for (const id of ['unlock-error', 'biometric-error']) {
+      $(id).hidden = !unlock.error;
+      $(id).textContent = unlock.error || '';
+    }
+    $('biometric-label').textContent = 'Unlock with ' + sensor;
+    const toggle = $('biometric-toggle');
+    toggle.checked = unlock.enabled;
+    toggle.disabled = !unlock.available && !unlock.enabled;
+    $('biometric-note').textContent = unlock.available
+      ? 'Your session is released only after ' + sensor + ' succeeds; asked again when the app comes back after a while.'
+      : 'This device offers no biometrics.';
+    if (unlock.enabled) $('biometric-off').hidden = true;
+  }
+
   function render(snapshot) {
     if (!snapshot) return;
     state = snapshot;
@@ -386,6 +430,7 @@ dialog::backdrop { background: rgba(10, 12, 18, .45); }
     error.hidden = !snapshot.signIn.error;
     error.textContent = snapshot.signIn.error || '';
     for (const button of document.querySelectorAll('form .primary')) button.disabled = snapshot.signIn.isSubmitting;
+    renderUnlock(snapshot);
     if (snapshot.route === 'launcher') {
       if (registering) $('register').close();
       const user = snapshot.user;
@@ -418,6 +463,28 @@ dialog::backdrop { background: rgba(10, 12, 18, .45); }
       password: $('register-password').value,
       confirmation: $('register-confirmation').value,
       displayName: $('register-name').value,
+    });
+  });
+  $('unlock').addEventListener('click', () => call('unlock'));
+  $('unlock-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    call('unlockWithPassword', { password: $('unlock-password').value }).then(() => {
+      $('unlock-password').value = '';
+    });
+  });
+  $('biometric-toggle').addEventListener('change', () => {
+    if ($('biometric-toggle').checked) {
+      call('setBiometricUnlock', { enabled: true });
+    } else {
+      // Turning it off needs the password.
+      $('biometric-toggle').checked = true;
+      $('biometric-off').hidden = false;
+      $('biometric-password').focus();
+    }
+  });
+  $('biometric-disable').addEventListener('click', () => {
+    call('setBiometricUnlock', { enabled: false, password: $('biometric-password').value }).then(() => {
+      $('biometric-password').value = '';
     });
   });
   $('refresh').addEventListener('click', () => call('refresh'));

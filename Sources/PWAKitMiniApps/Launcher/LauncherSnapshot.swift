@@ -17,6 +17,20 @@ public struct LauncherSnapshot: Codable, Sendable, Hashable {
     public var running: RunningApp?
     /// The platform server.
     public var server: String
+    /// Biometric unlock.
+    public var unlock: UnlockState
+}
+
+/// Biometric unlock, as settings and the lock screen show it.
+public struct UnlockState: Codable, Sendable, Hashable {
+    /// Whether the device can check biometrics now.
+    public var available: Bool
+    /// The sensor: `faceID`, `touchID`, `opticID` or `none`.
+    public var biometryType: String
+    /// Whether biometric unlock is on.
+    public var enabled: Bool
+    /// Why the last unlock (or turning it on or off) did not work.
+    public var error: String?
 }
 
 /// The signed-in person, as the launcher shows them.

@@ -15,6 +15,8 @@ public actor SimulatedDevice {
 
     var biometryType: BiometryType = .faceID
     var biometricsEnrolled = true
+    /// The enrolment's opaque state (`LAContext.evaluatedPolicyDomainState` on a device).
+    public private(set) var biometricEnrollment = "enrollment-1"
     var biometricOutcomes: [BiometricFailure?] = []
     var permissions: [DevicePermission: PermissionState] = [:]
     var permissionAnswers: [DevicePermission: PermissionState] = [:]
@@ -44,6 +46,7 @@ public actor SimulatedDevice {
         if let biometrics = script.biometrics {
             if let type = biometrics.type { biometryType = type }
             if let enrolled = biometrics.enrolled { biometricsEnrolled = enrolled }
+            if let enrollment = biometrics.enrollment { biometricEnrollment = enrollment }
             if let outcomes = biometrics.outcomes {
                 biometricOutcomes = outcomes.map { $0 == "success" ? nil : BiometricFailure(rawValue: $0) }
             }
@@ -65,6 +68,9 @@ public actor SimulatedDevice {
         }
         if let available = script.healthAvailable { healthAvailable = available }
     }
+
+    /// Replaces the enrolment state, as adding a finger or face does.
+    public func changeEnrollment(to state: String) { biometricEnrollment = state }
 
     /// The next `biometrics.authenticate` calls end with these outcomes, in order (`nil`: success).
     public func scriptBiometrics(_ outcomes: [BiometricFailure?], type: BiometryType = .faceID, enrolled: Bool = true) {
@@ -145,6 +151,8 @@ public struct SimulationScript: Codable, Sendable, Hashable {
         public var enrolled: Bool?
         /// `success` or a failure reason (`user_cancel`, `lockout`, …) per prompt.
         public var outcomes: [String]?
+        /// The enrolment's opaque state; a different value than before is a new finger or face.
+        public var enrollment: String?
     }
 
     /// Share settings.
@@ -193,6 +201,9 @@ public struct SimulationScript: Codable, Sendable, Hashable {
             throw BridgeError.field(
                 .invalidPayload, path: "biometrics.outcomes[\(index)]",
                 "\"\(outcome)\" is not success or a biometrics failure reason")
+        }
+        if let enrollment = script.biometrics?.enrollment, enrollment.isEmpty || enrollment.utf8.count > 256 {
+            throw BridgeError.field(.invalidPayload, path: "biometrics.enrollment", "must be 1…256 bytes")
         }
         return script
     }

@@ -19,6 +19,7 @@
         let email: String?
         let password: String?
         let tour: LauncherTour?
+        let relockAfter: Duration
 
         /// Opens the window and runs until it closes (or the tour ends); the exit status.
         @MainActor
@@ -30,12 +31,16 @@
                 Console.writeError("error: cannot write the launcher's page to \(page.path): \(error)")
                 return 2
             }
-            let account = AccountSession(
-                client: APIClient(baseURL: server), vault: LinuxHost.defaultSecureStore(dataDirectory: dataDirectory))
+            // One simulated device for the launcher (biometric unlock) and every mini-app it opens.
+            let device = LinuxHost.simulatedDevice(options: options)
+            let gate = BiometricGate(
+                inner: LinuxHost.defaultSecureStore(dataDirectory: dataDirectory), biometrics: device, enrollment: device)
+            let account = AccountSession(client: APIClient(baseURL: server), vault: gate)
             let controller = LauncherController(
                 account: account, store: store, trust: trust,
-                catalogDirectory: store.root.appendingPathComponent("catalog", isDirectory: true), readyDeadline: readyDeadline)
-            let app = LauncherApp(setup: self, controller: controller)
+                catalogDirectory: store.root.appendingPathComponent("catalog", isDirectory: true), readyDeadline: readyDeadline,
+                gate: gate, relockAfter: relockAfter)
+            let app = LauncherApp(setup: self, controller: controller, device: device)
             return app.run(page: page)
         }
     }
@@ -46,11 +51,18 @@
         let setup: LauncherSetup
         let controller: LauncherController
         let shell: ShellWindow
+        let device: SimulatedDevice
+        /// The options of every view: the simulation script is applied once, to the shared device.
+        let options: HostOptions
         var home: LinuxHost?
 
-        init(setup: LauncherSetup, controller: LauncherController) {
+        init(setup: LauncherSetup, controller: LauncherController, device: SimulatedDevice) {
             self.setup = setup
             self.controller = controller
+            self.device = device
+            var options = setup.options
+            options.simulation = nil
+            self.options = options
             shell = ShellWindow(title: "PWAKit", width: setup.options.width, height: setup.options.height)
         }
 
@@ -74,7 +86,7 @@
             let launch = AppLaunch(configuration: configuration, bundleRoot: page, startURL: configuration.app.startUrl)
             let home: LinuxHost
             do {
-                home = try LinuxHost(launch: launch, options: setup.options, modules: [LauncherModule(controller: controller)])
+                home = try LinuxHost(launch: launch, options: options, modules: [LauncherModule(controller: controller)])
             } catch {
                 Console.writeError("error: \(error)")
                 return 2
@@ -84,6 +96,14 @@
             controller.present = { [weak self] app, release, entry in self?.present(app, release: release, entry: entry) }
             shell.onBack = { [weak self] in self?.back() }
             shell.onAppFinished = { [weak self] _ in self?.back() }
+            shell.onVisibilityChanged = { [weak self] visible in
+                guard let self else { return }
+                if visible {
+                    Task { await self.controller.willEnterForeground() }
+                } else {
+                    self.controller.didEnterBackground()
+                }
+            }
             do {
                 return try shell.run(home: home) { _ in
                     Task { @MainActor in await self.start() }
@@ -95,6 +115,7 @@
         }
 
         func start() async {
+            if let script = setup.options.simulation { await device.apply(script) }
             await controller.start()
             if case .login = controller.root.route, let email = setup.email, let password = setup.password {
                 await controller.signIn(email: email, password: password)
@@ -126,9 +147,8 @@
                 release: ReleaseFiles(manifest: release.manifest) { URL(fileURLWithPath: store.blobPath($0)) })
             let session = SessionModule(appId: appId, bundleHash: release.bundleHash, account: controller.account)
             do {
-                let device = LinuxHost.simulatedDevice(options: setup.options)
                 let host = try LinuxHost(
-                    launch: launch, options: setup.options, providers: .simulated(device), device: device,
+                    launch: launch, options: options, providers: .simulated(device), device: device,
                     extraModules: [session])
                 host.onPageEvent = { [weak self, weak app] event in
                     guard let self, let app else { return }

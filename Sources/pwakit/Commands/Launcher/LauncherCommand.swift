@@ -47,6 +47,11 @@ struct LauncherCommand: ParsableCommand {
     @Option(name: .customLong("ready-timeout"), help: "Seconds a release on probation has to report ready.")
     var readyTimeout = 10
 
+    @Option(
+        name: .customLong("relock-after"),
+        help: "With biometric unlock on: seconds in the background (window minimised) before unlocking again.")
+    var relockAfter = 300
+
     @Option(help: ArgumentHelp("A scripted tour to run, then exit.", valueName: "file"))
     var tour: String?
 
@@ -66,6 +71,7 @@ struct LauncherCommand: ParsableCommand {
             throw ValidationError("--trust-key #\(index + 1) is not the base64 of a 32-byte Ed25519 public key")
         }
         guard (1...600).contains(readyTimeout) else { throw ValidationError("--ready-timeout must be 1…600 seconds") }
+        guard (0...86_400).contains(relockAfter) else { throw ValidationError("--relock-after must be 0…86400 seconds") }
         guard parsedSize != nil else { throw ValidationError("--size must be WIDTHxHEIGHT, got \(size)") }
     }
 
@@ -129,7 +135,8 @@ struct LauncherCommand: ParsableCommand {
                 server: URL(string: server)!, store: store, dataDirectory: dataPath,
                 trust: PublisherTrust(keys: trustKeys.compactMap { try? VerifyingKey(base64: $0) }),
                 readyDeadline: .seconds(readyTimeout), options: options, email: email,
-                password: ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"], tour: script)
+                password: ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"], tour: script,
+                relockAfter: .seconds(relockAfter))
             let status = MainActor.assumeIsolated { setup.run() }
             throw ExitCode(status)
         #else
