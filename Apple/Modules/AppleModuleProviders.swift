@@ -24,6 +24,7 @@
                 share: ActivityViewShare(presenter: presenter), biometrics: LocalAuthenticationBiometrics(),
                 secureStore: KeychainStore(accessGroup: keychainAccessGroup), clipboard: UIPasteboardClipboard(),
                 printer: UIPrintInteractionPrinter(webView: webView), store: StoreKit2Store(), health: HealthKitStore(),
+                payments: PassKitPayments(),
                 permissions: DevicePermissions(), push: push, notificationScheduler: UserNotificationsScheduler(),
                 kinds: Dictionary(uniqueKeysWithValues: BuiltInModules.deviceModules.map { ($0, .real) }))
         }

@@ -155,6 +155,17 @@ interface PWAKitModules {
     /** The pending notifications, soonest first. */
     getPending: { payload: undefined; result: PWAKitPendingNotifications };
   };
+  /**
+   * Apple Pay: whether the device can pay, and a payment sheet answering an authorised token.
+   * Feature flag `features.payments` (default off); off → code `unavailable`.
+   * Errors: `payments.not_configured`, `payments.unavailable`, `payments.failed`.
+   */
+  payments: {
+    /** Whether the device can pay with the configured networks. */
+    canMakePayments: { payload: undefined; result: PWAKitPaymentsAvailability };
+    /** Shows the payment sheet; answers `authorized` with the token, or `cancelled`. Declines are errors. */
+    request: { payload: PWAKitPaymentRequest; result: PWAKitPaymentResult };
+  };
   /** Facts about the device and the host, including which device features are real and which simulated. */
   platform: {
     /** The platform, versions, device and provider kinds. */
@@ -500,6 +511,41 @@ interface PWAKitPushEvent {
 }
 
 type PWAKitPushEventType = 'received' | 'tapped';
+
+interface PWAKitPaymentsAvailability {
+  canMakePayments: boolean;
+  networks: Array<string>;
+}
+
+interface PWAKitPaymentRequest {
+  /** 1…50 lines; each label 1…100 bytes, each amount a decimal string with at most the currency's minor digits */
+  items: Array<PWAKitPaymentItem>;
+  /** an active ISO 4217 code, e.g. EUR, USD, JPY */
+  currency: string;
+  /** 1…100 bytes */
+  totalLabel?: string;
+}
+
+interface PWAKitPaymentItem {
+  label: string;
+  amount: string;
+}
+
+interface PWAKitPaymentResult {
+  status: PWAKitPaymentStatus;
+  token?: PWAKitPaymentToken;
+  total: string;
+  currency: string;
+}
+
+type PWAKitPaymentStatus = 'authorized' | 'cancelled';
+
+interface PWAKitPaymentToken {
+  paymentData: string;
+  transactionIdentifier: string;
+  network: string;
+  displayName: string;
+}
 
 interface PWAKitPlatformInfo {
   platform: string;

@@ -24,6 +24,7 @@ public enum BuiltInModules {
             PrintModule(provider: providers.printer),
             InAppPurchaseModule(store: providers.store),
             HealthModule(provider: providers.health),
+            PaymentsModule(provider: providers.payments),
             DevicePermissionModule<CameraPermission>(provider: providers.permissions),
             DevicePermissionModule<MicrophonePermission>(provider: providers.permissions),
             DevicePermissionModule<LocationPermission>(provider: providers.permissions),
@@ -38,6 +39,6 @@ public enum BuiltInModules {
     /// The modules whose providers may be real or simulated, as `platform.getInfo` lists them.
     public static let deviceModules = [
         "app", "haptics", "vibration", "notifications", "badging", "share", "biometrics", "secureStorage", "clipboard",
-        "print", "iap", "healthkit", "camera", "microphone", "location",
+        "print", "iap", "healthkit", "payments", "camera", "microphone", "location",
     ]
 }

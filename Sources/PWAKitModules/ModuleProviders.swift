@@ -30,6 +30,8 @@ public struct ModuleProviders: Sendable {
     public var store: any StoreProvider
     /// `healthkit`.
     public var health: any HealthProvider
+    /// `payments`.
+    public var payments: any PaymentsProvider
     /// `camera`, `microphone`, `location`.
     public var permissions: any PermissionProvider
     /// Incoming pushes, for the host to attach pages to.
@@ -55,7 +57,7 @@ public struct ModuleProviders: Sendable {
         vibration: any VibrationProvider, notifications: any NotificationProvider, badge: any BadgeProvider,
         share: any ShareProvider, biometrics: any BiometricsProvider, secureStore: any SecureStore,
         clipboard: any ClipboardProvider, printer: any PrintProvider, store: any StoreProvider,
-        health: any HealthProvider, permissions: any PermissionProvider, push: PushRelay,
+        health: any HealthProvider, payments: any PaymentsProvider, permissions: any PermissionProvider, push: PushRelay,
         notificationScheduler: (any NotificationScheduling)?, kinds: [String: ProviderKind]
     ) {
         self.platform = platform
@@ -71,6 +73,7 @@ public struct ModuleProviders: Sendable {
         self.printer = printer
         self.store = store
         self.health = health
+        self.payments = payments
         self.permissions = permissions
         self.push = push
         self.notificationScheduler = notificationScheduler
@@ -84,7 +87,7 @@ public struct ModuleProviders: Sendable {
         ModuleProviders(
             platform: SystemPlatformInfoProvider(), app: device, haptics: device, vibration: device, notifications: device,
             badge: device, share: device, biometrics: device, secureStore: secureStore, clipboard: device, printer: device,
-            store: device, health: device, permissions: device, push: PushRelay(), notificationScheduler: nil,
+            store: device, health: device, payments: device, permissions: device, push: PushRelay(), notificationScheduler: nil,
             kinds: Dictionary(uniqueKeysWithValues: BuiltInModules.deviceModules.map { ($0, .simulated) }))
     }
 }

@@ -21,7 +21,7 @@ import Testing
         #expect(
             Set(schemas.map(\.name)) == [
                 "platform", "app", "haptics", "vibration", "notifications", "badging", "share", "biometrics",
-                "secureStorage", "clipboard", "print", "iap", "healthkit", "camera", "microphone", "location",
+                "secureStorage", "clipboard", "print", "iap", "healthkit", "payments", "camera", "microphone", "location",
             ])
         for schema in schemas {
             for action in schema.actions where action.payload != nil {
@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func everyActionAnswersItsExampleWithAResultOfItsDeclaredShape() async throws {
-        let harness = try await ModuleHarness()
+        let harness = try await ModuleHarness(
+            features: FeatureFlags(healthkit: true, iap: true, payments: true), payments: PaymentsModuleTests.merchant)
         _ = try await harness.data("notifications", "requestPermission")
         _ = try await harness.data(
             "healthkit", "requestAuthorization", ["read": ["steps", "heartRate", "workouts", "sleep"], "write": ["workouts"]])
@@ -61,7 +62,8 @@ import Testing
     }
 
     @Test func malformedPayloadsAreRefusedNamingTheField() async throws {
-        let harness = try await ModuleHarness()
+        let harness = try await ModuleHarness(
+            features: FeatureFlags(healthkit: true, iap: true, payments: true), payments: PaymentsModuleTests.merchant)
         for schema in Self.schemas {
             for action in schema.actions {
                 let name = "\(schema.name).\(action.name)"
@@ -90,7 +92,8 @@ import Testing
     }
 
     @Test func hostileAndOversizedPayloadsGetErrorsNotCrashes() async throws {
-        let harness = try await ModuleHarness()
+        let harness = try await ModuleHarness(
+            features: FeatureFlags(healthkit: true, iap: true, payments: true), payments: PaymentsModuleTests.merchant)
         let huge = JSONValue.string(String(repeating: "x", count: 600_000))
         #expect(try await harness.path("clipboard", "write", ["text": huge]) == "payload.text")
         #expect(try await harness.path("secureStorage", "set", ["key": "k", "value": huge]) == "payload.value")

@@ -11,7 +11,7 @@ public struct ConfigurationValidator: Sendable {
     public static let maximumSize = 1 << 20
 
     private static let topLevelKeys = [
-        "$schema", "version", "app", "origins", "features", "appearance", "notifications",
+        "$schema", "version", "app", "origins", "features", "appearance", "notifications", "payments",
     ]
     private static let appKeys = ["name", "bundleId", "startUrl"]
     private static let appearanceKeys = [
@@ -70,6 +70,13 @@ public struct ConfigurationValidator: Sendable {
         if let features = field("features") { checkFeatures(features, &context) }
         if let appearance = field("appearance") { checkAppearance(appearance, &context) }
         if let notifications = field("notifications") { checkNotifications(notifications, &context) }
+        if let payments = field("payments") { checkPayments(payments, &context) }
+        let paymentsOn = field("features")?.members?.first { $0.key == "payments" }?.value == .bool(true)
+        if paymentsOn, field("payments") == nil {
+            context.error(
+                "payments", .missingField,
+                "features.payments is on, so the \"payments\" section (merchantId, countryCode, merchantName) is required")
+        }
         return ValidationReport(issues: context.issues)
     }
 
@@ -166,6 +173,39 @@ public struct ConfigurationValidator: Sendable {
                 if let suggestion = HexColor(lenient: text) { message += "; write \"\(suggestion)\"" }
                 context.error(path, .invalidColor, message)
             }
+        }
+    }
+
+    private func checkPayments(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
+        let keys = ["merchantId", "countryCode", "merchantName", "supportedNetworks"]
+        guard let payments = context.object(value, at: "payments", known: keys) else { return }
+        if let merchant = context.requiredString(payments, "merchantId", in: "payments"),
+            !PaymentsSection.isMerchantId(merchant)
+        {
+            context.error(
+                "payments.merchantId", .invalidValue,
+                "\(ValidationContext.quoted(merchant)) is not a merchant identifier like \"merchant.com.example.shop\"")
+        }
+        if let country = context.requiredString(payments, "countryCode", in: "payments"), !PaymentsSection.isCountryCode(country)
+        {
+            context.error(
+                "payments.countryCode", .invalidValue,
+                "\(ValidationContext.quoted(country)) is not an ISO 3166-1 alpha-2 country code like \"US\"")
+        }
+        if let name = context.requiredString(payments, "merchantName", in: "payments"),
+            name.trimmingCharacters(in: .whitespaces).isEmpty || name.utf8.count > 100
+        {
+            context.error("payments.merchantName", .invalidValue, "must be 1…100 bytes of text")
+        }
+        guard let networks = payments.first(where: { $0.key == "supportedNetworks" })?.value else { return }
+        guard let list = networks.elements, !list.isEmpty else {
+            context.wrongType(networks, at: "payments.supportedNetworks", expected: "a non-empty array of network names")
+            return
+        }
+        for (index, item) in list.enumerated() where !(item.stringValue.map(PaymentsSection.networks.contains) ?? false) {
+            context.error(
+                "payments.supportedNetworks[\(index)]", .invalidValue,
+                "is not one of \(PaymentsSection.networks.joined(separator: ", "))")
         }
     }
 

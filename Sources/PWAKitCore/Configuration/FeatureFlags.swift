@@ -1,6 +1,6 @@
 /// The `features` section: which native capabilities the app turns on.
 ///
-/// Every flag defaults to `true` except `healthkit` and `iap`; a missing key takes its default.
+/// Every flag defaults to `true` except `healthkit`, `iap` and `payments`; a missing key takes its default.
 public struct FeatureFlags: Codable, Sendable, Equatable {
     /// Push and local notifications.
     public var notifications: Bool
@@ -26,6 +26,8 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
     public var microphonePermission: Bool
     /// Location permission for the web view.
     public var locationPermission: Bool
+    /// Payments (Apple Pay); needs the `payments` section.
+    public var payments: Bool
 
     /// The names of every flag, as written in `pwa-config.json`.
     public static let names: [String] = CodingKeys.allCases.map(\.rawValue)
@@ -34,7 +36,8 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
     public init(
         notifications: Bool = true, haptics: Bool = true, biometrics: Bool = true, secureStorage: Bool = true,
         healthkit: Bool = false, iap: Bool = false, share: Bool = true, print: Bool = true, clipboard: Bool = true,
-        cameraPermission: Bool = true, microphonePermission: Bool = true, locationPermission: Bool = true
+        cameraPermission: Bool = true, microphonePermission: Bool = true, locationPermission: Bool = true,
+        payments: Bool = false
     ) {
         self.notifications = notifications
         self.haptics = haptics
@@ -48,11 +51,12 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
         self.cameraPermission = cameraPermission
         self.microphonePermission = microphonePermission
         self.locationPermission = locationPermission
+        self.payments = payments
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case notifications, haptics, biometrics, secureStorage, healthkit, iap, share, print, clipboard
-        case cameraPermission, microphonePermission, locationPermission
+        case cameraPermission, microphonePermission, locationPermission, payments
     }
 
     /// Decodes the flags; a missing key takes its default.
@@ -74,6 +78,7 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
         cameraPermission = try flag(.cameraPermission, defaults.cameraPermission)
         microphonePermission = try flag(.microphonePermission, defaults.microphonePermission)
         locationPermission = try flag(.locationPermission, defaults.locationPermission)
+        payments = try flag(.payments, defaults.payments)
     }
 
     /// The value of the flag called `name` (as written in the file), or nil when no flag has that name.
@@ -92,6 +97,7 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
         case .cameraPermission: cameraPermission
         case .microphonePermission: microphonePermission
         case .locationPermission: locationPermission
+        case .payments: payments
         }
     }
 }

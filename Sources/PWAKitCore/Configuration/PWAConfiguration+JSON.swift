@@ -2,7 +2,7 @@ public import Foundation
 
 extension PWAConfiguration {
     /// The configuration as `pwa-config.json` text: sections in the documented order
-    /// (version, app, origins, features, appearance, notifications), two-space indents,
+    /// (version, app, origins, features, appearance, notifications, payments), two-space indents,
     /// a trailing newline. Decoding it gives back an equal configuration.
     public func encodedJSON() -> Data {
         Data((jsonTree.prettyPrinted() + "\n").utf8)
@@ -53,6 +53,16 @@ extension PWAConfiguration {
         if let notifications {
             members.append(
                 member("notifications", .object([member("provider", .string(notifications.provider.rawValue))])))
+        }
+        if let payments {
+            var fields = [
+                member("merchantId", .string(payments.merchantId)), member("countryCode", .string(payments.countryCode)),
+                member("merchantName", .string(payments.merchantName)),
+            ]
+            if let networks = payments.supportedNetworks {
+                fields.append(member("supportedNetworks", .array(networks.map { .string($0) })))
+            }
+            members.append(member("payments", .object(fields)))
         }
         return .object(members)
     }

@@ -18,6 +18,8 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
     public var appearance: AppearanceSection
     /// Push notification settings, when the app uses them.
     public var notifications: NotificationsSection?
+    /// Who is paid (`payments`), for apps that take payments.
+    public var payments: PaymentsSection?
 
     /// Creates a configuration from its sections.
     public init(
@@ -26,7 +28,8 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         origins: OriginsSection,
         features: FeatureFlags = FeatureFlags(),
         appearance: AppearanceSection = AppearanceSection(),
-        notifications: NotificationsSection? = nil
+        notifications: NotificationsSection? = nil,
+        payments: PaymentsSection? = nil
     ) {
         self.version = version
         self.app = app
@@ -34,10 +37,11 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         self.features = features
         self.appearance = appearance
         self.notifications = notifications
+        self.payments = payments
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, app, origins, features, appearance, notifications
+        case version, app, origins, features, appearance, notifications, payments
     }
 
     /// Decodes a configuration; `features` and `appearance` take their defaults when absent.
@@ -49,6 +53,7 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         features = try container.decodeIfPresent(FeatureFlags.self, forKey: .features) ?? FeatureFlags()
         appearance = try container.decodeIfPresent(AppearanceSection.self, forKey: .appearance) ?? AppearanceSection()
         notifications = try container.decodeIfPresent(NotificationsSection.self, forKey: .notifications)
+        payments = try container.decodeIfPresent(PaymentsSection.self, forKey: .payments)
     }
 }
 

@@ -1,7 +1,12 @@
 /// The globals the seed's mini-apps look for, for pages written before the bridge (opt-in per
 /// app): `window.NATIVE_APP`, `window.NATIVE_PLATFORM` and `window.nativeFaceID(reason)`, which
 /// asks the `biometrics` module and resolves `true` when the person authenticated, `false`
-/// otherwise (cancelled, failed, locked out, not available or not granted).
+/// otherwise (cancelled, failed, locked out, not available or not granted); and
+/// `window.nativeApplePay({amount, currency, description})` (or the older
+/// `nativeApplePay(amount, description)`), which asks the `payments` module for one line of
+/// `amount` (a number, written with the currency's decimals) and resolves
+/// `{success, status, token}`: `success` true only when authorised, `status` `authorized`,
+/// `cancelled` or `failed` (with `error`, the code); it never rejects.
 ///
 /// The seed's `?token=JWT` start URL stays unsupported: a token in a URL leaks into logs,
 /// history and `Referer`; pages get a single-use launch code from the `session` module instead.
@@ -20,6 +25,24 @@ public enum SeedEraGlobals {
                   var text = typeof reason === 'string' && reason.length > 0 ? reason.slice(0, 256) : 'Confirm it is you';
                   return window.PWAKit.call('biometrics', 'authenticate', { reason: text })
                     .then(function (answer) { return !!(answer && answer.authenticated); }, function () { return false; });
+                }
+              });
+              var noDecimals = ['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'];
+              var threeDecimals = ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'];
+              Object.defineProperty(window, 'nativeApplePay', {
+                enumerable: true,
+                value: function (options, description) {
+                  var request = options !== null && typeof options === 'object' ? options : { amount: options, description: description };
+                  var currency = typeof request.currency === 'string' ? request.currency.toUpperCase() : 'USD';
+                  var digits = noDecimals.indexOf(currency) >= 0 ? 0 : threeDecimals.indexOf(currency) >= 0 ? 3 : 2;
+                  var amount = typeof request.amount === 'number' && isFinite(request.amount) ? request.amount.toFixed(digits) : String(request.amount);
+                  var label = typeof request.description === 'string' && request.description.length > 0 ? request.description.slice(0, 100) : 'Payment';
+                  return window.PWAKit.call('payments', 'request', { items: [{ label: label, amount: amount }], currency: currency })
+                    .then(function (answer) {
+                      return { success: answer.status === 'authorized', status: answer.status, token: answer.token || null };
+                    }, function (error) {
+                      return { success: false, status: 'failed', token: null, error: (error && error.code) || 'failed' };
+                    });
                 }
               });
             })();

@@ -239,3 +239,28 @@ extension SimulatedDevice: HealthProvider {
         return out
     }
 }
+
+extension SimulatedDevice: PaymentsProvider {
+    /// Whether the script says the device can pay.
+    public func availability(networks: [String]) -> PaymentsAvailability {
+        PaymentsAvailability(canMakePayments: paymentsAvailable && !networks.isEmpty, networks: networks)
+    }
+
+    /// The next scripted outcome (approve when none is scripted); the token says it is simulated.
+    public func authorize(_ sheet: PaymentSheet) throws -> PaymentToken? {
+        let outcome = paymentOutcomes.isEmpty ? .approve : paymentOutcomes.removeFirst()
+        record("payments.request \(sheet.total.amount) \(sheet.currency) \(outcome.rawValue)")
+        switch outcome {
+        case .cancel: return nil
+        case .fail: throw BridgeError(.module("payments", "failed"), "the simulated payment was declined")
+        case .approve:
+            paymentCounter += 1
+            let network = sheet.networks.contains("visa") ? "visa" : sheet.networks.first ?? "visa"
+            let data =
+                #"{"simulated":true,"merchantId":"\#(sheet.merchantId)","amount":"\#(sheet.total.amount)","currency":"\#(sheet.currency)"}"#
+            return PaymentToken(
+                paymentData: Data(data.utf8).base64EncodedString(), transactionIdentifier: "simulated-\(paymentCounter)",
+                network: network, displayName: "Simulated \(network) 4242")
+        }
+    }
+}

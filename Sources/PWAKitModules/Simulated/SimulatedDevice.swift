@@ -27,6 +27,9 @@ public actor SimulatedDevice {
     var purchaseOutcomes: [PurchaseStatus] = []
     var owned: [Entitlement] = []
     var healthAvailable = true
+    var paymentsAvailable = true
+    var paymentOutcomes: [SimulationScript.PaymentOutcome] = []
+    var paymentCounter = 0
     var healthAuthorized: Set<HealthDataType> = []
     var savedWorkouts: [Workout] = []
     var reviewRequests = 0
@@ -67,6 +70,16 @@ public actor SimulatedDevice {
             if let owned = store.entitlements { self.owned = owned }
         }
         if let available = script.healthAvailable { healthAvailable = available }
+        if let payments = script.payments {
+            if let available = payments.available { paymentsAvailable = available }
+            if let outcomes = payments.outcomes { paymentOutcomes = outcomes }
+        }
+    }
+
+    /// The next payment sheets end with these outcomes, in order.
+    public func scriptPayments(_ outcomes: [SimulationScript.PaymentOutcome], available: Bool = true) {
+        paymentOutcomes = outcomes
+        paymentsAvailable = available
     }
 
     /// Replaces the enrolment state, as adding a finger or face does.
@@ -140,6 +153,26 @@ public struct SimulationScript: Codable, Sendable, Hashable {
     public var store: Store?
     /// Whether a health store exists.
     public var healthAvailable: Bool?
+    /// Payments: whether the device can pay, and how the next payment sheets end.
+    public var payments: Payments?
+
+    /// How a simulated payment sheet ends.
+    public enum PaymentOutcome: String, Codable, Sendable, Hashable {
+        /// The person authorises: a token (marked simulated) is answered.
+        case approve
+        /// The person closes the sheet.
+        case cancel
+        /// The payment is declined: `payments.failed`.
+        case fail
+    }
+
+    /// Payment settings.
+    public struct Payments: Codable, Sendable, Hashable {
+        /// Whether the device can pay.
+        public var available: Bool?
+        /// Per payment sheet: approve, cancel or fail (approve once they run out).
+        public var outcomes: [PaymentOutcome]?
+    }
     /// Pushes delivered to the page after it loads.
     public var pushes: [PushEvent]?
 

@@ -8,9 +8,9 @@ struct ConfigurationValuesTests {
     @Test func featureFlagDefaults() {
         let flags = FeatureFlags()
         for name in FeatureFlags.names {
-            #expect(flags.isEnabled(name) == !(name == "healthkit" || name == "iap"), "\(name)")
+            #expect(flags.isEnabled(name) == !(name == "healthkit" || name == "iap" || name == "payments"), "\(name)")
         }
-        #expect(FeatureFlags.names.count == 12)
+        #expect(FeatureFlags.names.count == 13)
         #expect(flags.isEnabled("teleport") == nil)
         #expect(flags.isEnabled("Haptics") == nil)
     }

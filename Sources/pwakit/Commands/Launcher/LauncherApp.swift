@@ -20,6 +20,7 @@
         let password: String?
         let tour: LauncherTour?
         let relockAfter: Duration
+        let merchant: PaymentsSection
 
         /// Opens the window and runs until it closes (or the tour ends); the exit status.
         @MainActor
@@ -137,10 +138,9 @@
         func present(_ app: MiniAppModel, release: LaunchableRelease, entry: CatalogEntry?) {
             let appId = release.appId
             let name = entry?.app.name ?? appId
-            let grants = Set(entry?.app.permissions ?? []).union(["lifecycle", "session", "platform"])
-            let configuration = PWAConfiguration(
-                app: AppSection(name: name, bundleId: "miniapp.\(appId)", startUrl: "app://\(appId)/\(release.entryPath)"),
-                origins: OriginsSection(allowed: [], grants: [appId: grants.sorted()]))
+            let configuration = MiniAppConfiguration.make(
+                appId: appId, name: name, entryPath: release.entryPath, permissions: entry?.app.permissions ?? [],
+                merchant: setup.merchant)
             let store = controller.store
             let launch = AppLaunch(
                 configuration: configuration, bundleRoot: nil, startURL: configuration.app.startUrl,

@@ -55,6 +55,8 @@ struct LauncherCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A scripted tour to run, then exit.", valueName: "file"))
     var tour: String?
 
+    @OptionGroup var merchant: MerchantOptions
+
     @Option(help: "Window size, WIDTHxHEIGHT.")
     var size: String = "1100x760"
 
@@ -136,7 +138,7 @@ struct LauncherCommand: ParsableCommand {
                 trust: PublisherTrust(keys: trustKeys.compactMap { try? VerifyingKey(base64: $0) }),
                 readyDeadline: .seconds(readyTimeout), options: options, email: email,
                 password: ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"], tour: script,
-                relockAfter: .seconds(relockAfter))
+                relockAfter: .seconds(relockAfter), merchant: merchant.section)
             let status = MainActor.assumeIsolated { setup.run() }
             throw ExitCode(status)
         #else

@@ -59,10 +59,14 @@ struct MiniAppOpenCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("seed-globals"),
-        help: "Give this app the seed's window.NATIVE_APP, NATIVE_PLATFORM and nativeFaceID() (mapped onto biometrics).")
+        help:
+            "Give this app the seed's window.NATIVE_APP, NATIVE_PLATFORM, nativeFaceID() and nativeApplePay() (mapped onto biometrics and payments)."
+    )
     var seedGlobals = false
 
     @OptionGroup var host: HostRunOptions
+
+    @OptionGroup var merchant: MerchantOptions
 
     func validate() throws {
         guard (1...600).contains(readyTimeout) else { throw ValidationError("--ready-timeout must be 1…600 seconds") }
@@ -108,12 +112,11 @@ struct MiniAppOpenCommand: ParsableCommand {
             ).cached()
         }
         let entry = cached?.apps.first { $0.id == appId }
-        var grants = Set(entry?.permissions ?? []).union(["lifecycle", "session", "platform"] + (host.report ? ["report"] : []))
-        if seedGlobals { grants.insert("biometrics.authenticate") }
-        let configuration = PWAConfiguration(
-            app: AppSection(
-                name: entry?.name ?? appId, bundleId: "miniapp.\(appId)", startUrl: "app://\(appId)/\(release.entryPath)"),
-            origins: OriginsSection(allowed: allowed, grants: [appId: grants.sorted()]))
+        var extra = host.report ? ["report"] : []
+        if seedGlobals { extra += ["biometrics.authenticate", "payments.request"] }
+        let configuration = MiniAppConfiguration.make(
+            appId: appId, name: entry?.name ?? appId, entryPath: release.entryPath, permissions: entry?.permissions ?? [],
+            extraGrants: extra, allowed: allowed, merchant: merchant.section)
         let launch = AppLaunch(
             configuration: configuration, bundleRoot: nil, startURL: configuration.app.startUrl,
             release: ReleaseFiles(manifest: release.manifest) { URL(fileURLWithPath: store.blobPath($0)) })
