@@ -49,6 +49,8 @@ struct MerchantOptions: ParsableArguments {
     }
 
     var section: PaymentsSection {
-        PaymentsSection(merchantId: merchantId, countryCode: merchantCountry, merchantName: merchantName)
+        PaymentsSection(
+            merchantId: merchantId, countryCode: merchantCountry, merchantName: merchantName,
+            supportedNetworks: ["amex", "masterCard", "visa"])
     }
 }
