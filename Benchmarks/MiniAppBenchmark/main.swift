@@ -12,7 +12,10 @@ import Synchronization
 //   1. an update's bytes fetched / the bytes of the files it changed;
 //   2. installing a 200-file, 2 MB release from local files / `cp -r` of the same files plus one `sync -f`;
 //   3. cold launch of a cached mini-app to `ready` / `pwakit run` of the same directory (needs the WebKitGTK build
-//      of `pwakit` beside this executable and a display or xvfb-run).
+//      of `pwakit` beside this executable and a display or xvfb-run);
+//   4. `pwakit launcher` cold start to the grid shown (and saved as a PNG) / `pwakit run` of a static page to ready
+//      (and saved);
+//   5. in the launcher, tap on a cached app → its `ready` / `pwakit run` of the same directory, view built → `ready`.
 // Usage: MiniAppBenchmark [--runs N] [--skip-launch]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -49,33 +52,49 @@ final class Counting: HTTPTransport {
     }
 }
 
-// MARK: 1. Delta update
+/// A platform server in this process on a loopback port, with an administrator and an app `bench`
+/// whose releases `key` signs.
+struct LiveServer {
+    let base: URL
+    let admin: String
+    let key: SigningKey
+    let serving: Task<Void, any Error>
+    let server: PlatformServer
 
-print("== 1. update: bytes fetched / bytes of the changed files")
-do {
-    var configuration = ServerConfiguration()
-    configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
-    let server = try await PlatformServer.make(
-        storage: try await SQLStorage.sqlite(path: nil),
-        blobs: try FileBlobStore(root: work.appendingPathComponent("server-blobs")),
-        configuration: configuration)
-    _ = try await server.apply(
-        ServerSeed(users: [.init(email: "admin@example.com", password: "admin-password", role: "admin")]))
-    let port = Mutex<Int?>(nil)
-    var logger = Logger(label: "bench")
-    logger.logLevel = .critical
-    let serving = Task {
-        try await server.run(host: "127.0.0.1", port: 0, logger: logger) { bound in port.withLock { $0 = bound } }
+    /// Stops serving and closes the database.
+    func stop() async {
+        serving.cancel()
+        _ = try? await serving.value
+        try? await server.storage.close()
     }
-    while port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
-    let base = URL(string: "http://127.0.0.1:\(port.withLock { $0 }!)")!
-    let transport = Counting()
-    let client = APIClient(baseURL: base, transport: transport)
-    let admin = try await client.login(LoginRequest(email: "admin@example.com", password: "admin-password")).accessToken
-    let key = SigningKey.generate()
-    _ = try await client.createApp(CreateAppRequest(id: "bench", name: "Bench"), accessToken: admin)
-    _ = try await client.addPublisherKey(appId: "bench", publicKey: key.verifyingKey.base64, accessToken: admin)
+
+    static func start(directory: URL) async throws -> LiveServer {
+        var configuration = ServerConfiguration()
+        configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
+        let server = try await PlatformServer.make(
+            storage: try await SQLStorage.sqlite(path: nil), blobs: try FileBlobStore(root: directory),
+            configuration: configuration)
+        _ = try await server.apply(
+            ServerSeed(users: [.init(email: "admin@example.com", password: "admin-password", role: "admin")]))
+        let port = Mutex<Int?>(nil)
+        var logger = Logger(label: "bench")
+        logger.logLevel = .critical
+        let serving = Task {
+            try await server.run(host: "127.0.0.1", port: 0, logger: logger) { bound in port.withLock { $0 = bound } }
+        }
+        while port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let base = URL(string: "http://127.0.0.1:\(port.withLock { $0 }!)")!
+        let client = APIClient(baseURL: base)
+        let admin = try await client.login(LoginRequest(email: "admin@example.com", password: "admin-password")).accessToken
+        let key = SigningKey.generate()
+        _ = try await client.createApp(CreateAppRequest(id: "bench", name: "Bench"), accessToken: admin)
+        _ = try await client.addPublisherKey(appId: "bench", publicKey: key.verifyingKey.base64, accessToken: admin)
+        return LiveServer(base: base, admin: admin, key: key, serving: serving, server: server)
+    }
+
+    /// Uploads the files the server lacks and publishes a release of `bench` signed with ``key``.
     func publish(_ version: String, _ files: [String: [UInt8]]) async throws {
+        let client = APIClient(baseURL: base)
         let entries = files.map {
             ManifestFile(
                 path: $0.key, sha256: SHA256.hex(of: $0.value), size: $0.value.count, contentType: ContentTypes.forPath($0.key))
@@ -89,6 +108,19 @@ do {
         _ = try await client.publish(
             appId: "bench", PublishReleaseRequest(manifest: signed.manifest, keyId: signed.keyId, signature: signed.signature),
             accessToken: admin)
+    }
+}
+
+// MARK: 1. Delta update
+
+print("== 1. update: bytes fetched / bytes of the changed files")
+do {
+    let live = try await LiveServer.start(directory: work.appendingPathComponent("server-blobs"))
+    let transport = Counting()
+    let client = APIClient(baseURL: live.base, transport: transport)
+    let key = live.key
+    func publish(_ version: String, _ files: [String: [UInt8]]) async throws {
+        try await live.publish(version, files)
     }
     var files: [String: [UInt8]] = ["index.html": Array("<h1>bench</h1>".utf8)]
     for index in 0..<200 { files["assets/f\(index).js"] = randomBytes(10_000 + index) }
@@ -114,7 +146,7 @@ do {
         String(
             format: "ratio (fetched / changed): %.3f  (goal <= 1.05; the manifest comes on top)",
             Double(fetched) / Double(changedBytes)))
-    serving.cancel()
+    await live.stop()
 }
 
 // MARK: 2. Install from local files
@@ -238,4 +270,97 @@ if skipLaunch {
     }
     print(String(format: "pwakit run median %.0f ms; miniapp open median %.0f ms", median(floors) * 1000, median(ours) * 1000))
     print(String(format: "ratio (miniapp open / run): %.2f  (goal <= 1.2)", median(ours) / median(floors)))
+}
+
+// MARK: 4 and 5. The launcher
+
+print("\n== 4. launcher cold start to the grid shown / pwakit run of a static page")
+print("== 5. tap → ready of a cached app in the launcher / pwakit run of the same directory, view built → ready")
+if skipLaunch || !FileManager.default.isExecutableFile(atPath: pwakit.path) {
+    print("skipped")
+} else {
+    let live = try await LiveServer.start(directory: work.appendingPathComponent("launcher-blobs"))
+    let page =
+        "<!doctype html><meta charset=utf-8><title>bench</title><h1>bench</h1><script>addEventListener('load', () => PWAKit.ready())</script>"
+    var files: [String: [UInt8]] = ["index.html": Array(page.utf8)]
+    for index in 0..<20 {
+        files["assets/f\(index).js"] = Array("// \(index)\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 2000)
+    }
+    try await live.publish("1.0.0", files)
+    _ = try await APIClient(baseURL: live.base).register(RegisterRequest(email: "user@example.com", password: "user-password-1"))
+    let site = work.appendingPathComponent("launcher-site")
+    for (path, bytes) in files {
+        let url = site.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+    }
+    try Data(
+        #"{"version":1,"app":{"name":"bench","bundleId":"dev.pwakit.bench","startUrl":"app://bench/index.html"},"origins":{"allowed":["bench"]}}"#
+            .utf8
+    ).write(to: site.appendingPathComponent("pwa-config.json"))
+    let shot = work.appendingPathComponent("launcher-shot.png").path
+    func tour(_ steps: String) throws -> String {
+        let path = work.appendingPathComponent("tour-\(UUID().uuidString).json").path
+        try Data(#"{"steps": [\#(steps)]}"#.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+    /// Runs pwakit; the wall time and the JSON lines it printed.
+    func launched(_ arguments: [String]) throws -> (Double, [[String: Any]]) {
+        let process = Process()
+        process.executableURL = pwakit
+        process.arguments = arguments
+        let output = work.appendingPathComponent("out-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        process.environment = ProcessInfo.processInfo.environment.merging(["PWAKIT_PASSWORD": "user-password-1"]) { $1 }
+        let start = ContinuousClock.now
+        try process.run()
+        process.waitUntilExit()
+        let wall = seconds(ContinuousClock.now - start)
+        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        let lines = (try String(contentsOf: output, encoding: .utf8)).split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        return (wall, lines)
+    }
+    let launcher = [
+        "launcher", "--server", live.base.absoluteString, "--store", work.appendingPathComponent("launcher-store").path,
+        "--data-dir", work.appendingPathComponent("launcher-data").path, "--trust-key", live.key.verifyingKey.base64,
+        "--email", "user@example.com",
+    ]
+    // Warm-up: signs in (the session is kept), installs the app, opens it once.
+    _ = try launched(
+        launcher + [
+            "--tour", try tour(##"{"waitFor": "#app-bench"}, {"click": "#app-bench"}, {"waitForApp": "bench"}, {"back": true}"##),
+        ])
+    let grid = try tour(##"{"waitFor": "#app-bench"}, {"screenshot": "\##(shot)"}"##)
+    let tap = try tour(##"{"waitFor": "#app-bench"}, {"click": "#app-bench"}, {"waitForApp": "bench"}"##)
+    var runWalls: [Double] = []
+    var gridWalls: [Double] = []
+    var runReady: [Double] = []
+    var tapReady: [Double] = []
+    for _ in 0..<runs {
+        let (runWall, runLines) = try launched(["run", site.path, "--screenshot", shot, "--wait-for", "ready"])
+        runWalls.append(runWall)
+        if let ready = runLines.first(where: { $0["event"] as? String == "ready" })?["sinceStartMs"] as? Double {
+            runReady.append(ready / 1000)
+        }
+        gridWalls.append(try launched(launcher + ["--tour", grid]).0)
+        let (_, tapLines) = try launched(launcher + ["--tour", tap])
+        if let ready = tapLines.first(where: { $0["event"] as? String == "appReady" })?["sinceTapMs"] as? Double {
+            tapReady.append(ready / 1000)
+        }
+    }
+    print(
+        String(
+            format: "pwakit run (static page, screenshot) median %.0f ms; launcher to the grid (screenshot) median %.0f ms",
+            median(runWalls) * 1000, median(gridWalls) * 1000))
+    print(String(format: "ratio (launcher cold start / run): %.2f  (goal <= 1.3)", median(gridWalls) / median(runWalls)))
+    print(
+        String(
+            format: "pwakit run view built → ready median %.0f ms; launcher tap → ready median %.0f ms",
+            median(runReady) * 1000, median(tapReady) * 1000))
+    print(String(format: "ratio (tap → ready / run): %.2f  (goal <= 1.2)", median(tapReady) / median(runReady)))
+    await live.stop()
 }

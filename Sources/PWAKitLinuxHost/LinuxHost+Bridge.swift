@@ -229,7 +229,13 @@
 
         func pageReportedReady(_ caller: BridgeCaller) {
             guard case .open(_, let id) = page, id == caller.pageLoad else { return }
-            emitLine(["event": "ready", "origin": .string(caller.origin)])
+            var line: [String: JSONValue] = ["event": "ready", "origin": .string(caller.origin)]
+            if let builtAt {
+                let elapsed = ContinuousClock.now - builtAt
+                line["sinceStartMs"] = .number(
+                    Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            }
+            emitLine(line)
             onPageEvent?(.ready(id, origin: caller.origin))
             if options.screenshot != nil && options.waitFor == .ready { takeSnapshotAfterPaint() }
         }

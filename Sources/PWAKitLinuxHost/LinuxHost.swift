@@ -47,6 +47,8 @@
         var loadFinishedOnce = false
         var snapshotStarted = false
         var lastVisibility = true
+        /// When the view began to be built (what the `ready` line's `sinceStartMs` counts from).
+        var builtAt: ContinuousClock.Instant?
         /// Whether the view lives in a window of someone else's (``makeEmbeddedView()``).
         var embedded = false
         /// Called instead of quitting the main loop when an embedded host's run ends.
@@ -222,6 +224,7 @@
 
         /// The web view under its sign-in bar, every signal connected.
         func buildView() throws(HostError) -> UnsafeMutablePointer<GtkWidget> {
+            builtAt = .now
             let location = try WebsiteDataLocation(
                 bundleID: launch.configuration.app.bundleId, base: options.dataDirectory)
             try location.create()

@@ -40,6 +40,8 @@ public final class LauncherController {
 
     /// The mini-app being opened or shown, or the last one (its outcome stays on show).
     public private(set) var running: MiniAppModel?
+    /// When the last ``open(_:)`` was asked for (the tap), for measuring tap → ready.
+    @ObservationIgnored public private(set) var openRequestedAt: ContinuousClock.Instant?
     /// Whether ``running`` is on screen.
     public private(set) var isShowingApp = false
 
@@ -86,7 +88,11 @@ public final class LauncherController {
         await root.start()
         await settings.load()
         if case .locked = root.route { await unlock() }
-        if case .launcher = root.route { await refresh() }
+        if case .launcher = root.route {
+            // The kept grid at once, then the server's.
+            await grid.reload()
+            await refresh()
+        }
     }
 
     // MARK: Biometric unlock
@@ -232,6 +238,7 @@ public final class LauncherController {
     public func open(_ appId: String) async throws(MiniAppError) {
         let entry = try known(appId)
         guard !isShowingApp, !isOpening else { return }
+        openRequestedAt = now()
         let app = MiniAppModel(appId: appId, store: store, updater: updater, readyDeadline: readyDeadline)
         running = app
         guard let release = await app.open(channel: entry.channel) else {

@@ -40,7 +40,11 @@ public final class RootModel {
         following = Task { [weak self] in
             for await state in stream { self?.apply(state) }
         }
-        if state.user != nil { _ = try? await account.me() }
+        if state.user != nil {
+            // NB: not awaited: the launcher opens at once; an ended session reaches the route through the account.
+            let account = self.account
+            Task { _ = try? await account.me() }
+        }
     }
 
     /// Stops following the account.

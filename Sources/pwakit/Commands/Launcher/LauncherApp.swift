@@ -56,6 +56,8 @@
         /// The options of every view: the simulation script is applied once, to the shared device.
         let options: HostOptions
         var home: LinuxHost?
+        /// The app on screen whose page reported ready since it was shown.
+        var readyApp: String?
 
         init(setup: LauncherSetup, controller: LauncherController, device: SimulatedDevice) {
             self.setup = setup
@@ -152,6 +154,15 @@
                     extraModules: [session])
                 host.onPageEvent = { [weak self, weak app] event in
                     guard let self, let app else { return }
+                    if case .ready = event { self.readyApp = app.appId }
+                    if case .ready = event, let tapped = self.controller.openRequestedAt {
+                        let elapsed = ContinuousClock.now - tapped
+                        self.output([
+                            "event": "appReady", "appId": .string(app.appId),
+                            "sinceTapMs": .number(
+                                Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15),
+                        ])
+                    }
                     let action: ReadyWatch.Action =
                         switch event {
                         case .opened(let load, let origin): app.documentOpened(load, origin: origin)
@@ -160,6 +171,7 @@
                         }
                     self.perform(action, app: app)
                 }
+                readyApp = nil
                 try shell.present(host, title: name, status: status(of: app))
                 output([
                     "event": "miniapp", "appId": .string(appId), "version": .string(release.manifest.version),

@@ -27,7 +27,8 @@ struct LauncherTour: Sendable, Equatable {
         case waitFor(String)
         /// Waits until the page's text contains this.
         case waitForText(String)
-        /// Waits until the app with this id is on screen and ready.
+        /// Waits until the app with this id is on screen and its page reported ready
+        /// (`PWAKit.ready()`), its release trusted.
         case waitForApp(String)
         /// Saves what the window shows as a PNG at this path.
         case screenshot(String)

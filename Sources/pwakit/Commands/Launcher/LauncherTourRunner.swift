@@ -65,10 +65,14 @@
                 return await poll(body) ? nil : "the page never showed “\(text)”"
             case .waitForApp(let appId):
                 let shown = await until {
-                    guard let running = app.controller.running, running.appId == appId, app.shell.app != nil else { return false }
+                    guard let running = app.controller.running, running.appId == appId, app.shell.app != nil,
+                        app.readyApp == appId
+                    else { return false }
                     return running.isReady
                 }
-                return shown ? nil : "\(appId) was not shown ready (\(String(describing: app.controller.running?.state)))"
+                return shown
+                    ? nil
+                    : "\(appId) was not shown, or its page did not report ready (\(String(describing: app.controller.running?.state)))"
             case .screenshot(let path):
                 _ = await app.shell.visible?.evaluate(
                     function:
