@@ -5,9 +5,10 @@ import PWAKitAPI
 
 extension PlatformServer {
     func addIdentityRoutes(to table: RouteTable) {
-        table.add(.post, "/v1/auth/register") { request, _ in
+        table.add(.post, "/v1/auth/register") { request, context in
             let body = try await RequestReader.json(RegisterRequest.self, from: request, limit: configuration.maximumJSONBody)
-            return try JSONResponse.make(try await identity.register(body), status: .accepted)
+            return try JSONResponse.make(
+                try await identity.register(body, address: clientAddress(request, context: context)), status: .accepted)
         }
         table.add(.post, "/v1/auth/login") { request, context in
             let body = try await RequestReader.json(LoginRequest.self, from: request, limit: configuration.maximumJSONBody)

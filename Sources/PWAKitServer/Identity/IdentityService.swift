@@ -27,9 +27,15 @@ struct IdentityService: Sendable {
 
     /// Creates an account unless the email is taken; the answer is the same either way, so registration
     /// never reveals whether an account exists. The client signs in next.
-    func register(_ request: RegisterRequest) async throws -> RegistrationResponse {
+    func register(_ request: RegisterRequest, address: String) async throws -> RegistrationResponse {
         let email = try Validation.email(request.email, field: "email")
         try Validation.password(request.password, field: "password")
+        let now = environment.now()
+        guard
+            try await storage.reserveAttempt(
+                [ThrottleKey("register:" + address, limit: configuration.registrationLimit)],
+                since: now.addingTimeInterval(-configuration.throttleWindow), now: now)
+        else { throw tooManyAttempts("too many registrations from this address; try again later") }
         let displayName =
             try request.displayName.map { try Validation.displayName($0, field: "displayName") }
             ?? String(email.split(separator: "@").first ?? "")
@@ -49,31 +55,47 @@ struct IdentityService: Sendable {
         return try await storage.insertUser(user) ? user : nil
     }
 
+    /// Signs in. The attempt is reserved under its throttles before the password is checked, so a
+    /// burst of parallel guesses is judged no more often than the limits allow; a success takes its
+    /// reservation back.
     func login(_ request: LoginRequest, address: String) async throws -> TokenPairResponse {
         let email = Validation.normalizedEmail(request.email)
         let now = environment.now()
         let since = now.addingTimeInterval(-configuration.throttleWindow)
+        let pairKey = "pair:\(email)|\(address)"
         let accountKey = "account:" + email
         let addressKey = "address:" + address
-        let accountFailures = try await storage.loginFailureCount(key: accountKey, since: since, until: now)
-        let addressFailures = try await storage.loginFailureCount(key: addressKey, since: since, until: now)
-        guard accountFailures < configuration.accountFailureLimit, addressFailures < configuration.addressFailureLimit else {
-            throw APIError(
-                .tooManyRequests, .tooManyAttempts, "too many failed logins; try again later",
-                headers: [.retryAfter: "\(Int(configuration.throttleWindow))"]
-            )
+        let knownKey = "known:\(email)|\(address)"
+        let known =
+            try await storage.loginFailureCount(
+                key: knownKey, since: now.addingTimeInterval(-configuration.knownAddressLifetime), until: now) > 0
+        var throttles = [
+            ThrottleKey(pairKey, limit: configuration.pairFailureLimit),
+            ThrottleKey(addressKey, limit: configuration.addressFailureLimit),
+        ]
+        if !known { throttles.append(ThrottleKey(accountKey, limit: configuration.accountFailureLimit)) }
+        guard try await storage.reserveAttempt(throttles, since: since, now: now) else {
+            throw tooManyAttempts("too many failed logins; try again later")
         }
         let user = email.utf8.count <= 254 ? try await storage.user(email: email) : nil
         let passwordMatches =
             request.password.utf8.count <= Validation.maximumPasswordBytes
             ? try await hasher.verifyOffLoop(request.password, encoded: user?.passwordHash ?? decoyHash) : false
         guard let user, passwordMatches else {
-            try await storage.recordLoginFailure(key: accountKey, at: now)
-            try await storage.recordLoginFailure(key: addressKey, at: now)
+            // The reservation stands as the failure.
             throw APIError(.unauthorized, .invalidCredentials, "email or password is wrong")
         }
-        try await storage.clearLoginFailures(key: accountKey)
+        try await storage.clearLoginFailures(key: pairKey)
+        for throttle in throttles where throttle.key != pairKey {
+            try await storage.releaseAttempt(key: throttle.key, at: now)
+        }
+        try await storage.recordLoginFailure(key: knownKey, at: now)
         return try await issueTokens(for: user, familyId: nil)
+    }
+
+    func tooManyAttempts(_ message: String) -> APIError {
+        APIError(
+            .tooManyRequests, .tooManyAttempts, message, headers: [.retryAfter: "\(Int(configuration.throttleWindow))"])
     }
 
     func refresh(_ request: RefreshRequest) async throws -> TokenPairResponse {

@@ -46,6 +46,12 @@ public protocol ServerStorage: Sendable {
     func loginFailureCount(key: String, since: Date, until: Date) async throws -> Int
     /// Forgets the failures of a key (after a successful login).
     func clearLoginFailures(key: String) async throws
+    /// Reserves one attempt under every key at once, when each has fewer than its limit after `since`
+    /// (and no later than `now`): all or none, atomically against every other reservation on this
+    /// database, so parallel requests consume no more than the limit. Whether it was reserved.
+    func reserveAttempt(_ keys: [ThrottleKey], since: Date, now: Date) async throws -> Bool
+    /// Takes back one reservation of `key` made at `at` (the attempt succeeded and should not count).
+    func releaseAttempt(key: String, at: Date) async throws
 
     // MARK: Catalog
     /// Inserts an app; returns `false` when the id exists.
@@ -82,4 +88,19 @@ public protocol ServerStorage: Sendable {
     // MARK: Server keys
     /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.
     func serverKey(purpose: String, candidate: String, now: Date) async throws -> String
+}
+
+/// One throttle a request must pass: its key (`pair:…`, `account:…`, `address:…`, …) and how
+/// many attempts the key may have within the window.
+public struct ThrottleKey: Sendable, Hashable {
+    /// The key.
+    public var key: String
+    /// Attempts allowed within the window.
+    public var limit: Int
+
+    /// A throttle.
+    public init(_ key: String, limit: Int) {
+        self.key = key
+        self.limit = limit
+    }
 }

@@ -13,10 +13,22 @@ public struct ServerConfiguration: Sendable {
     public var launchCodeLifetime: TimeInterval = 60
     /// scrypt cost parameters for password hashes.
     public var passwordHashing = ScryptParameters.standard
-    /// Failed logins allowed per account within ``throttleWindow``.
-    public var accountFailureLimit = 5
-    /// Failed logins allowed per client address within ``throttleWindow``.
+    /// Failed logins allowed per account from one client address within ``throttleWindow``: what
+    /// stops one guesser.
+    public var pairFailureLimit = 5
+    /// Failed logins allowed per account from all addresses within ``throttleWindow``, except from an
+    /// address the owner signed in from before (a known address is never starved by strangers):
+    /// what stops guessing spread over many addresses.
+    public var accountFailureLimit = 50
+    /// Failed logins allowed per client address within ``throttleWindow``, across accounts.
     public var addressFailureLimit = 20
+    /// Registrations allowed per client address within ``throttleWindow``.
+    public var registrationLimit = 10
+    /// Failed launch-code exchanges (bad credential or code) allowed per client address within
+    /// ``throttleWindow``.
+    public var exchangeFailureLimit = 30
+    /// How long an address the owner signed in from stays known (exempt from the account-wide limit).
+    public var knownAddressLifetime: TimeInterval = 90 * 24 * 3600
     /// The sliding window of the login throttle.
     public var throttleWindow: TimeInterval = 15 * 60
     /// The largest JSON body accepted by ordinary endpoints.

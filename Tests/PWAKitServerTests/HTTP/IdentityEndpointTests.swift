@@ -117,6 +117,94 @@ struct IdentityEndpointTests {
         }
     }
 
+    @Test("a burst of 100 parallel wrong logins is judged at most 5 times", arguments: StorageEngine.available)
+    func parallelGuessesHoldTheLimit(engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine)
+        try await harness.test(.live) { client in
+            let email = "burst-\(uniqueSuffix())@example.com"
+            _ = try await client.register(email: email, password: "right password")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<100 {
+                    group.addTask {
+                        try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": "guess \(index)"])
+                            .status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 401 }.count <= 5)
+            #expect(statuses.filter { $0 == 401 }.count + statuses.filter { $0 == 429 }.count == 100)
+        }
+    }
+
+    @Test("a stranger's failures from many addresses do not lock the owner out of an address they used before")
+    func knownAddressIsNotStarved() async throws {
+        let harness = try await Harness.make(engine: .sqlite) {
+            $0.trustForwardedFor = true; $0.accountFailureLimit = 8; $0.pairFailureLimit = 3
+        }
+        try await harness.test(.router) { client in
+            let suffix = uniqueSuffix()
+            let email = "owner-\(suffix)@example.com"
+            let home: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "192.0.2.1-\(suffix)"]
+            let registered = try await client.send(
+                .post, "/v1/auth/register", json: ["email": email, "password": "owner password"], headers: home)
+            #expect(registered.status == .accepted)
+            let first = try await client.send(
+                .post, "/v1/auth/login", json: ["email": email, "password": "owner password"], headers: home)
+            #expect(first.status == .ok)
+            // A stranger guesses from ten addresses, three times each: the per-address pair limit holds
+            // for each, and the account-wide limit (8) is reached.
+            var refused = 0
+            for address in 0..<10 {
+                for _ in 0..<3 {
+                    let guess = try await client.send(
+                        .post, "/v1/auth/login", json: ["email": email, "password": "guess"],
+                        headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.\(address)-\(suffix)"])
+                    if guess.status == .tooManyRequests { refused += 1 }
+                }
+            }
+            #expect(refused == 30 - 8)
+            // The owner, from the address they signed in from before, still gets in.
+            let owner = try await client.send(
+                .post, "/v1/auth/login", json: ["email": email, "password": "owner password"], headers: home)
+            #expect(owner.status == .ok)
+            // From a new address the account-wide limit applies (the trade-off, documented).
+            let elsewhere = try await client.send(
+                .post, "/v1/auth/login", json: ["email": email, "password": "owner password"],
+                headers: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.77-\(suffix)"])
+            #expect(elsewhere.status == .tooManyRequests)
+        }
+    }
+
+    @Test("registrations are limited per address, atomically", arguments: StorageEngine.available)
+    func registrationFlood(engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine) {
+            $0.trustForwardedFor = true; $0.registrationLimit = 10
+        }
+        try await harness.test(.router) { client in
+            let suffix = uniqueSuffix()
+            let flood: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.50-\(suffix)"]
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        try await client.send(
+                            .post, "/v1/auth/register",
+                            json: ["email": "flood\(index)-\(suffix)@example.com", "password": "long enough password"],
+                            headers: flood
+                        ).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 202 }.count == 10)
+            #expect(statuses.filter { $0 == 429 }.count == 30)
+            let other = try await client.send(
+                .post, "/v1/auth/register", json: ["email": "calm-\(suffix)@example.com", "password": "long enough password"],
+                headers: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.50-\(suffix)"])
+            #expect(other.status == .accepted)
+        }
+    }
+
     @Test("login is throttled per client address across accounts", arguments: StorageEngine.available)
     func loginThrottlePerAddress(engine: StorageEngine) async throws {
         let harness = try await Harness.make(engine: engine) {

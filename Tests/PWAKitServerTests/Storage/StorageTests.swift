@@ -90,6 +90,31 @@ struct StorageTests {
         }
     }
 
+    @Test("100 parallel reservations under a limit of 5: exactly 5 succeed, all keys or none", arguments: StorageEngine.available)
+    func atomicReservations(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let s = uniqueSuffix()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let keys = [ThrottleKey("pair:\(s)", limit: 5), ThrottleKey("address:\(s)", limit: 50)]
+            let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<100 { group.addTask { try await storage.reserveAttempt(keys, since: now - 60, now: now) } }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(granted == 5)
+            #expect(try await storage.loginFailureCount(key: "pair:\(s)", since: now - 60, until: now) == 5)
+            // None or all: the refused reservations left nothing under the looser key.
+            #expect(try await storage.loginFailureCount(key: "address:\(s)", since: now - 60, until: now) == 5)
+            // Taking one back frees one place, once.
+            try await storage.releaseAttempt(key: "pair:\(s)", at: now)
+            #expect(try await storage.loginFailureCount(key: "pair:\(s)", since: now - 60, until: now) == 4)
+            #expect(try await storage.reserveAttempt(keys, since: now - 60, now: now))
+            #expect(try await storage.reserveAttempt(keys, since: now - 60, now: now) == false)
+            // Outside the window the old attempts no longer count.
+            #expect(try await storage.reserveAttempt(keys, since: now + 1, now: now + 61))
+        }
+    }
+
     @Test("catalog, keys, credentials", arguments: StorageEngine.available)
     func catalog(engine: StorageEngine) async throws {
         try await engine.withStorage { storage in

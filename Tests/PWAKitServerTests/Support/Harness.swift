@@ -31,6 +31,8 @@ struct Harness: Sendable {
         let clock = TestClock(Date(timeIntervalSince1970: 1_000_000_000 + Double(Int.random(in: 0..<100_000)) * 3600))
         var configuration = ServerConfiguration()
         configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
+        // NB: suites register many accounts from one address; the registration limit has tests of its own.
+        configuration.registrationLimit = 10_000
         configure(&configuration)
         let blobRoot = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-blobs-\(UUID().uuidString)")
         let environment = ServerEnvironment(now: { clock.now }, randomBytes: ServerEnvironment.live.randomBytes)

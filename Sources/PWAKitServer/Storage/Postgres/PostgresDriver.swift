@@ -10,6 +10,8 @@ struct PostgresDriver: SQLDriver {
     let logger: Logger
     /// The task running the pool; cancelling it closes the connections.
     let runner: Task<Void, Never>
+    /// PostgreSQL's physical row id.
+    var rowIdentity: String { "ctid" }
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await Self.rows(of: try await client.query(Self.statement(sql, binds), logger: logger))

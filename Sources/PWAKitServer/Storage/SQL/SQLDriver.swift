@@ -10,6 +10,8 @@ protocol SQLDriver: Sendable {
     /// Runs the migration statements once per database, serialised against other replicas.
     func runMigrations(_ migrations: [(version: Int, statements: [String])]) async throws
     func close() async throws
+    /// The column naming a physical row (`rowid` in SQLite, `ctid` in PostgreSQL), for tables without a key.
+    var rowIdentity: String { get }
 }
 
 extension SQLDriver {

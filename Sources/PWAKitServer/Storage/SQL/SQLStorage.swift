@@ -8,6 +8,8 @@ public struct SQLStorage: ServerStorage {
 
     init(driver: any SQLDriver) { self.driver = driver }
 
+    private var rowIdentity: String { driver.rowIdentity }
+
     /// See ``ServerStorage``.
     public func migrate() async throws { try await driver.runMigrations(Schema.migrations) }
     /// See ``ServerStorage``.
@@ -152,6 +154,43 @@ public struct SQLStorage: ServerStorage {
     /// See ``ServerStorage``.
     public func clearLoginFailures(key: String) async throws {
         try await driver.execute("DELETE FROM login_failures WHERE throttle_key = $1", [.text(key)])
+    }
+
+    /// See ``ServerStorage``. One statement counts every key and inserts one row per key only when all
+    /// are under their limits, under one exclusive lock shared by every throttle reservation.
+    public func reserveAttempt(_ keys: [ThrottleKey], since: Date, now: Date) async throws -> Bool {
+        guard !keys.isEmpty else { return true }
+        var binds: [SQLValue] = [.date(since), .date(now)]
+        var selects: [String] = []
+        var conditions: [String] = []
+        for throttle in keys {
+            binds.append(.text(throttle.key))
+            let key = "$\(binds.count)"
+            binds.append(.integer(Int64(throttle.limit)))
+            let limit = "$\(binds.count)"
+            selects.append("SELECT CAST(\(key) AS TEXT) AS k")
+            conditions.append(
+                "(SELECT COUNT(*) FROM login_failures WHERE throttle_key = \(key) AND failed_at > $1 AND failed_at <= $2) < \(limit)"
+            )
+        }
+        let rows = try await driver.query(
+            """
+            INSERT INTO login_failures (throttle_key, failed_at)
+            SELECT k, $2 FROM (\(selects.joined(separator: " UNION ALL "))) AS keys
+            WHERE \(conditions.joined(separator: " AND "))
+            RETURNING throttle_key
+            """, binds, exclusiveOn: "throttle")
+        return !rows.isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func releaseAttempt(key: String, at: Date) async throws {
+        // NB: rows of one key and time are indistinguishable; any one of them is the reservation.
+        try await driver.execute(
+            """
+            DELETE FROM login_failures WHERE throttle_key = $1 AND failed_at = $2 AND \(rowIdentity) IN
+            (SELECT \(rowIdentity) FROM login_failures WHERE throttle_key = $1 AND failed_at = $2 LIMIT 1)
+            """, [.text(key), .date(at)])
     }
 
     // MARK: Catalog
