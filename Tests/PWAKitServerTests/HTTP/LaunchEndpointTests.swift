@@ -76,6 +76,53 @@ struct LaunchEndpointTests {
     }
 
     @Test(
+        "failed exchanges are limited per address, parallel ones too; a good exchange does not count",
+        arguments: StorageEngine.available)
+    func exchangeThrottle(engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine) {
+            $0.trustForwardedFor = true; $0.exchangeFailureLimit = 6
+        }
+        try await harness.test(.router) { client in
+            let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
+            let appId = "throttled-\(uniqueSuffix())"
+            let key = try await client.createApp(appId, admin: admin)
+            let fixture = try ReleaseFixture.make(appId: appId, version: "1.0.0", key: key)
+            _ = try await client.publish(fixture, admin: admin)
+            let credential = try await client.send(.post, "/v1/apps/\(appId)/credentials", token: admin)
+            let id = credential.json["credentialId"]!.string!
+            let good = Self.basic(id, credential.json["secret"]!.string!)
+            let user = try await client.register()
+            let suffix = uniqueSuffix()
+            func from(_ address: String, _ fields: HTTPFields) -> HTTPFields {
+                var fields = fields
+                fields[HTTPField.Name("X-Forwarded-For")!] = "\(address)-\(suffix)"
+                return fields
+            }
+            // A good exchange takes its reservation back.
+            for _ in 0..<8 {
+                let code = try await client.send(
+                    .post, "/v1/launch/codes", json: ["appId": appId, "bundleHash": fixture.bundleHash], token: user.access)
+                let answer = try await client.send(
+                    .post, "/v1/launch/exchange", json: ["code": code.json["code"]!.string!], headers: from("192.0.2.8", good))
+                #expect(answer.status == .ok)
+            }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<30 {
+                    group.addTask {
+                        try await client.send(
+                            .post, "/v1/launch/exchange", json: ["code": "guess"],
+                            headers: from("203.0.113.66", Self.basic(id, "wrong-secret"))
+                        ).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 401 }.count == 6)
+            #expect(statuses.filter { $0 == 429 }.count == 24)
+        }
+    }
+
+    @Test(
         "the launch token verifies offline with the published key: audience, expiry, nonce", arguments: Transport.allCases,
         StorageEngine.available)
     func offlineToken(transport: Transport, engine: StorageEngine) async throws {
