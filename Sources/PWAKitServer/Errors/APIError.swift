@@ -53,6 +53,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         public static let methodNotAllowed = Code("method_not_allowed")
         /// The server failed; the message says no more.
         public static let internalError = Code("internal_error")
+        /// Too much work is queued (password hashing); try again after `Retry-After`.
+        public static let busy = Code("busy")
     }
 
     /// The HTTP status.

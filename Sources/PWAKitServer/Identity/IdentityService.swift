@@ -21,7 +21,8 @@ struct IdentityService: Sendable {
         self.tokens = tokens
         self.environment = environment
         self.configuration = configuration
-        self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
+        self.hasher = PasswordHasher(
+            parameters: configuration.passwordHashing, pool: HashingPool(limit: configuration.hashingQueueLimit))
         self.decoyHash = try hasher.hash(environment.token(), salt: environment.randomBytes(16))
     }
 

@@ -7,6 +7,13 @@ import _CryptoExtras
 /// Hashes and verifies passwords with scrypt. Encoded form: `scrypt$N$r$p$salt$hash` (base64 parts).
 struct PasswordHasher: Sendable {
     let parameters: ScryptParameters
+    /// Where hashing runs (its own threads, a bounded queue).
+    let pool: HashingPool
+
+    init(parameters: ScryptParameters, pool: HashingPool = HashingPool(limit: 64)) {
+        self.parameters = parameters
+        self.pool = pool
+    }
 
     func hash(_ password: String, salt: [UInt8]) throws -> String {
         let derived = try derive(password, salt: salt, parameters: parameters)
@@ -39,15 +46,15 @@ struct PasswordHasher: Sendable {
         return key.withUnsafeBytes { Data($0) }
     }
 
-    /// ``hash(_:salt:)`` on NIO's blocking-work thread pool. NB: scrypt takes tens of milliseconds of CPU,
+    /// ``hash(_:salt:)`` on the hashing threads (``HashingPool``), never the pool the database uses. NB: scrypt takes tens of milliseconds of CPU,
     /// which must not hold up the event loop that also runs request handlers.
     func hashOffLoop(_ password: String, salt: [UInt8]) async throws -> String {
-        try await NIOThreadPool.singleton.runIfActive { try hash(password, salt: salt) }
+        try await pool.run { try hash(password, salt: salt) }
     }
 
-    /// ``verify(_:encoded:)`` on NIO's blocking-work thread pool.
+    /// ``verify(_:encoded:)`` on the hashing threads.
     func verifyOffLoop(_ password: String, encoded: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { verify(password, encoded: encoded) }
+        try await pool.run { verify(password, encoded: encoded) }
     }
 
     static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {

@@ -13,6 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var launchCodeLifetime: TimeInterval = 60
     /// scrypt cost parameters for password hashes.
     public var passwordHashing = ScryptParameters.standard
+    /// Password hashes running or waiting at once; more answer 503 `busy` with `Retry-After`.
+    public var hashingQueueLimit = 64
     /// Failed logins allowed per account from one client address within ``throttleWindow``: what
     /// stops one guesser.
     public var pairFailureLimit = 5

@@ -120,7 +120,7 @@ struct IdentityEndpointTests {
     @Test("a burst of 100 parallel wrong logins is judged at most 5 times", arguments: StorageEngine.available)
     func parallelGuessesHoldTheLimit(engine: StorageEngine) async throws {
         let harness = try await Harness.make(engine: engine)
-        try await harness.test(.live) { client in
+        try await harness.test(.router) { client in
             let email = "burst-\(uniqueSuffix())@example.com"
             _ = try await client.register(email: email, password: "right password")
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -202,6 +202,34 @@ struct IdentityEndpointTests {
                 .post, "/v1/auth/register", json: ["email": "calm-\(suffix)@example.com", "password": "long enough password"],
                 headers: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.50-\(suffix)"])
             #expect(other.status == .accepted)
+        }
+    }
+
+    @Test("a registration flood past the hashing queue is refused with 503 busy; signed-in requests still answer")
+    func hashingQueueBounded() async throws {
+        let harness = try await Harness.make(engine: .sqlite) {
+            $0.passwordHashing = ScryptParameters(n: 1 << 14, r: 8, p: 1); $0.hashingQueueLimit = 1
+        }
+        try await harness.test(.router) { client in
+            let user = try await client.register(email: "steady-\(uniqueSuffix())@example.com", password: "steady password")
+            let suffix = uniqueSuffix()
+            async let me = client.send(.get, "/v1/me", token: user.access)
+            let answers = try await withThrowingTaskGroup(of: (Int, String?, String?).self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        let answer = try await client.send(
+                            .post, "/v1/auth/register",
+                            json: ["email": "wave\(index)-\(suffix)@example.com", "password": "long enough password"])
+                        return (Int(answer.status.code), answer.json.errorCode, answer.headers[.retryAfter])
+                    }
+                }
+                return try await group.reduce(into: [(Int, String?, String?)]()) { $0.append($1) }
+            }
+            #expect(try await me.status == .ok)
+            #expect(answers.allSatisfy { $0.0 == 202 || $0.0 == 503 })
+            let busy = answers.filter { $0.0 == 503 }
+            #expect(!busy.isEmpty, "40 parallel registrations over a queue of 1")
+            #expect(busy.allSatisfy { $0.1 == "busy" && $0.2 == "1" })
         }
     }
 

@@ -1,0 +1,40 @@
+import HTTPTypes
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// Password hashing on threads of its own, never on the pool the database driver and file I/O
+/// use, with a bounded queue: over ``limit`` hashes in flight or waiting, a request is refused at
+/// once (503 `busy` with `Retry-After`) instead of queueing behind a flood and making everyone
+/// wait. A registration flood then costs the flood, not the signed-in users.
+final class HashingPool: Sendable {
+    /// The threads every server in this process hashes on: one per core but one (at least one).
+    static let threads = NIOThreadPool(numberOfThreads: max(1, System.coreCount - 1))
+    private static let started = Mutex(false)
+
+    /// Hashes admitted (running or waiting) at once.
+    let limit: Int
+    private let admitted = Atomic<Int>(0)
+
+    /// A queue of at most `limit` hashes on the shared hashing threads.
+    init(limit: Int) {
+        self.limit = max(1, limit)
+        Self.started.withLock { started in
+            if !started {
+                Self.threads.start()
+                started = true
+            }
+        }
+    }
+
+    /// Runs `body` on a hashing thread, or throws `busy` when the queue is full.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let count = admitted.add(1, ordering: .relaxed).newValue
+        defer { admitted.subtract(1, ordering: .relaxed) }
+        guard count <= limit else {
+            throw APIError(
+                .serviceUnavailable, .busy, "the server is busy; try again in a moment", headers: [.retryAfter: "1"])
+        }
+        return try await Self.threads.runIfActive(body)
+    }
+}
