@@ -91,6 +91,12 @@ struct IdentityService: Sendable {
             try await storage.releaseAttempt(key: throttle.key, at: now)
         }
         try await storage.recordLoginFailure(key: knownKey, at: now)
+        if hasher.needsRehash(user.passwordHash) {
+            // NB: hashes made at an older cost are upgraded as their owners sign in; a failure here is not the login's.
+            if let upgraded = try? await hasher.hashOffLoop(request.password, salt: environment.randomBytes(16)) {
+                _ = try? await storage.updatePasswordHash(userId: user.id, from: user.passwordHash, to: upgraded)
+            }
+        }
         return try await issueTokens(for: user, familyId: nil)
     }
 

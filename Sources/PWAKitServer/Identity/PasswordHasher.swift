@@ -57,6 +57,14 @@ struct PasswordHasher: Sendable {
         try await pool.run { verify(password, encoded: encoded) }
     }
 
+    /// Whether `encoded` was made with other parameters than this hasher's (weaker or different):
+    /// a login that verified it should store a new hash.
+    func needsRehash(_ encoded: String) -> Bool {
+        let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 6, parts[0] == "scrypt" else { return true }
+        return parts[1] != "\(parameters.n)" || parts[2] != "\(parameters.r)" || parts[3] != "\(parameters.p)"
+    }
+
     static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0

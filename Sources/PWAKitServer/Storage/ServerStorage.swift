@@ -19,6 +19,9 @@ public protocol ServerStorage: Sendable {
     func user(email: String) async throws -> UserRecord?
     /// The user with an id, if any.
     func user(id: String) async throws -> UserRecord?
+    /// Replaces a user's password hash when it is still `previous` (a rehash at a higher cost after
+    /// a login; a concurrent password change wins). Whether it was replaced.
+    func updatePasswordHash(userId: String, from previous: String, to passwordHash: String) async throws -> Bool
 
     // MARK: Refresh tokens
     /// Starts a refresh-token family and stores its first token.

@@ -42,6 +42,14 @@ public struct SQLStorage: ServerStorage {
         try await driver.query("SELECT * FROM users WHERE id = $1", [.text(id)]).first.map(Self.userRecord)
     }
 
+    /// See ``ServerStorage``.
+    public func updatePasswordHash(userId: String, from previous: String, to passwordHash: String) async throws -> Bool {
+        let rows = try await driver.query(
+            "UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2 RETURNING id",
+            [.text(userId), .text(previous), .text(passwordHash)])
+        return !rows.isEmpty
+    }
+
     private static func userRecord(_ row: SQLRow) throws -> UserRecord {
         UserRecord(
             id: try row.text("id"), email: try row.text("email"), displayName: try row.text("display_name"),
