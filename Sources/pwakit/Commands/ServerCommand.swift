@@ -50,7 +50,16 @@ struct ServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "pwakit.server")
         logger.logLevel = .notice
         let dataURL = URL(fileURLWithPath: dataDir, isDirectory: true)
-        try FileManager.default.createDirectory(at: dataURL, withIntermediateDirectories: true)
+        // Owner only: everything the server creates (the database and its journal, blobs) is 0600/0700,
+        // and an existing data directory and database are tightened to match.
+        umask(0o077)
+        try FileManager.default.createDirectory(
+            at: dataURL, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(dataURL.path, 0o700)
+        for suffix in ["", "-wal", "-shm"] {
+            let path = dataURL.appendingPathComponent("pwakit.sqlite" + suffix).path
+            if FileManager.default.fileExists(atPath: path) { chmod(path, 0o600) }
+        }
         let storage: SQLStorage =
             if let databaseURL {
                 try await SQLStorage.postgres(url: databaseURL, logger: logger)

@@ -119,6 +119,31 @@ struct CommandLineTests {
         await server.stop()
     }
 
+    @Test("the data directory is 0700 and the database 0600, also when they existed with looser permissions")
+    func ownerOnlyDataDirectory() async throws {
+        let work = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        func mode(_ url: URL) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int ?? -1) & 0o777
+        }
+        let first = try await ServerProcess.start(["--data-dir", data.path])
+        #expect(try mode(data) == 0o700)
+        #expect(try mode(data.appendingPathComponent("pwakit.sqlite")) == 0o600)
+        await first.stop()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: data.path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o644], ofItemAtPath: data.appendingPathComponent("pwakit.sqlite").path)
+        let second = try await ServerProcess.start(["--data-dir", data.path])
+        #expect(try mode(data) == 0o700)
+        #expect(try mode(data.appendingPathComponent("pwakit.sqlite")) == 0o600)
+        for name in try FileManager.default.contentsOfDirectory(atPath: data.path) {
+            let url = data.appendingPathComponent(name)
+            #expect(try mode(url) & 0o077 == 0, "\(name) is readable by others")
+        }
+        await second.stop()
+    }
+
     @Test("bad arguments exit non-zero naming the problem")
     func badArguments() async throws {
         let work = try Self.temporaryDirectory()
