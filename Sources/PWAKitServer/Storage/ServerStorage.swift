@@ -53,6 +53,10 @@ public protocol ServerStorage: Sendable {
     /// (and no later than `now`): all or none, atomically against every other reservation on this
     /// database, so parallel requests consume no more than the limit. Whether it was reserved.
     func reserveAttempt(_ keys: [ThrottleKey], since: Date, now: Date) async throws -> Bool
+    /// Deletes what no longer matters: throttle rows before `throttleBefore` (known addresses before
+    /// `knownBefore`), refresh tokens expired before `now` (a used one is kept until then, so its reuse
+    /// is still caught), launch codes expired or used. How many rows went.
+    func purge(now: Date, throttleBefore: Date, knownBefore: Date) async throws -> Int
     /// Takes back one reservation of `key` made at `at` (the attempt succeeded and should not count).
     func releaseAttempt(key: String, at: Date) async throws
 

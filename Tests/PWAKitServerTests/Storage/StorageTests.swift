@@ -115,6 +115,45 @@ struct StorageTests {
         }
     }
 
+    @Test(
+        "purge: old throttle rows, expired refresh tokens and spent launch codes go; live ones stay",
+        arguments: StorageEngine.available)
+    func purge(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let s = uniqueSuffix()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            try await storage.recordLoginFailure(key: "pair:old-\(s)", at: now - 1000)
+            try await storage.recordLoginFailure(key: "pair:new-\(s)", at: now - 10)
+            try await storage.recordLoginFailure(key: "known:old-\(s)", at: now - 1000)
+            try await storage.insertRefreshToken(
+                tokenHash: "expired-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now - 100, expiresAt: now - 1,
+                newFamily: true)
+            try await storage.insertRefreshToken(
+                tokenHash: "live-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now - 100, expiresAt: now + 100,
+                newFamily: false)
+            _ = try await storage.consumeRefreshToken(tokenHash: "live-\(s)", now: now)
+            for (name, expires) in [("spent", now + 50), ("expired", now - 1), ("fresh", now + 50)] {
+                try await storage.insertLaunchCode(
+                    LaunchCodeRecord(codeHash: "\(name)-\(s)", userId: "u", appId: "a-\(s)", bundleHash: "b", expiresAt: expires))
+            }
+            #expect(try await storage.redeemLaunchCode(codeHash: "spent-\(s)", appId: "a-\(s)", now: now) != nil)
+            _ = try await storage.purge(now: now, throttleBefore: now - 100, knownBefore: now - 5000)
+            #expect(try await storage.loginFailureCount(key: "pair:old-\(s)", since: now - 5000, until: now) == 0)
+            #expect(try await storage.loginFailureCount(key: "pair:new-\(s)", since: now - 5000, until: now) == 1)
+            #expect(try await storage.loginFailureCount(key: "known:old-\(s)", since: now - 5000, until: now) == 1)
+            #expect(try await storage.refreshTokenOwner(tokenHash: "expired-\(s)") == nil)
+            // The unused, unexpired code still redeems once; the others are gone.
+            #expect(try await storage.redeemLaunchCode(codeHash: "fresh-\(s)", appId: "a-\(s)", now: now) != nil)
+            // A used token before its expiry stays, so presenting it again is still caught as reuse.
+            #expect(try await storage.refreshTokenOwner(tokenHash: "live-\(s)") != nil)
+            if case .reused = try await storage.consumeRefreshToken(tokenHash: "live-\(s)", now: now) {
+            } else {
+                Issue.record("reuse of a used token was not caught after a purge")
+            }
+        }
+    }
+
     @Test("catalog, keys, credentials", arguments: StorageEngine.available)
     func catalog(engine: StorageEngine) async throws {
         try await engine.withStorage { storage in

@@ -192,6 +192,26 @@ public struct SQLStorage: ServerStorage {
     }
 
     /// See ``ServerStorage``.
+    public func purge(now: Date, throttleBefore: Date, knownBefore: Date) async throws -> Int {
+        var removed = 0
+        removed += try await driver.query(
+            "DELETE FROM login_failures WHERE throttle_key NOT LIKE 'known:%' AND failed_at < $1 RETURNING throttle_key",
+            [.date(throttleBefore)]
+        ).count
+        removed += try await driver.query(
+            "DELETE FROM login_failures WHERE throttle_key LIKE 'known:%' AND failed_at < $1 RETURNING throttle_key",
+            [.date(knownBefore)]
+        ).count
+        removed += try await driver.query(
+            "DELETE FROM refresh_tokens WHERE expires_at < $1 RETURNING token_hash", [.date(now)]
+        ).count
+        removed += try await driver.query(
+            "DELETE FROM launch_codes WHERE expires_at < $1 OR used_at IS NOT NULL RETURNING code_hash", [.date(now)]
+        ).count
+        return removed
+    }
+
+    /// See ``ServerStorage``.
     public func releaseAttempt(key: String, at: Date) async throws {
         // NB: rows of one key and time are indistinguishable; any one of them is the reservation.
         try await driver.execute(
