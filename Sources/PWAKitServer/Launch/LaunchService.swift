@@ -20,6 +20,15 @@ struct LaunchService: Sendable {
         guard let user = try await storage.user(id: userId) else { throw APIError.unauthorized() }
         _ = try await releases.release(appId: request.appId, bundleHash: request.bundleHash)
         let now = environment.now()
+        guard
+            try await storage.reserveAttempt(
+                [ThrottleKey("launch:" + user.id, limit: configuration.launchCodeLimit)],
+                since: now.addingTimeInterval(-configuration.throttleWindow), now: now)
+        else {
+            throw APIError(
+                .tooManyRequests, .tooManyAttempts, "too many launch codes; try again later",
+                headers: [.retryAfter: "\(Int(configuration.throttleWindow))"])
+        }
         let code = environment.token()
         let expiresAt = now.addingTimeInterval(configuration.launchCodeLifetime)
         try await storage.insertLaunchCode(

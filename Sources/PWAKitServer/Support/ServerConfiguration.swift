@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     /// Failed launch-code exchanges (bad credential or code) allowed per client address within
     /// ``throttleWindow``.
     public var exchangeFailureLimit = 30
+    /// Launch codes one user may be issued within ``throttleWindow``.
+    public var launchCodeLimit = 120
     /// How long an address the owner signed in from stays known (exempt from the account-wide limit).
     public var knownAddressLifetime: TimeInterval = 90 * 24 * 3600
     /// The sliding window of the login throttle.

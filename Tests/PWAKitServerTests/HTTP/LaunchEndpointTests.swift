@@ -122,6 +122,36 @@ struct LaunchEndpointTests {
         }
     }
 
+    @Test("launch codes are limited per user, parallel requests too", arguments: StorageEngine.available)
+    func launchCodeLimit(engine: StorageEngine) async throws {
+        let harness = try await Harness.make(engine: engine) { $0.launchCodeLimit = 5 }
+        try await harness.test(.router) { client in
+            let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
+            let appId = "limited-\(uniqueSuffix())"
+            let key = try await client.createApp(appId, admin: admin)
+            let fixture = try ReleaseFixture.make(appId: appId, version: "1.0.0", key: key)
+            _ = try await client.publish(fixture, admin: admin)
+            let user = try await client.register()
+            let other = try await client.register()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        try await client.send(
+                            .post, "/v1/launch/codes", json: ["appId": appId, "bundleHash": fixture.bundleHash],
+                            token: user.access
+                        ).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 5)
+            #expect(statuses.filter { $0 == 429 }.count == 15)
+            let another = try await client.send(
+                .post, "/v1/launch/codes", json: ["appId": appId, "bundleHash": fixture.bundleHash], token: other.access)
+            #expect(another.status == .created)
+        }
+    }
+
     @Test(
         "the launch token verifies offline with the published key: audience, expiry, nonce", arguments: Transport.allCases,
         StorageEngine.available)
