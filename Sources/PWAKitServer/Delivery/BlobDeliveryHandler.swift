@@ -14,10 +14,19 @@ import NIOCore
 /// while the router is still answering an earlier one on the connection, so pipelined responses keep
 /// their order. On graceful shutdown it answers nothing more itself and holds the quiesce event back from
 /// the connection-state handler until its own responses have been written, so none is cut short.
-final class BlobDeliveryHandler: ChannelInboundHandler {
+///
+/// Backpressure: it acts on buffered requests only while the channel is writable and fewer than
+/// ``maximumRouterRequests`` passed-on requests await their responses, and holds the channel's reads
+/// meanwhile; a client that pipelines requests and never reads its answers therefore costs at most
+/// one read's worth of requests and the channel's write buffer, not memory without bound.
+final class BlobDeliveryHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
     typealias OutboundOut = IOData
+
+    /// Passed-on requests awaiting their responses beyond which nothing more is read or passed on.
+    static let maximumRouterRequests = 32
 
     /// Bodies up to this size go out in the same buffer as the head; larger ones as a second buffer.
     static let copiedBodyLimit = 16 * 1024
@@ -32,6 +41,11 @@ final class BlobDeliveryHandler: ChannelInboundHandler {
     private var unflushed = false
     /// Whether `TCP_CORK` is on until the next flush.
     private var corked = false
+    /// Buffered requests wait: the channel is not writable or the router has enough to do.
+    private var paused = false
+    /// A read was asked for while paused; it goes out when the pause ends.
+    private var readHeld = false
+    private var context: ChannelHandlerContext?
 
     /// `now` gives seconds since 1970, for the `Date` header and the cache's revalidation.
     init(cache: BlobCache, serverName: String?, now: @escaping @Sendable () -> Int) {
@@ -40,9 +54,25 @@ final class BlobDeliveryHandler: ChannelInboundHandler {
         self.tail = ResponseHeadTail(serverName: serverName)
     }
 
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         framer.append(unwrapInboundIn(data))
-        while let action = framer.next() {
+        drain(context: context)
+    }
+
+    /// Acts on buffered requests while the channel can take their answers.
+    private func drain(context: ChannelHandlerContext) {
+        while true {
+            guard context.channel.isWritable, routerResponsesPending < Self.maximumRouterRequests else {
+                paused = true
+                // NB: what is written but not flushed counts against writability; send it, or nothing drains.
+                flushIfNeeded(context: context)
+                return
+            }
+            guard let action = framer.next() else { break }
             switch action {
             case .blob(let request, let head):
                 if routerResponsesPending == 0, !quiescing, answer(request, context: context) { continue }
@@ -53,15 +83,43 @@ final class BlobDeliveryHandler: ChannelInboundHandler {
                 context.fireChannelRead(wrapInboundOut(bytes))
             }
         }
+        paused = false
+    }
+
+    /// Goes on where the pause stopped, then lets the held read out.
+    private func resume(context: ChannelHandlerContext) {
+        guard paused else { return }
+        drain(context: context)
+        flushIfNeeded(context: context)
+        if !paused, readHeld {
+            readHeld = false
+            context.read()
+        }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if unflushed {
-            unflushed = false
-            context.flush()
-            if corked { corked = !setCork(false, context: context) }
-        }
+        flushIfNeeded(context: context)
         context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { resume(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if paused {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    private func flushIfNeeded(context: ChannelHandlerContext) {
+        guard unflushed else { return }
+        unflushed = false
+        context.flush()
+        if corked { corked = !setCork(false, context: context) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -81,6 +139,7 @@ final class BlobDeliveryHandler: ChannelInboundHandler {
     /// The router has written the end of a response (reported by ``ResponseEndCounter``).
     func routerResponseEnded() {
         if routerResponsesPending > 0 { routerResponsesPending -= 1 }
+        if let context, paused, routerResponsesPending < Self.maximumRouterRequests { resume(context: context) }
     }
 
     /// Turns `TCP_CORK` on or off (Linux only); whether it was set.
