@@ -101,6 +101,7 @@ let serverTargets: [Target] = [
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
         ],
         swiftSettings: strictSettings
     ),

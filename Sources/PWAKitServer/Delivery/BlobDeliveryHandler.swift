@@ -28,6 +28,13 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
     /// Passed-on requests awaiting their responses beyond which nothing more is read or passed on.
     static let maximumRouterRequests = 32
 
+    /// How long, in seconds, a request head may take to arrive once it has started (slowloris), and a
+    /// connection may sit with nothing to do (no request in progress, nothing left to write).
+    struct Timeouts: Sendable {
+        var head = 20
+        var idle = 75
+    }
+
     /// Bodies up to this size go out in the same buffer as the head; larger ones as a second buffer.
     static let copiedBodyLimit = 16 * 1024
 
@@ -46,21 +53,63 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
     /// A read was asked for while paused; it goes out when the pause ends.
     private var readHeld = false
     private var context: ChannelHandlerContext?
+    private let timeouts: Timeouts
+    /// Seconds the current head has been arriving, and the connection idle: counted by a one-second watchdog.
+    private var headSeconds = 0
+    private var idleSeconds = 0
+    private var watchdog: RepeatedTask?
 
     /// `now` gives seconds since 1970, for the `Date` header and the cache's revalidation.
-    init(cache: BlobCache, serverName: String?, now: @escaping @Sendable () -> Int) {
+    init(cache: BlobCache, serverName: String?, now: @escaping @Sendable () -> Int, timeouts: Timeouts = Timeouts()) {
         self.cache = cache
         self.now = now
+        self.timeouts = timeouts
         self.tail = ResponseHeadTail(serverName: serverName)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        watchdog = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+            handler.value.tick()
+        }
+    }
 
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        watchdog?.cancel()
+        watchdog = nil
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        watchdog?.cancel()
+        watchdog = nil
+        context.fireChannelInactive()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        idleSeconds = 0
         framer.append(unwrapInboundIn(data))
         drain(context: context)
+    }
+
+    /// One second passed: a head that has been arriving for too long, or a connection idle for too long,
+    /// is closed. A connection waiting on the server (paused, a router response due, bytes still to
+    /// write) is neither.
+    private func tick() {
+        guard let context, context.channel.isActive else { return }
+        let waitingOnServer = paused || routerResponsesPending > 0 || !context.channel.isWritable
+        if framer.holdsPartialHead, !waitingOnServer {
+            headSeconds += 1
+            if headSeconds >= timeouts.head { context.close(promise: nil) }
+            return
+        }
+        if waitingOnServer || framer.holdsPartialHead {
+            idleSeconds = 0
+            return
+        }
+        idleSeconds += 1
+        if idleSeconds >= timeouts.idle { context.close(promise: nil) }
     }
 
     /// Acts on buffered requests while the channel can take their answers.
@@ -73,6 +122,7 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
                 return
             }
             guard let action = framer.next() else { break }
+            if case .bytes = action {} else { headSeconds = 0 }
             switch action {
             case .blob(let request, let head):
                 if routerResponsesPending == 0, !quiescing, answer(request, context: context) { continue }
