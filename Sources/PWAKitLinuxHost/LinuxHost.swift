@@ -111,24 +111,21 @@
             } else {
                 bundleServer = nil
             }
-            var all = modules
-            all.append(
-                LifecycleModule { caller in
-                    Task { @MainActor [weak self] in self?.pageReportedReady(caller) }
-                })
-            if options.report {
-                all.append(
-                    ReportModule { entry in
-                        Task { @MainActor [weak self] in self?.record(entry) }
-                    })
+            let onReady: @Sendable (BridgeCaller) -> Void = { caller in
+                Task { @MainActor [weak self] in self?.pageReportedReady(caller) }
             }
-            let registry = try ModuleRegistry(modules: all, features: launch.configuration.features)
+            var report: (@Sendable (ReportModule.Entry) -> Void)?
+            if options.report {
+                report = { entry in Task { @MainActor [weak self] in self?.record(entry) } }
+            }
+            let registry = try HostModules.registry(
+                modules, features: launch.configuration.features, onReady: onReady, report: report)
             if case .enabled = registry.entry(named: NotificationsModule.moduleName) { pushEnabled = true }
             handshake = BridgeHandshake(registry: registry)
             // NB: the dispatcher shares the main thread with GTK, so a call crosses no thread.
             dispatcher = BridgeDispatcher(
-                registry: registry, configuration: launch.configuration, limits: limits,
-                executor: MainActor.sharedUnownedExecutor)
+                registry: registry, configuration: launch.configuration, version: launch.version, build: launch.build,
+                limits: limits, executor: MainActor.sharedUnownedExecutor)
         }
 
         /// Opens the window, loads the start URL and runs until the window closes (or, for a

@@ -12,6 +12,10 @@ public struct AppLaunch: Sendable {
     public var release: ReleaseFiles?
     /// The first URL loaded.
     public var startURL: String
+    /// What `app.getVersion` answers: the release's version for a mini-app, else ``HostModules/defaultVersion``.
+    public var version = HostModules.defaultVersion
+    /// The build `app.getVersion` answers.
+    public var build = HostModules.defaultBuild
 
     /// Creates a launch from its parts.
     public init(configuration: PWAConfiguration, bundleRoot: URL?, startURL: String, release: ReleaseFiles? = nil) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitCore
+import PWAKitHost
 import PWAKitModules
 import Synchronization
 
@@ -43,14 +44,14 @@ struct BridgeCommand: AsyncParsableCommand {
         }
         let registry: ModuleRegistry
         do throws(RegistryError) {
-            registry = try ModuleRegistry(modules: BuiltInModules.simulated(), features: configuration.features)
+            registry = try HostModules.registry(BuiltInModules.simulated(), features: configuration.features)
         } catch {
             Console.writeError("error: \(error.description)")
             throw ExitCode(1)
         }
         let dispatcher = BridgeDispatcher(
-            registry: registry, configuration: configuration, version: PWAKit.version,
-            limits: BridgeLimits(defaultTimeout: .milliseconds(timeoutMs)))
+            registry: registry, configuration: configuration, version: HostModules.defaultVersion,
+            build: HostModules.defaultBuild, limits: BridgeLimits(defaultTimeout: .milliseconds(timeoutMs)))
         let output = LineWriter()
         output.write(BridgeEvent(type: "protocol", data: BridgeHandshake(registry: registry).json).json)
         let page = await dispatcher.openPage(url: origin ?? configuration.app.startUrl) { delivered in

@@ -71,9 +71,8 @@ struct ModulesCommand: ParsableCommand {
             let features = try file.map { try ConfigurationLoader.load(from: $0).features } ?? FeatureFlags()
             let registry: ModuleRegistry
             do throws(RegistryError) {
-                // Every host also registers `lifecycle` (the page's ready signal).
-                registry = try ModuleRegistry(
-                    modules: BuiltInModules.simulated() + [LifecycleModule { _ in }], features: features)
+                // The registry every host builds (`lifecycle`, the page's ready signal, included).
+                registry = try HostModules.registry(BuiltInModules.simulated(), features: features)
             } catch {
                 throw CommandFailure(status: .invalid, code: "modules.registry", message: error.description)
             }

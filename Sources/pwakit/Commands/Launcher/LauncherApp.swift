@@ -144,9 +144,11 @@
                 appId: appId, name: name, entryPath: release.entryPath, permissions: entry?.app.permissions ?? [],
                 merchant: setup.merchant)
             let store = controller.store
-            let launch = AppLaunch(
+            var launch = AppLaunch(
                 configuration: configuration, bundleRoot: nil, startURL: configuration.app.startUrl,
                 release: ReleaseFiles(manifest: release.manifest) { URL(fileURLWithPath: store.blobPath($0)) })
+            launch.version = release.manifest.version
+            launch.build = String(release.bundleHash.prefix(12))
             let session = SessionModule(appId: appId, bundleHash: release.bundleHash, account: controller.account)
             do {
                 let host = try LinuxHost(

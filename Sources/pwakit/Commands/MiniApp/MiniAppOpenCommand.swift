@@ -117,9 +117,11 @@ struct MiniAppOpenCommand: ParsableCommand {
         let configuration = MiniAppConfiguration.make(
             appId: appId, name: entry?.name ?? appId, entryPath: release.entryPath, permissions: entry?.permissions ?? [],
             extraGrants: extra, allowed: allowed, merchant: merchant.section)
-        let launch = AppLaunch(
+        var launch = AppLaunch(
             configuration: configuration, bundleRoot: nil, startURL: configuration.app.startUrl,
             release: ReleaseFiles(manifest: release.manifest) { URL(fileURLWithPath: store.blobPath($0)) })
+        launch.version = release.manifest.version
+        launch.build = String(release.bundleHash.prefix(12))
         let guardian = LaunchGuard(store: store, release: release, deadline: .seconds(readyTimeout))
         let session = SessionModule(appId: appId, bundleHash: release.bundleHash, account: account)
         #if WebKitGTK
