@@ -69,6 +69,10 @@
                 // The final URL of a top-level load, after redirects: bind the scripts to its
                 // origin before the document exists.
                 let uri = String(cString: raw)
+                if let answer = webkit_response_policy_decision_get_response(response) {
+                    let status = Int(webkit_uri_response_get_status_code(answer))
+                    if status >= 400 { mainDocumentFailed(uri, status: status, message: nil) }
+                }
                 switch navigator.decide(uri, target: .mainFrame) {
                 case .load, .loadForSignIn:
                     prepareScripts(for: uri)
@@ -81,6 +85,37 @@
             default:
                 return false
             }
+        }
+
+        static let onLoadFailed:
+            @convention(c) (
+                UnsafeMutablePointer<WebKitWebView>?, WebKitLoadEvent, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?,
+                gpointer?
+            ) -> gboolean = { _, _, failing, error, data in
+                let host = LinuxHost.host(data)
+                guard let error else { return 0 }
+                // NB: a load the policy stopped, or one superseded by another, is not a failure of the page.
+                if error.pointee.domain == webkit_policy_error_quark() { return 0 }
+                if error.pointee.domain == webkit_network_error_quark(),
+                    error.pointee.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
+                {
+                    return 0
+                }
+                let url = failing.map { String(cString: $0) } ?? ""
+                let message = error.pointee.message.map { String(cString: $0) } ?? "the page could not be loaded"
+                MainActor.assumeIsolated { host.mainDocumentFailed(url, status: nil, message: message) }
+                // WebKit shows its own error page in a window.
+                return 0
+            }
+
+        /// The main document did not load (an HTTP error status, or a network or TLS error): a line on
+        /// the output, and in a scripted run, when it is the start page, the end of the run (status 7).
+        func mainDocumentFailed(_ url: String, status: Int?, message: String?) {
+            var line: [String: JSONValue] = ["event": "loadFailed", "url": .string(url)]
+            if let status { line["status"] = .number(Double(status)) }
+            if let message { line["message"] = .string(message) }
+            emitLine(line)
+            if !loadFinishedOnce, options.screenshot != nil || options.report { finish(7) }
         }
 
         static let onCreate:

@@ -254,6 +254,7 @@
             connect(webView, "load-changed", Self.onLoadChanged)
             connect(webView, "script-dialog", Self.onScriptDialog)
             connect(webView, "web-process-terminated", Self.onWebProcessTerminated)
+            connect(webView, "load-failed", Self.onLoadFailed)
 
             let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
             signInBar = makeSignInBar()
