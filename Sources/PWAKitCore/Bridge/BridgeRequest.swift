@@ -56,7 +56,9 @@ public enum BridgeMessage: Sendable, Hashable {
                 throw .field(.invalidMessage, path: "timeoutMs", "expected a number, got \(timeout.typeName)")
             }
             guard value > 0, value <= 86_400_000 else {
-                throw .field(.invalidMessage, path: "timeoutMs", "must be between 0 and 86400000 (one day)")
+                throw .field(
+                    .invalidMessage, path: "timeoutMs",
+                    "must be above 0 and at most 86400000 (one day), got \(JSONSerializer.serialize(timeout))")
             }
             timeoutMs = value
         }

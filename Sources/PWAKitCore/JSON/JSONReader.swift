@@ -67,10 +67,13 @@ struct JSONReader {
         var offset = 0
         for expected in literal.utf8 {
             guard index + offset < bytes.count else {
-                throw error(.unexpectedEnd, "expected '\(literal)'")
+                throw error(.unexpectedEnd, "the text ends inside '\(literal)'")
             }
             guard bytes[index + offset] == expected else {
-                throw error(.unexpectedCharacter, "expected '\(literal)'")
+                throw error(
+                    .unexpectedCharacter,
+                    "unexpected text starting with \(describeByte(bytes[index])); expected a JSON value (an object, array, string, number, true, false or null)"
+                )
             }
             offset += 1
         }

@@ -112,3 +112,18 @@ extension Optional: SchemaDescribed where Wrapped: Decodable {
     /// `nil`.
     public static var schemaPlaceholder: Wrapped? { nil }
 }
+
+extension SchemaEnum where Self: Decodable {
+    /// Decodes a raw value; one that is not a case names every case it could have been.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let raw = try container.decode(String.self)
+        guard let value = Self(rawValue: raw) else {
+            let shown = raw.count > 40 ? String(raw.prefix(40)) + "…" : raw
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "\"\(shown)\" is not one of \(Self.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self = value
+    }
+}
