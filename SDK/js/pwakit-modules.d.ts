@@ -106,6 +106,36 @@ interface PWAKitModules {
     /** What the user owns now. */
     getEntitlements: { payload: undefined; result: PWAKitEntitlementList };
   };
+  /**
+   * The launcher's own page: sign in, the catalog, installs and updates, opening mini-apps, settings.
+   * Errors: `launcher.unknown_app`, `launcher.invalid_argument`, `launcher.failed`.
+   */
+  launcher: {
+    /** What the launcher shows now. */
+    getState: { payload: undefined; result: PWAKitLauncherSnapshot };
+    /** Signs in; problems show in `signIn` of the snapshot. */
+    signIn: { payload: PWAKitSignInPayload; result: PWAKitLauncherSnapshot };
+    /** Creates an account and signs in; problems show in `signIn` of the snapshot. */
+    register: { payload: PWAKitRegisterPayload; result: PWAKitLauncherSnapshot };
+    /** Fetches the catalog and checks for updates. */
+    refresh: { payload: undefined; result: PWAKitLauncherSnapshot };
+    /** Installs an app, or downloads its update for the next launch. */
+    install: { payload: PWAKitAppPayload; result: PWAKitLauncherSnapshot };
+    /** Opens an app (installing it first when needed). */
+    open: { payload: PWAKitAppPayload; result: PWAKitLauncherSnapshot };
+    /** Removes an app's files. */
+    clear: { payload: PWAKitAppPayload; result: PWAKitLauncherSnapshot };
+    /** Follows another channel of an app. */
+    setChannel: { payload: PWAKitChannelPayload; result: PWAKitLauncherSnapshot };
+    /** Asks for a biometric check to release the session. */
+    unlock: { payload: undefined; result: PWAKitLauncherSnapshot };
+    /** Unlocks with the password (checked by the server): the fallback. */
+    unlockWithPassword: { payload: PWAKitPasswordPayload; result: PWAKitLauncherSnapshot };
+    /** Turns biometric unlock on (after a check) or off (with the password). */
+    setBiometricUnlock: { payload: PWAKitBiometricUnlockPayload; result: PWAKitLauncherSnapshot };
+    /** Signs out; the session is revoked on the server. */
+    signOut: { payload: undefined; result: PWAKitLauncherSnapshot };
+  };
   /** The `lifecycle` module. */
   lifecycle: {
     ready: { payload: undefined; result: PWAKitAcknowledgement };
@@ -182,6 +212,12 @@ interface PWAKitModules {
     /** Whether printing is available. */
     canPrint: { payload: undefined; result: PWAKitPrintAbility };
   };
+  /** The `report` module. */
+  report: {
+    log: { payload: PWAKitLine; result: boolean };
+    finish: { payload: PWAKitVerdict; result: boolean };
+    hold: { payload: PWAKitHold; result: boolean };
+  };
   /**
    * Small string secrets kept in the system's secret store (Keychain; Secret Service or an encrypted file on Linux).
    * Feature flag `features.secureStorage` (default on); off → code `unavailable`.
@@ -194,6 +230,16 @@ interface PWAKitModules {
     get: { payload: PWAKitSecretKey; result: PWAKitSecretValue };
     /** Removes `key`. */
     delete: { payload: PWAKitSecretKey; result: PWAKitSecretDeleted };
+  };
+  /**
+   * Single sign-on for the running mini-app: launch codes and the signed-in user.
+   * Errors: `session.not_signed_in`, `session.offline`, `session.refused`.
+   */
+  session: {
+    /** A single-use code (and an Ed25519-signed launch token) for the mini-app's backend to exchange. */
+    getLaunchCode: { payload: undefined; result: PWAKitLaunchCode };
+    /** The signed-in user's public profile. */
+    getUser: { payload: undefined; result: PWAKitSessionUser };
   };
   /**
    * The system share sheet for text, a URL and files (the Web Share API's shape).
@@ -409,6 +455,116 @@ interface PWAKitEntitlementList {
   entitlements: Array<PWAKitEntitlement>;
 }
 
+interface PWAKitLauncherSnapshot {
+  route: string;
+  notice?: string;
+  user?: PWAKitLauncherUser;
+  signIn: PWAKitSignInState;
+  catalog: PWAKitCatalogState;
+  storage: PWAKitStorageState;
+  running?: PWAKitRunningApp;
+  server: string;
+  unlock: PWAKitUnlockState;
+}
+
+interface PWAKitLauncherUser {
+  id: string;
+  email: string;
+  displayName: string;
+}
+
+interface PWAKitSignInState {
+  isSubmitting: boolean;
+  error?: string;
+  fieldErrors: Array<PWAKitFieldProblem>;
+}
+
+interface PWAKitFieldProblem {
+  field: string;
+  message: string;
+}
+
+interface PWAKitCatalogState {
+  status: string;
+  error?: string;
+  offline: boolean;
+  refreshing: boolean;
+  apps: Array<PWAKitAppTile>;
+}
+
+interface PWAKitAppTile {
+  id: string;
+  name: string;
+  description: string;
+  icon: string;
+  installedVersion?: string;
+  pendingVersion?: string;
+  availableVersion?: string;
+  rolledBack: number;
+  bytes: number;
+  channel: string;
+  channels: Array<string>;
+  progress?: PWAKitTransferProgress;
+  failure?: string;
+}
+
+interface PWAKitTransferProgress {
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+interface PWAKitStorageState {
+  totalBytes: number;
+  error?: string;
+}
+
+interface PWAKitRunningApp {
+  appId: string;
+  name: string;
+  state: string;
+  version?: string;
+  reason?: string;
+  progress?: PWAKitTransferProgress;
+  shown: boolean;
+}
+
+interface PWAKitUnlockState {
+  available: boolean;
+  biometryType: string;
+  enabled: boolean;
+  error?: string;
+}
+
+interface PWAKitSignInPayload {
+  email: string;
+  password: string;
+}
+
+interface PWAKitRegisterPayload {
+  email: string;
+  password: string;
+  confirmation: string;
+  displayName?: string;
+}
+
+interface PWAKitAppPayload {
+  appId: string;
+}
+
+interface PWAKitChannelPayload {
+  appId: string;
+  channel: string;
+}
+
+interface PWAKitPasswordPayload {
+  password: string;
+}
+
+interface PWAKitBiometricUnlockPayload {
+  enabled: boolean;
+  password?: string;
+}
+
 interface PWAKitAcknowledgement {
   acknowledged: boolean;
 }
@@ -578,6 +734,22 @@ interface PWAKitPrintAbility {
   available: boolean;
 }
 
+interface PWAKitLine {
+  message: string;
+  data?: unknown;
+}
+
+interface PWAKitVerdict {
+  passed: number;
+  failed: number;
+  data?: unknown;
+}
+
+interface PWAKitHold {
+  ms: number;
+  label?: string;
+}
+
 interface PWAKitSecretEntry {
   /** 1…256 bytes */
   key: string;
@@ -596,6 +768,19 @@ interface PWAKitSecretValue {
 
 interface PWAKitSecretDeleted {
   deleted: boolean;
+}
+
+interface PWAKitLaunchCode {
+  code: string;
+  launchToken: string;
+  expiresAt: string;
+}
+
+interface PWAKitSessionUser {
+  id: string;
+  email: string;
+  displayName: string;
+  emailVerified: boolean;
 }
 
 interface PWAKitShareRequest {

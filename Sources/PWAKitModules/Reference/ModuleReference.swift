@@ -4,8 +4,11 @@ public import PWAKitCore
 /// Renders module schemas as the Markdown reference `docs/modules.md`: every module, action,
 /// payload and result field, error code and event, with an example call.
 public enum ModuleReference {
-    /// The reference for `schemas`.
-    public static func render(_ schemas: [ModuleSchema]) throws(SchemaError) -> String {
+    /// The reference for `schemas`; `availability` says where a module without a feature flag is
+    /// registered when that is not every host (`report`: test mode, `session`: mini-apps).
+    public static func render(_ schemas: [ModuleSchema], availability: [String: String] = [:]) throws(SchemaError)
+        -> String
+    {
         var out = """
             # Module reference
 
@@ -26,7 +29,7 @@ public enum ModuleReference {
         for schema in schemas {
             let flag =
                 schema.featureFlag.map { "`\($0)` (\(FeatureFlags().isEnabled($0) ?? true ? "on" : "off") by default)" }
-                ?? "always on"
+                ?? availability[schema.name] ?? "always on"
             let actions = schema.actions.map { "`\($0.name)`" }.joined(separator: ", ")
             out += "| [`\(schema.name)`](#\(schema.name.lowercased())) | \(flag) | \(actions) |\n"
         }
@@ -36,6 +39,8 @@ public enum ModuleReference {
             if let flag = schema.featureFlag {
                 out +=
                     "Feature flag: `features.\(flag)`, \(FeatureFlags().isEnabled(flag) ?? true ? "on" : "off") by default.\n\n"
+            } else if let where_ = availability[schema.name] {
+                out += "Registered: \(where_).\n\n"
             }
             var named = NamedTypes()
             for action in schema.actions {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PWAKitCore
 import PWAKitHost
+import PWAKitMiniApps
 import PWAKitModules
 
 /// `pwakit modules [path] [--json | --typescript | --markdown]`: the modules a host registers
@@ -50,9 +51,18 @@ struct ModulesCommand: ParsableCommand {
         if typescript || markdown {
             try CommandFailure.run(json: false) {
                 do throws(SchemaError) {
-                    let schemas = try ModuleCatalog.schemas(including: [LifecycleModule.self])
+                    // The host's own modules too: where each is registered is said in the reference.
+                    let schemas = try ModuleCatalog.schemas(
+                        including: [LifecycleModule.self, ReportModule.self, SessionModule.self, LauncherModule.self])
+                    let availability = [
+                        "report": "test mode only (`pwakit run --report`, `miniapp open --report`)",
+                        "session": "mini-apps only (`pwakit launcher`, `pwakit miniapp open`), answering their own origin",
+                        "launcher": "the launcher's own page only (`app://launcher`)",
+                    ]
                     Console.write(
-                        typescript ? try TypeScriptDeclarations.render(schemas) : try ModuleReference.render(schemas),
+                        typescript
+                            ? try TypeScriptDeclarations.render(schemas)
+                            : try ModuleReference.render(schemas, availability: availability),
                         terminator: "")
                 } catch {
                     throw CommandFailure(status: .invalid, code: "modules.schema", message: error.description)
