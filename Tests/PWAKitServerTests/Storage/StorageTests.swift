@@ -41,7 +41,7 @@ struct StorageTests {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let s = uniqueSuffix()
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = Date(timeIntervalSince1970: 4_200_000_000)
             try await storage.insertRefreshToken(
                 tokenHash: "a-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: true)
             #expect(
@@ -63,7 +63,7 @@ struct StorageTests {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let s = uniqueSuffix()
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = Date(timeIntervalSince1970: 4_200_000_000)
             try await storage.insertRefreshToken(
                 tokenHash: "r-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: true)
             let results = try await withThrowingTaskGroup(of: RefreshConsumption.self) { group in
@@ -79,7 +79,7 @@ struct StorageTests {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let key = "account:\(uniqueSuffix())"
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = Date(timeIntervalSince1970: 4_200_000_000)
             for offset in [0.0, 10, 20] { try await storage.recordLoginFailure(key: key, at: now + offset) }
             #expect(try await storage.loginFailureCount(key: key, since: now + 5, until: now + 20) == 2)
             #expect(try await storage.loginFailureCount(key: key + "x", since: now - 5, until: now + 20) == 0)
@@ -95,7 +95,7 @@ struct StorageTests {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let s = uniqueSuffix()
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = Date(timeIntervalSince1970: 4_200_000_000)
             let keys = [ThrottleKey("pair:\(s)", limit: 5), ThrottleKey("address:\(s)", limit: 50)]
             let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<100 { group.addTask { try await storage.reserveAttempt(keys, since: now - 60, now: now) } }
@@ -122,7 +122,7 @@ struct StorageTests {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let s = uniqueSuffix()
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = Date(timeIntervalSince1970: 4_200_000_000)
             try await storage.recordLoginFailure(key: "pair:old-\(s)", at: now - 1000)
             try await storage.recordLoginFailure(key: "pair:new-\(s)", at: now - 10)
             try await storage.recordLoginFailure(key: "known:old-\(s)", at: now - 1000)
@@ -206,7 +206,7 @@ struct StorageTests {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let s = uniqueSuffix()
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let now = Date(timeIntervalSince1970: 4_200_000_000)
             let code = LaunchCodeRecord(codeHash: "code-\(s)", userId: "u", appId: "app", bundleHash: "b", expiresAt: now + 60)
             try await storage.insertLaunchCode(code)
             #expect(try await storage.redeemLaunchCode(codeHash: code.codeHash, appId: "other", now: now) == nil)

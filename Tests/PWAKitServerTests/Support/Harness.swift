@@ -26,9 +26,10 @@ struct Harness: Sendable {
     static func make(engine: StorageEngine, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws
         -> Harness
     {
-        // NB: each harness starts at its own hour in 2001–2012, so login failures other runs left in a shared
-        // PostgreSQL database fall outside its throttle window, and its own never reach a real-time server's.
-        let clock = TestClock(Date(timeIntervalSince1970: 1_000_000_000 + Double(Int.random(in: 0..<100_000)) * 3600))
+        // NB: each harness starts at its own hour in 2100–2111, so login failures other runs left in a shared
+        // PostgreSQL database fall outside its throttle window, its own never reach a real-time server's, and a
+        // real-time server's purge (which deletes rows older than its own now) never deletes them.
+        let clock = TestClock(Date(timeIntervalSince1970: 4_102_444_800 + Double(Int.random(in: 0..<100_000)) * 3600))
         var configuration = ServerConfiguration()
         configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
         // NB: suites register many accounts from one address; the registration limit has tests of its own.
