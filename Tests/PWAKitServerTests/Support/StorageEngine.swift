@@ -22,7 +22,9 @@ enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertible {
         case .sqlite: return try await SQLStorage.sqlite(path: nil)
         case .postgres:
             guard let url = Self.postgresURL else { throw CancellationError() }
-            return try await SQLStorage.postgres(url: url)
+            // NB: suites run side by side, each with stores of their own; a small pool each keeps them all
+            // under the database's connection limit (100 by default).
+            return try await SQLStorage.postgres(url: url, maximumConnections: 3)
         }
     }
 }

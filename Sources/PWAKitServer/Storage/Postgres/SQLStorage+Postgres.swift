@@ -6,7 +6,9 @@ import PostgresNIO
 extension SQLStorage {
     /// Connects to PostgreSQL at `postgres://user:password@host:port/database` (TLS off: loopback or a
     /// private network), for deployments where several stateless replicas share one database.
-    public static func postgres(url: String, logger: Logger = Logger(label: "pwakit.postgres")) async throws -> SQLStorage {
+    public static func postgres(
+        url: String, logger: Logger = Logger(label: "pwakit.postgres"), maximumConnections: Int = 16
+    ) async throws -> SQLStorage {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, let user = components.user
         else {
@@ -17,7 +19,7 @@ extension SQLStorage {
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: database.isEmpty ? nil : database, tls: .disable
         )
-        configuration.options.maximumConnections = 16
+        configuration.options.maximumConnections = max(1, maximumConnections)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let runner = Task { await client.run() }
         let driver = PostgresDriver(client: client, logger: logger, runner: runner)

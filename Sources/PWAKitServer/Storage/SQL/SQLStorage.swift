@@ -2,7 +2,7 @@ public import Foundation
 import HTTPTypes
 
 /// ``ServerStorage`` in SQL. The statements are shared; the engine is the driver underneath:
-/// SQLite (``sqlite(path:logger:)``, the embedded default) or PostgreSQL (``postgres(url:logger:)``).
+/// SQLite (``sqlite(path:logger:)``, the embedded default) or PostgreSQL (``postgres(url:logger:maximumConnections:)``).
 public struct SQLStorage: ServerStorage {
     let driver: any SQLDriver
 
