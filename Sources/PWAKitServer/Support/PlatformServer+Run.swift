@@ -18,6 +18,16 @@ extension PlatformServer {
         extraRoutes: (Router<ServerRequestContext>, PlatformServer) -> Void = { _, _ in },
         onListening: @escaping @Sendable (Int) async -> Void
     ) async throws {
+        // What no longer matters goes at start and every hour after.
+        let purging = Task { [self] in
+            while !Task.isCancelled {
+                if let removed = try? await purge(), removed > 0 {
+                    logger.info("purged \(removed) expired rows (throttles, refresh tokens, launch codes)")
+                }
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+        defer { purging.cancel() }
         let app = Application(
             router: router(extraRoutes: extraRoutes), server: httpServer(serverName: "pwakit"),
             configuration: .init(address: .hostname(host, port: port), serverName: "pwakit"),

@@ -122,7 +122,9 @@ struct StorageTests {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let s = uniqueSuffix()
-            let now = Date(timeIntervalSince1970: 4_200_000_000)
+            // NB: purge deletes everything older than `now` in the shared database: a `now` before every other
+            // suite's times (harnesses run in 2100–2111, real-time servers in the present) touches only this test's rows.
+            let now = Date(timeIntervalSince1970: 1_000_000_000)
             try await storage.recordLoginFailure(key: "pair:old-\(s)", at: now - 1000)
             try await storage.recordLoginFailure(key: "pair:new-\(s)", at: now - 10)
             try await storage.recordLoginFailure(key: "known:old-\(s)", at: now - 1000)
