@@ -15,13 +15,11 @@
             for (index, step) in tour.steps.enumerated() {
                 let started = ContinuousClock.now
                 let failure = await perform(step)
+                let elapsed = (ContinuousClock.now - started).components
                 var line: [String: JSONValue] = [
                     "event": "tourStep", "index": .number(Double(index)), "step": .string(step.description),
                     "ok": .bool(failure == nil),
-                    "ms": .number(
-                        Double(
-                            (ContinuousClock.now - started).components.seconds * 1000
-                                + (ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000_000)),
+                    "ms": .number(Double(elapsed.seconds * 1000) + Double(elapsed.attoseconds) / 1e15),
                 ]
                 if let failure { line["message"] = .string(failure) }
                 app.output(line)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PWAKitCore
+import PWAKitModules
 
 /// The configuration a mini-app runs under, built by the host (`miniapp open`, `launcher`):
 /// its own `app://<appId>/` origin, the grants its catalog entry asks for plus `lifecycle`,
@@ -10,7 +11,8 @@ enum MiniAppConfiguration {
         allowed: [String] = [], merchant: PaymentsSection
     ) -> PWAConfiguration {
         let grants = Set(permissions).union(["lifecycle", "session", "platform"]).union(extraGrants)
-        let payments = grants.contains { $0 == PaymentsModuleName.name || $0.hasPrefix(PaymentsModuleName.name + ".") }
+        let name = PaymentsModule.moduleName
+        let payments = grants.contains { $0 == name || $0.hasPrefix(name + ".") }
         var features = FeatureFlags()
         features.payments = payments
         return PWAConfiguration(
@@ -18,11 +20,6 @@ enum MiniAppConfiguration {
             origins: OriginsSection(allowed: allowed, grants: [appId: grants.sorted()]), features: features,
             payments: payments ? merchant : nil)
     }
-}
-
-/// The name the `payments` grant uses.
-enum PaymentsModuleName {
-    static let name = "payments"
 }
 
 /// The merchant mini-apps' payments go to: the host app's own Apple Pay merchant.
