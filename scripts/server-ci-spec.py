@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes a copy of Server/openapi.yaml with examples naming one CI run's app and releases.
 
-Usage: server-ci-spec.py SPEC OUT APP_ID RELEASE_PUBLISHED RELEASE_TO_PUBLISH USER_EMAIL USER_PASSWORD
+Usage: server-ci-spec.py SPEC OUT APP_ID RELEASE_PUBLISHED RELEASE_TO_PUBLISH USER_EMAIL USER_PASSWORD SPARE_KEY_ID SPARE_CREDENTIAL_ID
 
 The examples let schemathesis reach success paths it cannot invent: a signed release to
 publish, a bundle hash and blobs the server holds, the app they belong to, a new app's id no
-earlier run has taken, and a seeded user's sign-in (its examples run before fuzzed logins fill
-the address throttle).
+earlier run has taken, a seeded user's sign-in (its examples run before fuzzed logins fill
+the address throttle), and a spare key and credential for the revocation operations (never the
+ones the other operations use).
 """
 import base64
 import hashlib
@@ -17,7 +18,7 @@ import yaml
 
 
 def main() -> None:
-    spec_path, out_path, app, published_path, next_path, email, password = sys.argv[1:8]
+    spec_path, out_path, app, published_path, next_path, email, password, spare_key, spare_credential = sys.argv[1:10]
     with open(spec_path) as f:
         spec = yaml.safe_load(f)
     with open(published_path) as f:
@@ -39,6 +40,14 @@ def main() -> None:
 
     def body(path: str, method: str) -> dict:
         return paths[path][method]["requestBody"]["content"]["application/json"]
+
+    for parameter in paths["/v1/apps/{appId}/keys/{keyId}"]["parameters"]:
+        if parameter.get("name") == "keyId":
+            parameter["example"] = spare_key
+    for parameter in paths["/v1/apps/{appId}/credentials/{credentialId}"]["parameters"]:
+        if parameter.get("name") == "credentialId":
+            parameter["example"] = spare_credential
+    body("/v1/apps/{appId}/publishers", "post")["example"] = {"email": email}
 
     blob = paths["/v1/blobs/{sha256}"]["parameters"][0]
     blob["example"] = manifest["files"][0]["sha256"]

@@ -37,11 +37,15 @@ trap cleanup EXIT
 # for publishRelease, so schemathesis reaches its success path too).
 "$binary" keys generate --output "$work/publisher-key.json" > "$work/publisher-key.out"
 public_key="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["publicKey"])' "$work/publisher-key.out")"
+# A second key and credential that the revocation operations' examples name (never the ones in use).
+"$binary" keys generate --output "$work/spare-key.json" > "$work/spare-key.out"
+spare_public_key="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["publicKey"])' "$work/spare-key.out")"
+spare_key_id="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["keyId"])' "$work/spare-key.out")"
 mkdir -p "$work/dist"
 printf '<!doctype html><title>fuzz</title><script src="app.js"></script>\n' > "$work/dist/index.html"
 printf 'console.log("fuzz")\n' > "$work/dist/app.js"
 
-# fuzz ENGINE [--database-url URL]: seeds, starts a server, publishes, runs schemathesis, stops the server.
+# [PWAKIT_DATABASE_URL=URL] fuzz ENGINE: seeds, starts a server, publishes, runs schemathesis, stops the server.
 fuzz() {
     local engine="$1"
     shift
@@ -59,8 +63,9 @@ fuzz() {
     {"email": "fuzz-user@example.com", "password": "fuzz-user-password"}
   ],
   "apps": [
-    {"id": "$app", "name": "Fuzz", "channels": ["stable", "beta"], "publisherKeys": ["$public_key"],
-     "credentials": [{"credentialId": "$app-backend", "secret": "fuzz-backend-secret"}]}
+    {"id": "$app", "name": "Fuzz", "channels": ["stable", "beta"], "publisherKeys": ["$public_key", "$spare_public_key"],
+     "credentials": [{"credentialId": "$app-backend", "secret": "fuzz-backend-secret"},
+                     {"credentialId": "$app-spare", "secret": "fuzz-spare-secret-0"}]}
   ]
 }
 JSON
@@ -94,7 +99,8 @@ JSON
 
     # The spec as written, plus examples that name this run's app, release and credential.
     python3 "$root/scripts/server-ci-spec.py" "$root/Server/openapi.yaml" "$work/openapi-$engine.json" "$app" \
-        "$work/release-$engine-1.0.0.json" "$work/release-$engine-1.0.1.json" fuzz-user@example.com fuzz-user-password
+        "$work/release-$engine-1.0.0.json" "$work/release-$engine-1.0.1.json" fuzz-user@example.com fuzz-user-password \
+        "$spare_key_id" "$app-spare"
     # Each operation authenticates the way its `security` says: bearer for users, HTTP Basic
     # (the app's backend credential) for /v1/launch/exchange.
     cat > "$work/schemathesis-$engine.toml" <<TOML
@@ -141,12 +147,13 @@ if [[ -n "${PWAKIT_TEST_POSTGRES_URL:-}" ]]; then
     # from this address, apps, releases) must not throttle or collide with the next.
     fuzz_db="pwakit_fuzz_$(date +%s)_$RANDOM"
     if psql "$PWAKIT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $fuzz_db" > /dev/null; then
-        fuzz postgres --database-url "${PWAKIT_TEST_POSTGRES_URL%/*}/$fuzz_db" || overall=1
+        # NB: the URL carries a password, so it goes in the environment, never on the command line.
+        PWAKIT_DATABASE_URL="${PWAKIT_TEST_POSTGRES_URL%/*}/$fuzz_db" fuzz postgres || overall=1
         psql "$PWAKIT_TEST_POSTGRES_URL" -qc "DROP DATABASE $fuzz_db" > /dev/null \
             || echo "server-ci: could not drop $fuzz_db"
     else
         echo "server-ci: could not create a fuzzing database; using PWAKIT_TEST_POSTGRES_URL as it is"
-        fuzz postgres --database-url "$PWAKIT_TEST_POSTGRES_URL" || overall=1
+        PWAKIT_DATABASE_URL="$PWAKIT_TEST_POSTGRES_URL" fuzz postgres || overall=1
     fi
 else
     echo "server-ci: PostgreSQL fuzzing SKIPPED: PWAKIT_TEST_POSTGRES_URL not set"

@@ -112,6 +112,20 @@ public struct PlatformServer: Sendable {
         return caller.userId
     }
 
+    /// An administrator, or a user granted the right to publish `appId` (any app when `nil`: uploading
+    /// blobs, which belong to no app until a release names them); 403 otherwise.
+    func requirePublisher(_ request: Request, appId: String?) async throws -> String {
+        let caller = try await authenticate(request)
+        let allowed = try await caller.role == .admin ? true : storage.isPublisher(userId: caller.userId, appId: appId)
+        guard allowed else {
+            throw APIError(
+                .forbidden, .forbidden,
+                appId.map { "this needs an administrator or a publisher of \($0)" }
+                    ?? "this needs an administrator or a publisher")
+        }
+        return caller.userId
+    }
+
     func clientAddress(_ request: Request, context: ServerRequestContext) -> String {
         if configuration.trustForwardedFor {
             // NB: every header line, in order: a client can send its own line, which a proxy keeps in front of its entry.

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The body of `POST /v1/apps`.
 public struct CreateAppRequest: Codable, Hashable, Sendable {
     /// The app id: lowercase letters, digits and `-`, the host of its `app://` origin.
@@ -88,12 +90,18 @@ public struct PublisherKeyResponse: Codable, Hashable, Sendable {
     public var keyId: String
     /// Standard base64 of the raw public key.
     public var publicKey: String
+    /// When the key was added.
+    public var addedAt: Date?
+    /// When the key was revoked; a revoked key signs no new release.
+    public var revokedAt: Date?
 
     /// Creates a key entry.
-    public init(appId: String, keyId: String, publicKey: String) {
+    public init(appId: String, keyId: String, publicKey: String, addedAt: Date? = nil, revokedAt: Date? = nil) {
         self.appId = appId
         self.keyId = keyId
         self.publicKey = publicKey
+        self.addedAt = addedAt
+        self.revokedAt = revokedAt
     }
 }
 

@@ -75,6 +75,68 @@ struct CatalogService: Sendable {
         return try await storage.publisherKeys(appId: appId)
     }
 
+    /// Revokes a publisher key: no new release signed by it is accepted. Releases it signed stay served
+    /// unless `withdrawReleases`, which withdraws them too (for a key that leaked). The key stays listed.
+    func revokePublisherKey(appId: String, keyId: String, withdrawReleases: Bool) async throws
+        -> (PublisherKeyRecord, withdrawn: Int)
+    {
+        _ = try await app(appId)
+        _ = try Validation.text(keyId, field: "keyId", maximum: 64)
+        guard let key = try await storage.revokePublisherKey(appId: appId, keyId: keyId, now: environment.now()) else {
+            throw APIError.notFound("key \(keyId) of \(appId)")
+        }
+        let withdrawn =
+            withdrawReleases ? try await storage.withdrawReleases(appId: appId, keyId: keyId, now: environment.now()) : 0
+        return (key, withdrawn)
+    }
+
+    /// The backend credentials of an app, revoked ones included.
+    func credentials(appId: String) async throws -> [AppCredentialRecord] {
+        _ = try await app(appId)
+        return try await storage.appCredentials(appId: appId)
+    }
+
+    /// Revokes a backend credential: it authenticates nothing from now on.
+    func revokeCredential(appId: String, credentialId: String) async throws -> AppCredentialRecord {
+        _ = try await app(appId)
+        _ = try Validation.text(credentialId, field: "credentialId", maximum: 128)
+        guard let record = try await storage.revokeAppCredential(appId: appId, credentialId: credentialId, now: environment.now())
+        else {
+            throw APIError.notFound("credential \(credentialId) of \(appId)")
+        }
+        return record
+    }
+
+    /// Lets the account with `email` publish an app; whether the right is new.
+    func grantPublisher(appId: String, email: String) async throws -> (AppPublisherRecord, created: Bool) {
+        _ = try await app(appId)
+        let normalized = try Validation.email(email, field: "email")
+        guard let user = try await storage.user(email: normalized) else {
+            throw APIError(.notFound, .notFound, "no account has the email \(normalized)", field: "email")
+        }
+        let now = environment.now()
+        let created = try await storage.grantPublisher(appId: appId, userId: user.id, now: now)
+        let record =
+            try await storage.publishers(appId: appId).first { $0.userId == user.id }
+            ?? AppPublisherRecord(appId: appId, userId: user.id, email: user.email, grantedAt: now)
+        return (record, created)
+    }
+
+    /// Who may publish an app besides administrators.
+    func publishers(appId: String) async throws -> [AppPublisherRecord] {
+        _ = try await app(appId)
+        return try await storage.publishers(appId: appId)
+    }
+
+    /// Takes a user's right to publish an app back; 404 when they had none.
+    func revokePublisher(appId: String, userId: String) async throws {
+        _ = try await app(appId)
+        _ = try Validation.text(userId, field: "userId", maximum: 128)
+        guard try await storage.revokePublisher(appId: appId, userId: userId) else {
+            throw APIError.notFound("publisher \(userId) of \(appId)")
+        }
+    }
+
     /// Creates a backend credential; the secret is returned once and stored only as a hash.
     func createCredential(appId: String) async throws -> (AppCredentialRecord, secret: String) {
         _ = try await app(appId)
@@ -99,7 +161,9 @@ struct CatalogService: Sendable {
     func authenticateBackend(id: String, secret: String) async throws -> AppCredentialRecord {
         let failure = APIError(
             .unauthorized, .unauthorized, "a valid app credential is required", headers: [.wwwAuthenticate: "Basic"])
-        guard id.utf8.count <= 128, secret.utf8.count <= 256, let record = try await storage.appCredential(id: id) else {
+        guard id.utf8.count <= 128, secret.utf8.count <= 256, let record = try await storage.appCredential(id: id),
+            record.revokedAt == nil
+        else {
             throw failure
         }
         let presented = Array(SHA256.hex(of: Data(secret.utf8)).utf8)

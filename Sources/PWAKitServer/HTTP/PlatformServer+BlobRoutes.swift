@@ -7,7 +7,7 @@ import PWAKitBundles
 extension PlatformServer {
     func addBlobRoutes(to table: RouteTable) {
         table.add(.post, "/v1/blobs/missing") { request, _ in
-            _ = try await requireAdmin(request)
+            _ = try await requirePublisher(request, appId: nil)
             let body = try await RequestReader.json(MissingBlobsRequest.self, from: request, limit: 2 * 1024 * 1024)
             guard body.sha256.count <= ManifestCoding.maximumFileCount else {
                 throw APIError.invalid("sha256", "must list at most \(ManifestCoding.maximumFileCount) hashes")
@@ -20,7 +20,7 @@ extension PlatformServer {
             return try JSONResponse.make(MissingBlobsResponse(missing: missing))
         }
         table.add(.put, "/v1/blobs/{sha256}") { request, context in
-            _ = try await requireAdmin(request)
+            _ = try await requirePublisher(request, appId: nil)
             let hash = try context.parameters.require("sha256")
             try Validation.sha256(hash, field: "sha256")
             if let declared = request.headers[.contentLength].flatMap(Int.init), declared > configuration.maximumBlobSize {

@@ -14,9 +14,9 @@ extension PlatformServer {
             let body = try await RequestReader.json(LoginRequest.self, from: request, limit: configuration.maximumJSONBody)
             return try JSONResponse.make(try await identity.login(body, address: clientAddress(request, context: context)))
         }
-        table.add(.post, "/v1/auth/refresh") { request, _ in
+        table.add(.post, "/v1/auth/refresh") { request, context in
             let body = try await RequestReader.json(RefreshRequest.self, from: request, limit: configuration.maximumJSONBody)
-            return try JSONResponse.make(try await identity.refresh(body))
+            return try JSONResponse.make(try await identity.refresh(body, address: clientAddress(request, context: context)))
         }
         table.add(.post, "/v1/auth/logout") { request, _ in
             let caller = try await authenticate(request)

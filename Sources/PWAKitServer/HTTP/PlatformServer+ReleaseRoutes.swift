@@ -7,7 +7,7 @@ import PWAKitAPI
 extension PlatformServer {
     func addReleaseRoutes(to table: RouteTable) {
         table.add(.post, "/v1/apps/{appId}/releases") { request, context in
-            _ = try await requireAdmin(request)
+            _ = try await requirePublisher(request, appId: try context.parameters.require("appId"))
             let body = try await RequestReader.json(
                 PublishReleaseRequest.self, from: request, limit: configuration.maximumReleaseBody)
             let release = try await releases.publish(appId: try context.parameters.require("appId"), body)
@@ -34,7 +34,7 @@ extension PlatformServer {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: release.manifest)))
         }
         table.add(.put, "/v1/apps/{appId}/channels/{channel}/releases/{version}/rollout") { request, context in
-            _ = try await requireAdmin(request)
+            _ = try await requirePublisher(request, appId: try context.parameters.require("appId"))
             let body = try await RequestReader.json(RolloutRequest.self, from: request, limit: configuration.maximumJSONBody)
             try await releases.setRollout(
                 appId: try context.parameters.require("appId"), channel: try context.parameters.require("channel"),

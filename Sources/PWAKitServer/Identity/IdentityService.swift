@@ -105,14 +105,27 @@ struct IdentityService: Sendable {
             .tooManyRequests, .tooManyAttempts, message, headers: [.retryAfter: "\(Int(configuration.throttleWindow))"])
     }
 
-    func refresh(_ request: RefreshRequest) async throws -> TokenPairResponse {
+    /// Rotates a refresh token: the next token of its family is stored before the presented one is used
+    /// up, so a crash between the two never leaves a used token without a successor. A retry from the same
+    /// address within ``ServerConfiguration/refreshReuseGrace`` is answered again; any other reuse revokes
+    /// the family.
+    func refresh(_ request: RefreshRequest, address: String) async throws -> TokenPairResponse {
         let hash = SHA256.hex(of: Data(request.refreshToken.utf8))
-        switch try await storage.consumeRefreshToken(tokenHash: hash, now: environment.now()) {
-        case .rotated(let familyId, let userId):
+        let now = environment.now()
+        let successor = environment.token()
+        switch try await storage.rotateRefreshToken(
+            tokenHash: hash, successor: SHA256.hex(of: Data(successor.utf8)),
+            expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime), now: now, address: address,
+            grace: configuration.refreshReuseGrace)
+        {
+        case .rotated(let familyId, let userId), .retried(let familyId, let userId):
             guard let user = try await storage.user(id: userId) else {
                 throw APIError(.unauthorized, .invalidRefreshToken, "the refresh token is invalid", field: "refreshToken")
             }
-            return try await issueTokens(for: user, familyId: familyId)
+            let accessToken = try await tokens.accessToken(for: user, session: familyId, now: now)
+            return TokenPairResponse(
+                accessToken: accessToken, refreshToken: successor, tokenType: "Bearer",
+                expiresIn: Int(configuration.accessTokenLifetime), user: UserResponse(user))
         case .reused:
             throw APIError(
                 .unauthorized, .refreshTokenReused,

@@ -19,17 +19,23 @@ struct TokenService: Sendable {
     static func load(storage: any ServerStorage, environment: ServerEnvironment, configuration: ServerConfiguration) async throws
         -> TokenService
     {
-        let candidate = Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
-        let stored = try await storage.serverKey(purpose: "token-signing", candidate: candidate, now: environment.now())
-        guard let raw = Data(base64Encoded: stored), let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
-        else {
-            throw StorageError(message: "stored token-signing key is malformed")
+        let wrapping = configuration.keyWrappingKey.map { SymmetricKey(data: $0) }
+        let raw = Curve25519.Signing.PrivateKey().rawRepresentation
+        let candidate = try wrapping.map { try KeyWrapping.wrap(raw, with: $0) } ?? raw.base64EncodedString()
+        let stored = try await storage.serverKey(purpose: Self.purpose, candidate: candidate, now: environment.now())
+        let privateKey = try KeyWrapping.unwrapSigningKey(stored, with: wrapping)
+        if let wrapping, !KeyWrapping.isWrapped(stored) {
+            // NB: a key stored in the clear before a wrapping key was configured is wrapped in place, once.
+            _ = try await storage.replaceServerKey(
+                purpose: Self.purpose, from: stored, to: try KeyWrapping.wrap(privateKey.rawRepresentation, with: wrapping))
         }
         let keyId = VerifyingKey(publicKey: privateKey.publicKey).keyId
         let keys = JWTKeyCollection()
         await keys.add(eddsa: EdDSA.PrivateKey(backing: privateKey), kid: JWKIdentifier(string: keyId))
         return TokenService(keys: keys, keyId: keyId, publicKey: privateKey.publicKey, configuration: configuration)
     }
+
+    static let purpose = "token-signing"
 
     func accessToken(for user: UserRecord, session: String, now: Date) async throws -> String {
         let claims = AccessClaims(

@@ -18,7 +18,14 @@ struct ReleaseService: Sendable {
         let rollout = request.rolloutPercent ?? 100
         guard (0...100).contains(rollout) else { throw APIError.invalid("rolloutPercent", "must be between 0 and 100") }
         let envelope = SignedRelease(manifest: request.manifest, keyId: request.keyId, signature: request.signature)
-        let trusted = try await storage.publisherKeys(appId: appId).compactMap { try? VerifyingKey(base64: $0.publicKey) }
+        let keys = try await storage.publisherKeys(appId: appId)
+        if let named = keys.first(where: { $0.keyId == request.keyId }), let revokedAt = named.revokedAt {
+            throw APIError(
+                .unprocessableContent, .keyRevoked,
+                "key \(named.keyId) was revoked on \(revokedAt.formatted(.iso8601)); sign the release with a key the app still trusts",
+                field: "keyId")
+        }
+        let trusted = keys.filter { $0.revokedAt == nil }.compactMap { try? VerifyingKey(base64: $0.publicKey) }
         let manifest: ReleaseManifest
         do {
             manifest = try envelope.verify(trustedKeys: trusted)

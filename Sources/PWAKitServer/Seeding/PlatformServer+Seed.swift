@@ -49,6 +49,16 @@ extension PlatformServer {
                     created.append("credential \(credential.credentialId) for \(entry.id)")
                 }
             }
+            for (publisherIndex, email) in (entry.publishers ?? []).enumerated() {
+                let publisherField = "\(field).publishers[\(publisherIndex)]"
+                let normalized = try Validation.email(email, field: publisherField)
+                guard let user = try await storage.user(email: normalized) else {
+                    throw APIError.invalid(publisherField, "no account has the email \(normalized); list it under users")
+                }
+                if try await storage.grantPublisher(appId: entry.id, userId: user.id, now: environment.now()) {
+                    created.append("publisher \(normalized) for \(entry.id)")
+                }
+            }
         }
         return created
     }

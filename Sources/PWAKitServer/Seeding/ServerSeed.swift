@@ -58,11 +58,13 @@ public struct ServerSeed: Codable, Sendable {
         public var publisherKeys: [String]?
         /// Backend credentials.
         public var credentials: [Credential]?
+        /// Emails of accounts (seeded above or existing) that may publish this app without being administrators.
+        public var publishers: [String]?
 
         /// Creates an app entry.
         public init(
             id: String, name: String, description: String? = nil, channels: [String]? = nil, publisherKeys: [String]? = nil,
-            credentials: [Credential]? = nil
+            credentials: [Credential]? = nil, publishers: [String]? = nil
         ) {
             self.id = id
             self.name = name
@@ -70,6 +72,7 @@ public struct ServerSeed: Codable, Sendable {
             self.channels = channels
             self.publisherKeys = publisherKeys
             self.credentials = credentials
+            self.publishers = publishers
         }
     }
 

@@ -27,8 +27,15 @@ public protocol ServerStorage: Sendable {
     /// Starts a refresh-token family and stores its first token.
     func insertRefreshToken(tokenHash: String, familyId: String, userId: String, issuedAt: Date, expiresAt: Date, newFamily: Bool)
         async throws
-    /// Marks a token used if it is current; revokes its family when it was already used.
-    func consumeRefreshToken(tokenHash: String, now: Date) async throws -> RefreshConsumption
+    /// Presents a refresh token. When it is current, `successor` (the hash of a fresh token) is stored in
+    /// its family, expiring at `expiresAt`, **before** the presented token is marked used (by `address`,
+    /// replaced by `successor`), so no instant leaves a used token without its successor; a presentation
+    /// that loses the race takes its successor back. A token used by the same `address` no more than
+    /// `grace` ago whose successor is still unused is a retry: that successor is used up and `successor`
+    /// replaces it. Any other presentation of a used token revokes its family.
+    func rotateRefreshToken(
+        tokenHash: String, successor: String, expiresAt: Date, now: Date, address: String, grace: TimeInterval
+    ) async throws -> RefreshConsumption
     /// Revokes a family so none of its tokens can be used again.
     func revokeRefreshFamily(familyId: String, now: Date) async throws
     /// Whether a family exists and is not revoked: whether the session its access tokens belong to is live.
@@ -71,18 +78,38 @@ public protocol ServerStorage: Sendable {
     func insertPublisherKey(_ key: PublisherKeyRecord) async throws -> Bool
     /// The publisher keys of an app.
     func publisherKeys(appId: String) async throws -> [PublisherKeyRecord]
+    /// Revokes a publisher key (it stays listed, with the time); the record, or `nil` when the app has no
+    /// such key. Revoking a revoked key changes nothing.
+    func revokePublisherKey(appId: String, keyId: String, now: Date) async throws -> PublisherKeyRecord?
     /// Adds a backend credential; returns `false` when the id exists.
     func insertAppCredential(_ credential: AppCredentialRecord) async throws -> Bool
     /// The credential with an id.
     func appCredential(id: String) async throws -> AppCredentialRecord?
+    /// The backend credentials of an app, oldest first.
+    func appCredentials(appId: String) async throws -> [AppCredentialRecord]
+    /// Revokes a credential of an app; the record, or `nil` when the app has no such credential.
+    func revokeAppCredential(appId: String, credentialId: String, now: Date) async throws -> AppCredentialRecord?
+
+    // MARK: Publishing rights
+    /// Lets a user publish an app; `false` when they already could.
+    func grantPublisher(appId: String, userId: String, now: Date) async throws -> Bool
+    /// Takes a user's right to publish an app back; `false` when they had none.
+    func revokePublisher(appId: String, userId: String) async throws -> Bool
+    /// Who may publish an app (administrators aside), by email.
+    func publishers(appId: String) async throws -> [AppPublisherRecord]
+    /// Whether a user may publish `appId`, or any app when `appId` is `nil`.
+    func isPublisher(userId: String, appId: String?) async throws -> Bool
 
     // MARK: Releases
     /// Inserts a release only if its version is above every release on its channel; returns whether it was inserted.
     func insertReleaseMovingForward(_ release: ReleaseRecord) async throws -> Bool
-    /// The releases of a channel, newest version first.
+    /// The releases of a channel that are not withdrawn, newest version first.
     func releases(appId: String, channel: String) async throws -> [ReleaseRecord]
-    /// The release of an app with a bundle hash.
+    /// The release of an app with a bundle hash, unless withdrawn.
     func release(appId: String, bundleHash: String) async throws -> ReleaseRecord?
+    /// Withdraws every release of an app signed by `keyId`: no longer served, still counted by the
+    /// anti-rollback check (a channel never goes back below a withdrawn version). How many were withdrawn.
+    func withdrawReleases(appId: String, keyId: String, now: Date) async throws -> Int
     /// Changes the rollout share of one release; returns `false` when there is no such release.
     func setRollout(appId: String, channel: String, versionKey: Int64, percent: Int) async throws -> Bool
 
@@ -95,6 +122,9 @@ public protocol ServerStorage: Sendable {
     // MARK: Server keys
     /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.
     func serverKey(purpose: String, candidate: String, now: Date) async throws -> String
+    /// Replaces a stored key's text when it is still `previous` (wrapping a key stored in the clear);
+    /// whether it was replaced.
+    func replaceServerKey(purpose: String, from previous: String, to stored: String) async throws -> Bool
 }
 
 /// One throttle a request must pass: its key (`pair:…`, `account:…`, `address:…`, …) and how

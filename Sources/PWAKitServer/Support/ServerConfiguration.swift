@@ -9,6 +9,13 @@ public struct ServerConfiguration: Sendable {
     public var accessTokenLifetime: TimeInterval = 15 * 60
     /// How long a refresh token is valid.
     public var refreshTokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// How long after a refresh token's use the same client address may present it again and be
+    /// answered as a retry after a lost response (the successor it was sent, if unused, is ended and a new
+    /// one issued) rather than as a theft that revokes the session. 0 turns the grace off.
+    public var refreshReuseGrace: TimeInterval = 10
+    /// 32 bytes that wrap (AES-256-GCM) the token-signing key stored in the database; `nil` stores it in
+    /// the clear. Every replica of one database needs the same key.
+    public var keyWrappingKey: Data?
     /// How long a launch code (and launch token) is valid.
     public var launchCodeLifetime: TimeInterval = 60
     /// scrypt cost parameters for password hashes.

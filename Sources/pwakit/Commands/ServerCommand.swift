@@ -19,8 +19,27 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free port).")
     var port = 8080
 
-    @Option(help: "PostgreSQL URL (postgres://user:password@host:5432/db) instead of SQLite; blobs stay under --data-dir.")
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL URL (postgres://user@host:5432/db?sslmode=verify-full) instead of SQLite; blobs stay under --data-dir.",
+            discussion:
+                "Also read from PWAKIT_DATABASE_URL. A password never goes on the command line: give it in PWAKIT_DATABASE_URL, PGPASSWORD or --database-password-file."
+        ))
     var databaseURL: String?
+
+    @Option(help: "File holding the PostgreSQL password (its first line).")
+    var databasePasswordFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "File with the key that wraps the token-signing key in the database (base64 of 32 bytes, mode 0600).",
+            discussion:
+                "Also PWAKIT_KEY_WRAPPING_KEY (the base64 itself). Default: DATA-DIR/token-wrapping.key, created on first start; replicas of one PostgreSQL database must share it."
+        ))
+    var keyFile: String?
+
+    @Option(help: "Seconds after a refresh token's use in which the same address may retry it (0: never).")
+    var refreshGraceSeconds = 10
 
     @Option(help: "JSON file with users and apps to create at start (idempotent).")
     var seed: String?
@@ -41,17 +60,32 @@ struct ServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (1...16).contains(proxyHops) else { throw ValidationError("--proxy-hops must be between 1 and 16") }
+        guard (0...300).contains(refreshGraceSeconds) else {
+            throw ValidationError("--refresh-grace-seconds must be between 0 and 300")
+        }
         guard passwordCost >= 2, passwordCost & (passwordCost - 1) == 0, passwordCost <= 1 << 20 else {
             throw ValidationError("--password-cost must be a power of two between 2 and 1048576")
         }
     }
 
     func run() async throws {
+        do {
+            try await start()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            ServerOutput.standardError("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func start() async throws {
         var logger = Logger(label: "pwakit.server")
         logger.logLevel = .notice
+        let environment = ProcessInfo.processInfo.environment
         let dataURL = URL(fileURLWithPath: dataDir, isDirectory: true)
-        // Owner only: everything the server creates (the database and its journal, blobs) is 0600/0700,
-        // and an existing data directory and database are tightened to match.
+        // Owner only: everything the server creates (the database and its journal, blobs, the key file) is
+        // 0600/0700, and an existing data directory and database are tightened to match.
         umask(0o077)
         try FileManager.default.createDirectory(
             at: dataURL, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -60,14 +94,24 @@ struct ServerCommand: AsyncParsableCommand {
             let path = dataURL.appendingPathComponent("pwakit.sqlite" + suffix).path
             if FileManager.default.fileExists(atPath: path) { chmod(path, 0o600) }
         }
-        let storage: SQLStorage =
-            if let databaseURL {
-                try await SQLStorage.postgres(url: databaseURL, logger: logger)
-            } else {
-                try await SQLStorage.sqlite(path: dataURL.appendingPathComponent("pwakit.sqlite").path, logger: logger)
-            }
+        let wrappingKey = try keyWrappingKey(environment: environment, dataURL: dataURL)
+        let storage: SQLStorage
+        if let databaseURL = try postgresURL(environment: environment) {
+            let options = try PostgresConnectionOptions(url: databaseURL)
+            let password: String? =
+                if options.password != nil {
+                    nil
+                } else if let databasePasswordFile {
+                    try Self.firstLine(of: databasePasswordFile, what: "--database-password-file")
+                } else {
+                    environment["PGPASSWORD"]
+                }
+            storage = try await SQLStorage.postgres(url: databaseURL, password: password, logger: logger)
+        } else {
+            storage = try await SQLStorage.sqlite(path: dataURL.appendingPathComponent("pwakit.sqlite").path, logger: logger)
+        }
         do {
-            try await serve(storage: storage, dataURL: dataURL, logger: logger)
+            try await serve(storage: storage, dataURL: dataURL, wrappingKey: wrappingKey, logger: logger)
         } catch {
             try? await storage.close()
             throw error
@@ -75,8 +119,39 @@ struct ServerCommand: AsyncParsableCommand {
         try await storage.close()
     }
 
-    private func serve(storage: SQLStorage, dataURL: URL, logger: Logger) async throws {
+    /// The PostgreSQL URL, from `--database-url` (which may not carry a password: the command line is
+    /// visible to every user of the machine) or `PWAKIT_DATABASE_URL`.
+    private func postgresURL(environment: [String: String]) throws -> String? {
+        if let databaseURL {
+            if let components = URLComponents(string: databaseURL), components.password != nil {
+                throw ServerStartError(
+                    "--database-url must not carry a password (the command line is visible to other users); put the URL in PWAKIT_DATABASE_URL, or the password in PGPASSWORD or --database-password-file"
+                )
+            }
+            return databaseURL
+        }
+        return environment["PWAKIT_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private func keyWrappingKey(environment: [String: String], dataURL: URL) throws -> Data {
+        if let keyFile { return try KeyWrappingKeyFile.load(path: keyFile) }
+        if let text = environment["PWAKIT_KEY_WRAPPING_KEY"], !text.isEmpty {
+            return try KeyWrappingKeyFile.decode(text, source: "PWAKIT_KEY_WRAPPING_KEY")
+        }
+        return try KeyWrappingKeyFile.loadOrCreate(path: dataURL.appendingPathComponent("token-wrapping.key").path)
+    }
+
+    private static func firstLine(of path: String, what: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ServerStartError("\(what) \(path) cannot be read")
+        }
+        return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+    }
+
+    private func serve(storage: SQLStorage, dataURL: URL, wrappingKey: Data, logger: Logger) async throws {
         var configuration = ServerConfiguration()
+        configuration.keyWrappingKey = wrappingKey
+        configuration.refreshReuseGrace = TimeInterval(refreshGraceSeconds)
         configuration.trustForwardedFor = trustForwardedFor
         configuration.trustedProxyHops = proxyHops
         configuration.passwordHashing.n = passwordCost
@@ -88,7 +163,7 @@ struct ServerCommand: AsyncParsableCommand {
                 ServerOutput.standardError("seeded \(line)")
             }
         }
-        let engine = databaseURL == nil ? "SQLite in \(dataURL.path)" : "PostgreSQL"
+        let engine = storage.engineName == "sqlite" ? "SQLite in \(dataURL.path)" : "PostgreSQL"
         let host = self.host
         try await server.run(host: host, port: port, logger: logger) { boundPort in
             ServerOutput.standardOutput("PWAKit server listening on http://\(host):\(boundPort) (\(engine))")
@@ -100,4 +175,10 @@ struct ServerCommand: AsyncParsableCommand {
 enum ServerOutput {
     static func standardOutput(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
     static func standardError(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+}
+
+/// A reason the server cannot start, said plainly.
+struct ServerStartError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

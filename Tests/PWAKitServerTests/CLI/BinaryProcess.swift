@@ -50,9 +50,10 @@ final class ServerProcess {
         self.baseURL = baseURL
     }
 
-    static func start(_ arguments: [String]) async throws -> ServerProcess {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = PWAKitBinary.url
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.arguments = ["server", "--port", "0", "--password-cost", "16"] + arguments
         let out = Pipe()
         process.standardOutput = out

@@ -24,10 +24,17 @@ struct ReplicaTests {
         try Data(seed.utf8).write(to: work.appendingPathComponent("seed.json"))
         try Data("<h1>replica</h1>".utf8).write(to: work.appendingPathComponent("site/index.html"))
         // NB: both replicas use the same blob directory, as a shared file system would provide.
-        let shared = ["--database-url", databaseURL, "--data-dir", work.appendingPathComponent("data").path]
-        let first = try await ServerProcess.start(shared + ["--seed", work.appendingPathComponent("seed.json").path])
+        // NB: the URL (with its password) from the environment, never the command line; the wrapping key the
+        // suites use, since they share the database.
+        let shared = ["--data-dir", work.appendingPathComponent("data").path]
+        let environment = [
+            "PWAKIT_DATABASE_URL": databaseURL,
+            "PWAKIT_KEY_WRAPPING_KEY": StorageEngine.testWrappingKey.base64EncodedString(),
+        ]
+        let first = try await ServerProcess.start(
+            shared + ["--seed", work.appendingPathComponent("seed.json").path], environment: environment)
         let second: ServerProcess
-        do { second = try await ServerProcess.start(shared) } catch {
+        do { second = try await ServerProcess.start(shared, environment: environment) } catch {
             await first.stop()
             throw error
         }

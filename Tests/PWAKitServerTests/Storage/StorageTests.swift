@@ -36,29 +36,104 @@ struct StorageTests {
         }
     }
 
-    @Test("refresh tokens rotate once; reuse revokes the family; expiry", arguments: StorageEngine.available)
+    @Test(
+        "refresh tokens rotate once, successor stored first; reuse revokes the family; expiry", arguments: StorageEngine.available
+    )
     func refreshTokens(engine: StorageEngine) async throws {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let s = uniqueSuffix()
             let now = Date(timeIntervalSince1970: 4_200_000_000)
+            func rotate(
+                _ token: String, to successor: String, at time: Date = now, from address: String = "a", grace: TimeInterval = 0
+            )
+                async throws -> RefreshConsumption
+            {
+                try await storage.rotateRefreshToken(
+                    tokenHash: token, successor: successor, expiresAt: time + 100, now: time, address: address, grace: grace)
+            }
             try await storage.insertRefreshToken(
                 tokenHash: "a-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: true)
-            #expect(
-                try await storage.consumeRefreshToken(tokenHash: "a-\(s)", now: now) == .rotated(familyId: "f-\(s)", userId: "u"))
-            try await storage.insertRefreshToken(
-                tokenHash: "b-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: false)
-            #expect(try await storage.consumeRefreshToken(tokenHash: "a-\(s)", now: now) == .reused(familyId: "f-\(s)"))
-            #expect(try await storage.consumeRefreshToken(tokenHash: "b-\(s)", now: now) == .reused(familyId: "f-\(s)"))
-            #expect(try await storage.consumeRefreshToken(tokenHash: "zzz-\(s)", now: now) == .unknown)
+            #expect(try await rotate("a-\(s)", to: "b-\(s)") == .rotated(familyId: "f-\(s)", userId: "u"))
+            // The successor is in the family, unused.
+            #expect(try await storage.refreshTokenOwner(tokenHash: "b-\(s)")?.familyId == "f-\(s)")
+            #expect(try await rotate("a-\(s)", to: "x-\(s)") == .reused(familyId: "f-\(s)"))
+            // A refused presentation stores nothing.
+            #expect(try await storage.refreshTokenOwner(tokenHash: "x-\(s)") == nil)
+            #expect(try await rotate("b-\(s)", to: "y-\(s)") == .reused(familyId: "f-\(s)"))
+            #expect(try await storage.refreshTokenOwner(tokenHash: "y-\(s)") == nil)
+            #expect(try await rotate("zzz-\(s)", to: "z-\(s)") == .unknown)
             try await storage.insertRefreshToken(
                 tokenHash: "c-\(s)", familyId: "g-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: true)
-            #expect(try await storage.consumeRefreshToken(tokenHash: "c-\(s)", now: now + 100) == .expired)
+            #expect(try await rotate("c-\(s)", to: "d-\(s)", at: now + 100) == .expired)
             #expect(try await storage.refreshTokenOwner(tokenHash: "c-\(s)")?.familyId == "g-\(s)")
+            #expect(try await storage.refreshTokenOwner(tokenHash: "d-\(s)") == nil)
         }
     }
 
-    @Test("concurrent presentations of one refresh token: exactly one rotates", arguments: StorageEngine.available)
+    @Test(
+        "grace: the same address retrying within the window gets a new successor and ends the lost one; others revoke",
+        arguments: StorageEngine.available)
+    func refreshGrace(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let s = uniqueSuffix()
+            let now = Date(timeIntervalSince1970: 4_200_000_000)
+            func rotate(_ token: String, to successor: String, at time: Date, from address: String) async throws
+                -> RefreshConsumption
+            {
+                try await storage.rotateRefreshToken(
+                    tokenHash: token, successor: successor, expiresAt: time + 1000, now: time, address: address, grace: 10)
+            }
+            try await storage.insertRefreshToken(
+                tokenHash: "t0-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 1000, newFamily: true)
+            #expect(
+                try await rotate("t0-\(s)", to: "t1-\(s)", at: now, from: "10.0.0.1") == .rotated(familyId: "f-\(s)", userId: "u")
+            )
+            // The answer carrying t1 was lost; the client retries t0 five seconds later from the same address.
+            #expect(
+                try await rotate("t0-\(s)", to: "t2-\(s)", at: now + 5, from: "10.0.0.1")
+                    == .retried(familyId: "f-\(s)", userId: "u"))
+            // The lost t1 is used up: whoever holds it holds nothing, and presenting it revokes the family.
+            #expect(
+                try await rotate("t2-\(s)", to: "t3-\(s)", at: now + 6, from: "10.0.0.1")
+                    == .rotated(familyId: "f-\(s)", userId: "u"))
+            #expect(try await rotate("t1-\(s)", to: "t9-\(s)", at: now + 30, from: "10.0.0.1") == .reused(familyId: "f-\(s)"))
+            #expect(try await storage.refreshFamilyIsActive(familyId: "f-\(s)") == false)
+
+            // Another address within the window is a theft.
+            try await storage.insertRefreshToken(
+                tokenHash: "u0-\(s)", familyId: "g-\(s)", userId: "u", issuedAt: now, expiresAt: now + 1000, newFamily: true)
+            #expect(
+                try await rotate("u0-\(s)", to: "u1-\(s)", at: now, from: "10.0.0.1") == .rotated(familyId: "g-\(s)", userId: "u")
+            )
+            #expect(try await rotate("u0-\(s)", to: "u2-\(s)", at: now + 1, from: "10.9.9.9") == .reused(familyId: "g-\(s)"))
+            #expect(try await storage.refreshFamilyIsActive(familyId: "g-\(s)") == false)
+
+            // The same address after the window is a theft.
+            try await storage.insertRefreshToken(
+                tokenHash: "v0-\(s)", familyId: "h-\(s)", userId: "u", issuedAt: now, expiresAt: now + 1000, newFamily: true)
+            #expect(
+                try await rotate("v0-\(s)", to: "v1-\(s)", at: now, from: "10.0.0.1") == .rotated(familyId: "h-\(s)", userId: "u")
+            )
+            #expect(try await rotate("v0-\(s)", to: "v2-\(s)", at: now + 11, from: "10.0.0.1") == .reused(familyId: "h-\(s)"))
+
+            // Within the window, but the successor was used already: not a lost answer, a theft.
+            try await storage.insertRefreshToken(
+                tokenHash: "w0-\(s)", familyId: "i-\(s)", userId: "u", issuedAt: now, expiresAt: now + 1000, newFamily: true)
+            #expect(
+                try await rotate("w0-\(s)", to: "w1-\(s)", at: now, from: "10.0.0.1") == .rotated(familyId: "i-\(s)", userId: "u")
+            )
+            #expect(
+                try await rotate("w1-\(s)", to: "w2-\(s)", at: now + 1, from: "10.0.0.1")
+                    == .rotated(familyId: "i-\(s)", userId: "u"))
+            #expect(try await rotate("w0-\(s)", to: "w3-\(s)", at: now + 2, from: "10.0.0.1") == .reused(familyId: "i-\(s)"))
+        }
+    }
+
+    @Test(
+        "concurrent presentations of one refresh token: exactly one rotates, the losers keep nothing",
+        arguments: StorageEngine.available)
     func refreshRace(engine: StorageEngine) async throws {
         try await engine.withStorage { storage in
             try await storage.migrate()
@@ -66,11 +141,26 @@ struct StorageTests {
             let now = Date(timeIntervalSince1970: 4_200_000_000)
             try await storage.insertRefreshToken(
                 tokenHash: "r-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now, expiresAt: now + 100, newFamily: true)
-            let results = try await withThrowingTaskGroup(of: RefreshConsumption.self) { group in
-                for _ in 0..<8 { group.addTask { try await storage.consumeRefreshToken(tokenHash: "r-\(s)", now: now) } }
+            let results = try await withThrowingTaskGroup(of: (Int, RefreshConsumption).self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        (
+                            index,
+                            try await storage.rotateRefreshToken(
+                                tokenHash: "r-\(s)", successor: "r\(index)-\(s)", expiresAt: now + 100, now: now,
+                                address: "a\(index)", grace: 0)
+                        )
+                    }
+                }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(results.filter { if case .rotated = $0 { true } else { false } }.count == 1)
+            let winners = results.filter { if case .rotated = $0.1 { true } else { false } }
+            #expect(winners.count == 1)
+            // Only the winner's successor exists (the family is revoked by the losers' reuse, as before).
+            for (index, _) in results {
+                let stored = try await storage.refreshTokenOwner(tokenHash: "r\(index)-\(s)") != nil
+                #expect(stored == (index == winners.first?.0))
+            }
         }
     }
 
@@ -134,7 +224,8 @@ struct StorageTests {
             try await storage.insertRefreshToken(
                 tokenHash: "live-\(s)", familyId: "f-\(s)", userId: "u", issuedAt: now - 100, expiresAt: now + 100,
                 newFamily: false)
-            _ = try await storage.consumeRefreshToken(tokenHash: "live-\(s)", now: now)
+            _ = try await storage.rotateRefreshToken(
+                tokenHash: "live-\(s)", successor: "next-\(s)", expiresAt: now + 100, now: now, address: "a", grace: 0)
             for (name, expires) in [("spent", now + 50), ("expired", now - 1), ("fresh", now + 50)] {
                 try await storage.insertLaunchCode(
                     LaunchCodeRecord(codeHash: "\(name)-\(s)", userId: "u", appId: "a-\(s)", bundleHash: "b", expiresAt: expires))
@@ -149,7 +240,9 @@ struct StorageTests {
             #expect(try await storage.redeemLaunchCode(codeHash: "fresh-\(s)", appId: "a-\(s)", now: now) != nil)
             // A used token before its expiry stays, so presenting it again is still caught as reuse.
             #expect(try await storage.refreshTokenOwner(tokenHash: "live-\(s)") != nil)
-            if case .reused = try await storage.consumeRefreshToken(tokenHash: "live-\(s)", now: now) {
+            if case .reused = try await storage.rotateRefreshToken(
+                tokenHash: "live-\(s)", successor: "again-\(s)", expiresAt: now + 100, now: now, address: "b", grace: 0)
+            {
             } else {
                 Issue.record("reuse of a used token was not caught after a purge")
             }
@@ -176,6 +269,43 @@ struct StorageTests {
             let credential = AppCredentialRecord(credentialId: "c-\(id)", appId: id, secretHash: "h", createdAt: app.createdAt)
             #expect(try await storage.insertAppCredential(credential))
             #expect(try await storage.appCredential(id: "c-\(id)") == credential)
+            #expect(try await storage.appCredentials(appId: id) == [credential])
+
+            // Revocation keeps the record, with its time, and is idempotent.
+            let revokedAt = app.createdAt + 60
+            #expect(try await storage.revokePublisherKey(appId: id, keyId: "k1", now: revokedAt)?.revokedAt == revokedAt)
+            #expect(try await storage.revokePublisherKey(appId: id, keyId: "k1", now: revokedAt + 60)?.revokedAt == revokedAt)
+            #expect(try await storage.revokePublisherKey(appId: id, keyId: "nope", now: revokedAt) == nil)
+            #expect(try await storage.revokePublisherKey(appId: "other-\(id)", keyId: "k1", now: revokedAt) == nil)
+            #expect(try await storage.publisherKeys(appId: id).first?.revokedAt == revokedAt)
+            #expect(try await storage.revokeAppCredential(appId: "other-\(id)", credentialId: "c-\(id)", now: revokedAt) == nil)
+            #expect(
+                try await storage.revokeAppCredential(appId: id, credentialId: "c-\(id)", now: revokedAt)?.revokedAt == revokedAt)
+            #expect(try await storage.appCredential(id: "c-\(id)")?.revokedAt == revokedAt)
+        }
+    }
+
+    @Test("publishing rights per app: grant once, list with emails, revoke", arguments: StorageEngine.available)
+    func publishers(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let s = uniqueSuffix()
+            let user = UserRecord(
+                id: "pub-\(s)", email: "pub-\(s)@example.com", displayName: "P", passwordHash: "h", role: .user,
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+            #expect(try await storage.insertUser(user))
+            #expect(try await storage.isPublisher(userId: user.id, appId: nil) == false)
+            #expect(try await storage.grantPublisher(appId: "a-\(s)", userId: user.id, now: user.createdAt))
+            #expect(try await storage.grantPublisher(appId: "a-\(s)", userId: user.id, now: user.createdAt) == false)
+            #expect(try await storage.isPublisher(userId: user.id, appId: "a-\(s)"))
+            #expect(try await storage.isPublisher(userId: user.id, appId: "b-\(s)") == false)
+            #expect(try await storage.isPublisher(userId: user.id, appId: nil))
+            #expect(
+                try await storage.publishers(appId: "a-\(s)")
+                    == [AppPublisherRecord(appId: "a-\(s)", userId: user.id, email: user.email, grantedAt: user.createdAt)])
+            #expect(try await storage.revokePublisher(appId: "a-\(s)", userId: user.id))
+            #expect(try await storage.revokePublisher(appId: "a-\(s)", userId: user.id) == false)
+            #expect(try await storage.isPublisher(userId: user.id, appId: nil) == false)
         }
     }
 
@@ -200,6 +330,17 @@ struct StorageTests {
             #expect(try await storage.setRollout(appId: id, channel: "stable", versionKey: 3, percent: 100))
             #expect(try await storage.setRollout(appId: id, channel: "stable", versionKey: 9, percent: 100) == false)
             #expect(try await storage.releases(appId: id, channel: "stable").first?.rolloutPercent == 100)
+
+            // Withdrawing by key: no longer served, still counted against rollback.
+            var other = release(4)
+            other.keyId = "k2"
+            #expect(try await storage.insertReleaseMovingForward(other))
+            #expect(try await storage.withdrawReleases(appId: id, keyId: "k2", now: other.createdAt) == 1)
+            #expect(try await storage.withdrawReleases(appId: id, keyId: "k2", now: other.createdAt) == 0)
+            #expect(try await storage.releases(appId: id, channel: "stable").map(\.versionKey) == [3, 2])
+            #expect(try await storage.release(appId: id, bundleHash: "hash-4-stable") == nil)
+            #expect(try await storage.insertReleaseMovingForward(release(4)) == false)
+            #expect(try await storage.insertReleaseMovingForward(release(5)))
         }
     }
 

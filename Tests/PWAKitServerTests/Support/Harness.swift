@@ -32,6 +32,7 @@ struct Harness: Sendable {
         let clock = TestClock(Date(timeIntervalSince1970: 4_102_444_800 + Double(Int.random(in: 0..<100_000)) * 3600))
         var configuration = ServerConfiguration()
         configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
+        configuration.keyWrappingKey = StorageEngine.testWrappingKey
         // NB: suites register many accounts from one address; the registration limit has tests of its own.
         configuration.registrationLimit = 10_000
         configure(&configuration)

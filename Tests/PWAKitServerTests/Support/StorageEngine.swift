@@ -12,6 +12,10 @@ enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Whether this run must reach PostgreSQL (`PWAKIT_TEST_REQUIRE_POSTGRES=1`, set by `scripts/test` in CI).
     static let postgresRequired = ProcessInfo.processInfo.environment["PWAKIT_TEST_REQUIRE_POSTGRES"] == "1"
 
+    /// The key every test server wraps the token-signing key with: suites and server processes share
+    /// one PostgreSQL database, so they must agree on it.
+    static let testWrappingKey = Data(repeating: 0x5A, count: 32)
+
     /// The engines available in this run.
     static var available: [StorageEngine] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
 

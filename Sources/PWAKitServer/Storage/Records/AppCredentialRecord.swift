@@ -10,12 +10,15 @@ public struct AppCredentialRecord: Hashable, Sendable {
     public var secretHash: String
     /// When the credential was created.
     public var createdAt: Date
+    /// When the credential was revoked; a revoked credential authenticates nothing.
+    public var revokedAt: Date?
 
     /// Creates a record.
-    public init(credentialId: String, appId: String, secretHash: String, createdAt: Date) {
+    public init(credentialId: String, appId: String, secretHash: String, createdAt: Date, revokedAt: Date? = nil) {
         self.credentialId = credentialId
         self.appId = appId
         self.secretHash = secretHash
         self.createdAt = createdAt
+        self.revokedAt = revokedAt
     }
 }

@@ -10,12 +10,15 @@ public struct PublisherKeyRecord: Hashable, Sendable {
     public var publicKey: String
     /// When the key was added.
     public var addedAt: Date
+    /// When the key was revoked; a revoked key signs no new release.
+    public var revokedAt: Date?
 
     /// Creates a record.
-    public init(appId: String, keyId: String, publicKey: String, addedAt: Date) {
+    public init(appId: String, keyId: String, publicKey: String, addedAt: Date, revokedAt: Date? = nil) {
         self.appId = appId
         self.keyId = keyId
         self.publicKey = publicKey
         self.addedAt = addedAt
+        self.revokedAt = revokedAt
     }
 }

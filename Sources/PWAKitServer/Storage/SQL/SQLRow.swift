@@ -18,6 +18,14 @@ struct SQLRow: Sendable {
         Date(timeIntervalSince1970: Double(try integer(column)) / 1000)
     }
 
+    func optionalDate(_ column: String) throws -> Date? {
+        isNull(column) ? nil : try date(column)
+    }
+
+    func optionalText(_ column: String) throws -> String? {
+        isNull(column) ? nil : try text(column)
+    }
+
     func isNull(_ column: String) -> Bool {
         if case .null = values[column] { return true }
         return values[column] == nil

@@ -10,6 +10,9 @@ public struct SQLStorage: ServerStorage {
 
     private var rowIdentity: String { driver.rowIdentity }
 
+    /// `sqlite` or `postgres`.
+    public var engineName: String { driver is SQLiteDriver ? "sqlite" : "postgres" }
+
     /// See ``ServerStorage``.
     public func migrate() async throws { try await driver.runMigrations(Schema.migrations) }
     /// See ``ServerStorage``.
@@ -80,19 +83,11 @@ public struct SQLStorage: ServerStorage {
     }
 
     /// See ``ServerStorage``.
-    public func consumeRefreshToken(tokenHash: String, now: Date) async throws -> RefreshConsumption {
-        // NB: one conditional UPDATE decides the race between two presentations of the same token.
-        let rotated = try await driver.query(
-            """
-            UPDATE refresh_tokens SET used_at = $2
-            WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
-              AND family_id IN (SELECT id FROM refresh_families WHERE revoked_at IS NULL)
-            RETURNING family_id, user_id
-            """,
-            [.text(tokenHash), .date(now)]
-        )
-        if let row = rotated.first {
-            return .rotated(familyId: try row.text("family_id"), userId: try row.text("user_id"))
+    public func rotateRefreshToken(
+        tokenHash: String, successor: String, expiresAt: Date, now: Date, address: String, grace: TimeInterval
+    ) async throws -> RefreshConsumption {
+        if let owner = try await rotate(tokenHash, to: successor, expiresAt: expiresAt, now: now, address: address) {
+            return .rotated(familyId: owner.familyId, userId: owner.userId)
         }
         guard
             let existing = try await driver.query("SELECT * FROM refresh_tokens WHERE token_hash = $1", [.text(tokenHash)]).first
@@ -104,8 +99,48 @@ public struct SQLStorage: ServerStorage {
             let revoked = try await driver.query("SELECT revoked_at FROM refresh_families WHERE id = $1", [.text(familyId)])
             if revoked.first?.isNull("revoked_at") ?? false { return .expired }
         }
+        // NB: a retry after a lost response: the same client, within seconds, while what it was sent is
+        // still unused. Rotating that successor ends it, so whoever might hold it holds nothing.
+        if grace > 0, let usedAt = try existing.optionalDate("used_at"), now.timeIntervalSince(usedAt) <= grace,
+            try existing.optionalText("used_by") == address, let issued = try existing.optionalText("replaced_by"),
+            let owner = try await rotate(issued, to: successor, expiresAt: expiresAt, now: now, address: address)
+        {
+            try await driver.execute(
+                "UPDATE refresh_tokens SET replaced_by = $2 WHERE token_hash = $1", [.text(tokenHash), .text(successor)])
+            return .retried(familyId: owner.familyId, userId: owner.userId)
+        }
         try await revokeRefreshFamily(familyId: familyId, now: now)
         return .reused(familyId: familyId)
+    }
+
+    /// Stores `successor` in the family of `tokenHash` when that token is current, then marks it used; the
+    /// family and user when it was this call that used it. One that loses the race deletes its successor.
+    private func rotate(_ tokenHash: String, to successor: String, expiresAt: Date, now: Date, address: String) async throws
+        -> (familyId: String, userId: String)?
+    {
+        let current =
+            "used_at IS NULL AND expires_at > $2 AND family_id IN (SELECT id FROM refresh_families WHERE revoked_at IS NULL)"
+        let stored = try await driver.query(
+            """
+            INSERT INTO refresh_tokens (token_hash, family_id, user_id, issued_at, expires_at, used_at)
+            SELECT $3, family_id, user_id, $2, $4, NULL FROM refresh_tokens WHERE token_hash = $1 AND \(current)
+            RETURNING family_id
+            """,
+            [.text(tokenHash), .date(now), .text(successor), .date(expiresAt)])
+        guard !stored.isEmpty else { return nil }
+        // NB: one conditional UPDATE decides the race between two presentations of the same token.
+        let used = try await driver.query(
+            """
+            UPDATE refresh_tokens SET used_at = $2, used_by = $3, replaced_by = $4
+            WHERE token_hash = $1 AND \(current)
+            RETURNING family_id, user_id
+            """,
+            [.text(tokenHash), .date(now), .text(address), .text(successor)])
+        guard let row = used.first else {
+            try await driver.execute("DELETE FROM refresh_tokens WHERE token_hash = $1", [.text(successor)])
+            return nil
+        }
+        return (try row.text("family_id"), try row.text("user_id"))
     }
 
     /// See ``ServerStorage``.
@@ -283,10 +318,24 @@ public struct SQLStorage: ServerStorage {
     /// See ``ServerStorage``.
     public func publisherKeys(appId: String) async throws -> [PublisherKeyRecord] {
         try await driver.query("SELECT * FROM publisher_keys WHERE app_id = $1 ORDER BY key_id", [.text(appId)]).map { row in
-            PublisherKeyRecord(
-                appId: try row.text("app_id"), keyId: try row.text("key_id"), publicKey: try row.text("public_key"),
-                addedAt: try row.date("added_at"))
+            try Self.publisherKeyRecord(row)
         }
+    }
+
+    private static func publisherKeyRecord(_ row: SQLRow) throws -> PublisherKeyRecord {
+        PublisherKeyRecord(
+            appId: try row.text("app_id"), keyId: try row.text("key_id"), publicKey: try row.text("public_key"),
+            addedAt: try row.date("added_at"), revokedAt: try row.optionalDate("revoked_at"))
+    }
+
+    /// See ``ServerStorage``.
+    public func revokePublisherKey(appId: String, keyId: String, now: Date) async throws -> PublisherKeyRecord? {
+        try await driver.execute(
+            "UPDATE publisher_keys SET revoked_at = $3 WHERE app_id = $1 AND key_id = $2 AND revoked_at IS NULL",
+            [.text(appId), .text(keyId), .date(now)])
+        return try await driver.query(
+            "SELECT * FROM publisher_keys WHERE app_id = $1 AND key_id = $2", [.text(appId), .text(keyId)]
+        ).first.map(Self.publisherKeyRecord)
     }
 
     /// See ``ServerStorage``.
@@ -303,13 +352,72 @@ public struct SQLStorage: ServerStorage {
 
     /// See ``ServerStorage``.
     public func appCredential(id: String) async throws -> AppCredentialRecord? {
-        try await driver.query("SELECT * FROM app_credentials WHERE credential_id = $1", [.text(id)]).first.map { row in
-            AppCredentialRecord(
-                credentialId: try row.text("credential_id"), appId: try row.text("app_id"),
-                secretHash: try row.text("secret_hash"),
-                createdAt: try row.date("created_at")
-            )
+        try await driver.query("SELECT * FROM app_credentials WHERE credential_id = $1", [.text(id)]).first.map(
+            Self.credentialRecord)
+    }
+
+    /// See ``ServerStorage``.
+    public func appCredentials(appId: String) async throws -> [AppCredentialRecord] {
+        try await driver.query(
+            "SELECT * FROM app_credentials WHERE app_id = $1 ORDER BY created_at, credential_id", [.text(appId)]
+        ).map(Self.credentialRecord)
+    }
+
+    /// See ``ServerStorage``.
+    public func revokeAppCredential(appId: String, credentialId: String, now: Date) async throws -> AppCredentialRecord? {
+        try await driver.execute(
+            "UPDATE app_credentials SET revoked_at = $3 WHERE app_id = $1 AND credential_id = $2 AND revoked_at IS NULL",
+            [.text(appId), .text(credentialId), .date(now)])
+        return try await driver.query(
+            "SELECT * FROM app_credentials WHERE app_id = $1 AND credential_id = $2", [.text(appId), .text(credentialId)]
+        ).first.map(Self.credentialRecord)
+    }
+
+    private static func credentialRecord(_ row: SQLRow) throws -> AppCredentialRecord {
+        AppCredentialRecord(
+            credentialId: try row.text("credential_id"), appId: try row.text("app_id"), secretHash: try row.text("secret_hash"),
+            createdAt: try row.date("created_at"), revokedAt: try row.optionalDate("revoked_at"))
+    }
+
+    // MARK: Publishing rights
+
+    /// See ``ServerStorage``.
+    public func grantPublisher(appId: String, userId: String, now: Date) async throws -> Bool {
+        try await !driver.query(
+            "INSERT INTO app_publishers (app_id, user_id, granted_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING app_id",
+            [.text(appId), .text(userId), .date(now)]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func revokePublisher(appId: String, userId: String) async throws -> Bool {
+        try await !driver.query(
+            "DELETE FROM app_publishers WHERE app_id = $1 AND user_id = $2 RETURNING app_id", [.text(appId), .text(userId)]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func publishers(appId: String) async throws -> [AppPublisherRecord] {
+        try await driver.query(
+            """
+            SELECT p.app_id, p.user_id, u.email, p.granted_at FROM app_publishers p JOIN users u ON u.id = p.user_id
+            WHERE p.app_id = $1 ORDER BY u.email
+            """, [.text(appId)]
+        ).map { row in
+            AppPublisherRecord(
+                appId: try row.text("app_id"), userId: try row.text("user_id"), email: try row.text("email"),
+                grantedAt: try row.date("granted_at"))
         }
+    }
+
+    /// See ``ServerStorage``.
+    public func isPublisher(userId: String, appId: String?) async throws -> Bool {
+        if let appId {
+            return try await !driver.query(
+                "SELECT app_id FROM app_publishers WHERE user_id = $1 AND app_id = $2", [.text(userId), .text(appId)]
+            ).isEmpty
+        }
+        return try await !driver.query("SELECT app_id FROM app_publishers WHERE user_id = $1 LIMIT 1", [.text(userId)]).isEmpty
     }
 
     // MARK: Releases
@@ -339,7 +447,7 @@ public struct SQLStorage: ServerStorage {
     /// See ``ServerStorage``.
     public func releases(appId: String, channel: String) async throws -> [ReleaseRecord] {
         try await driver.query(
-            "SELECT * FROM releases WHERE app_id = $1 AND channel = $2 ORDER BY version_key DESC",
+            "SELECT * FROM releases WHERE app_id = $1 AND channel = $2 AND withdrawn_at IS NULL ORDER BY version_key DESC",
             [.text(appId), .text(channel)]
         ).map(Self.releaseRecord)
     }
@@ -347,9 +455,17 @@ public struct SQLStorage: ServerStorage {
     /// See ``ServerStorage``.
     public func release(appId: String, bundleHash: String) async throws -> ReleaseRecord? {
         try await driver.query(
-            "SELECT * FROM releases WHERE app_id = $1 AND bundle_hash = $2 ORDER BY version_key DESC",
+            "SELECT * FROM releases WHERE app_id = $1 AND bundle_hash = $2 AND withdrawn_at IS NULL ORDER BY version_key DESC",
             [.text(appId), .text(bundleHash)]
         ).first.map(Self.releaseRecord)
+    }
+
+    /// See ``ServerStorage``.
+    public func withdrawReleases(appId: String, keyId: String, now: Date) async throws -> Int {
+        try await driver.query(
+            "UPDATE releases SET withdrawn_at = $3 WHERE app_id = $1 AND key_id = $2 AND withdrawn_at IS NULL RETURNING version",
+            [.text(appId), .text(keyId), .date(now)]
+        ).count
     }
 
     /// See ``ServerStorage``.
@@ -413,5 +529,13 @@ public struct SQLStorage: ServerStorage {
             throw StorageError(message: "server key \(purpose) vanished")
         }
         return try row.text("private_key")
+    }
+
+    /// See ``ServerStorage``.
+    public func replaceServerKey(purpose: String, from previous: String, to stored: String) async throws -> Bool {
+        try await !driver.query(
+            "UPDATE server_keys SET private_key = $3 WHERE purpose = $1 AND private_key = $2 RETURNING purpose",
+            [.text(purpose), .text(previous), .text(stored)]
+        ).isEmpty
     }
 }

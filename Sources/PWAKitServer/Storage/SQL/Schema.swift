@@ -52,6 +52,21 @@ enum Schema {
                 created_at BIGINT NOT NULL)
                 """,
             ]
-        )
+        ),
+        (
+            2,
+            [
+                "ALTER TABLE publisher_keys ADD COLUMN revoked_at BIGINT",
+                "ALTER TABLE app_credentials ADD COLUMN revoked_at BIGINT",
+                "ALTER TABLE releases ADD COLUMN withdrawn_at BIGINT",
+                "ALTER TABLE refresh_tokens ADD COLUMN used_by TEXT",
+                "ALTER TABLE refresh_tokens ADD COLUMN replaced_by TEXT",
+                """
+                CREATE TABLE IF NOT EXISTS app_publishers (app_id TEXT NOT NULL, user_id TEXT NOT NULL, \
+                granted_at BIGINT NOT NULL, PRIMARY KEY (app_id, user_id))
+                """,
+                "CREATE INDEX IF NOT EXISTS app_publishers_user ON app_publishers (user_id)",
+            ]
+        ),
     ]
 }
