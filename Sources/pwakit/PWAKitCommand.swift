@@ -9,7 +9,8 @@ struct PWAKitCommand: AsyncParsableCommand {
         version: PWAKit.version,
         subcommands: [
             ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self, ServerCommand.self,
-            BundleCommand.self, KeysCommand.self, PublishCommand.self, MiniAppCommand.self, LauncherCommand.self, RunCommand.self,
+            BundleCommand.self, KeysCommand.self, PublishCommand.self, AdminCommand.self, MiniAppCommand.self,
+            LauncherCommand.self, RunCommand.self,
         ])
 
     /// Without a subcommand there is nothing to do: a usage error (exit 64) naming the commands, not success.

@@ -91,6 +91,61 @@ extension APIClient {
         try await call("POST", "/v1/apps/\(try Self.segment(appId))/credentials", credential: .bearer(accessToken))
     }
 
+    /// `GET /v1/apps/{appId}/keys`: the app's publisher keys, revoked ones included.
+    public func publisherKeys(appId: String, accessToken: String) async throws -> [PublisherKeyResponse] {
+        let list: PublisherKeyListResponse = try await call(
+            "GET", "/v1/apps/\(try Self.segment(appId))/keys", credential: .bearer(accessToken))
+        return list.keys
+    }
+
+    /// `DELETE /v1/apps/{appId}/keys/{keyId}`: the key signs no new release; with `withdrawReleases`, the
+    /// releases it signed are withdrawn too.
+    public func revokePublisherKey(appId: String, keyId: String, withdrawReleases: Bool, accessToken: String) async throws
+        -> RevokePublisherKeyResponse
+    {
+        try await call(
+            "DELETE",
+            "/v1/apps/\(try Self.segment(appId))/keys/\(try Self.segment(keyId))?withdrawReleases=\(withdrawReleases)",
+            credential: .bearer(accessToken), idempotent: true)
+    }
+
+    /// `GET /v1/apps/{appId}/credentials`: the app's backend credentials, without secrets.
+    public func credentials(appId: String, accessToken: String) async throws -> [CredentialInfoResponse] {
+        let list: CredentialListResponse = try await call(
+            "GET", "/v1/apps/\(try Self.segment(appId))/credentials", credential: .bearer(accessToken))
+        return list.credentials
+    }
+
+    /// `DELETE /v1/apps/{appId}/credentials/{credentialId}`.
+    public func revokeCredential(appId: String, credentialId: String, accessToken: String) async throws
+        -> CredentialInfoResponse
+    {
+        try await call(
+            "DELETE", "/v1/apps/\(try Self.segment(appId))/credentials/\(try Self.segment(credentialId))",
+            credential: .bearer(accessToken), idempotent: true)
+    }
+
+    /// `GET /v1/apps/{appId}/publishers`.
+    public func publishers(appId: String, accessToken: String) async throws -> [PublisherResponse] {
+        let list: PublisherListResponse = try await call(
+            "GET", "/v1/apps/\(try Self.segment(appId))/publishers", credential: .bearer(accessToken))
+        return list.publishers
+    }
+
+    /// `POST /v1/apps/{appId}/publishers`: lets the account with `email` publish the app.
+    public func grantPublisher(appId: String, email: String, accessToken: String) async throws -> PublisherResponse {
+        try await call(
+            "POST", "/v1/apps/\(try Self.segment(appId))/publishers", body: Self.encode(GrantPublisherRequest(email: email)),
+            credential: .bearer(accessToken), idempotent: true)
+    }
+
+    /// `DELETE /v1/apps/{appId}/publishers/{userId}`.
+    public func revokePublisher(appId: String, userId: String, accessToken: String) async throws {
+        try await callExpectingNoContent(
+            "DELETE", "/v1/apps/\(try Self.segment(appId))/publishers/\(try Self.segment(userId))",
+            credential: .bearer(accessToken), idempotent: true)
+    }
+
     /// `POST /v1/blobs/missing`.
     public func missingBlobs(_ hashes: [String], accessToken: String) async throws -> [String] {
         let answer: MissingBlobsResponse = try await call(

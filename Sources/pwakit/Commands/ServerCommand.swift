@@ -163,7 +163,10 @@ struct ServerCommand: AsyncParsableCommand {
                 ServerOutput.standardError("seeded \(line)")
             }
         }
-        let engine = storage.engineName == "sqlite" ? "SQLite in \(dataURL.path)" : "PostgreSQL"
+        let engine: String =
+            if let tls = try await storage.postgresTLS() { tls.inUse ? "PostgreSQL over TLS" : "PostgreSQL without TLS" } else {
+                "SQLite in \(dataURL.path)"
+            }
         let host = self.host
         try await server.run(host: host, port: port, logger: logger) { boundPort in
             ServerOutput.standardOutput("PWAKit server listening on http://\(host):\(boundPort) (\(engine))")

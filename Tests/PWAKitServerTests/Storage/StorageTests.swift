@@ -17,6 +17,44 @@ struct StorageTests {
         try await StorageEngine.postgres.withStorage { storage in try await storage.migrate() }
     }
 
+    @Test("PostgreSQL URLs: every mistake named; sslmode disable, prefer and require do what libpq's do")
+    func postgresTLS() async throws {
+        #expect { try PostgresConnectionOptions(url: "mysql://u@h/db") } throws: { "\($0)".contains("postgres://") }
+        #expect { try PostgresConnectionOptions(url: "postgres://h/db") } throws: { "\($0)".contains("user") }
+        #expect { try PostgresConnectionOptions(url: "postgres://u@h/db?sslmode=always") } throws: {
+            "\($0)".contains("verify-full")
+        }
+        #expect { try PostgresConnectionOptions(url: "postgres://u@h/db?timeout=3") } throws: { "\($0)".contains("timeout") }
+        let options = try PostgresConnectionOptions(
+            url: "postgres://u%40x@h:6000/db?sslmode=verify-full&sslrootcert=/ca.pem", password: "p")
+        #expect(options.user == "u@x" && options.port == 6000 && options.password == "p" && options.database == "db")
+        #expect(options.tlsMode == .verifyFull && options.rootCertificatePath == "/ca.pem")
+        #expect(try PostgresConnectionOptions(url: "postgres://u:inline@h/db", password: "other").password == "inline")
+        #expect(try PostgresConnectionOptions(url: "postgres://u@h").tlsMode == .prefer)
+        guard let url = StorageEngine.postgresURL else { return }
+        let separator = url.contains("?") ? "&" : "?"
+        let plain = try await SQLStorage.postgres(url: url + separator + "sslmode=disable", maximumConnections: 1)
+        let state = try #require(try await plain.postgresTLS())
+        #expect(state.inUse == false)
+        try await plain.close()
+        let preferred = try await SQLStorage.postgres(url: url + separator + "sslmode=prefer", maximumConnections: 1)
+        #expect(try await preferred.postgresTLS()?.inUse == state.offered)
+        try await preferred.close()
+        if state.offered {
+            let required = try await SQLStorage.postgres(url: url + separator + "sslmode=require", maximumConnections: 1)
+            #expect(try await required.postgresTLS()?.inUse == true)
+            try await required.close()
+        } else {
+            // A server without TLS is refused when TLS is required, never silently used in the clear.
+            await #expect(throws: (any Error).self) {
+                _ = try await SQLStorage.postgres(url: url + separator + "sslmode=require", maximumConnections: 1)
+            }
+        }
+        await #expect {
+            _ = try await SQLStorage.postgres(url: url + separator + "sslmode=verify-full&sslrootcert=/nonexistent.pem")
+        } throws: { "\($0)".contains("sslrootcert") }
+    }
+
     @Test("users: insert once per email, find by email and id", arguments: StorageEngine.available)
     func users(engine: StorageEngine) async throws {
         try await engine.withStorage { storage in

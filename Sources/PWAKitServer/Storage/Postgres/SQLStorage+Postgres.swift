@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 public import Logging
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 
@@ -16,6 +17,25 @@ extension SQLStorage {
         url: String, password: String? = nil, logger: Logger = Logger(label: "pwakit.postgres"), maximumConnections: Int = 16
     ) async throws -> SQLStorage {
         let connection = try PostgresConnectionOptions(url: url, password: password)
+        // NB: one direct connection first, so a refusal (TLS required but not offered, a certificate that does not
+        // verify, a wrong password) is reported at once; the pool would keep retrying it until its lease times out.
+        do {
+            var probe = PostgresConnection.Configuration(
+                host: connection.host, port: connection.port, username: connection.user, password: connection.password,
+                database: connection.database, tls: try connection.connectionTLS())
+            probe.options.connectTimeout = .seconds(10)
+            let opened = try await PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: probe, id: 0, logger: logger
+            ).get()
+            try await opened.close()
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(
+                message:
+                    "cannot connect to PostgreSQL at \(connection.host):\(connection.port) (sslmode \(connection.tlsMode.rawValue)): \(String(reflecting: error))"
+            )
+        }
         var configuration = PostgresClient.Configuration(
             host: connection.host, port: connection.port, username: connection.user, password: connection.password,
             database: connection.database, tls: try connection.tls()
@@ -107,9 +127,20 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     }
 
     func tls() throws -> PostgresClient.Configuration.TLS {
+        guard let tls = try tlsConfiguration() else { return .disable }
+        return tlsMode == .prefer ? .prefer(tls) : .require(tls)
+    }
+
+    func connectionTLS() throws -> PostgresConnection.Configuration.TLS {
+        guard let tls = try tlsConfiguration() else { return .disable }
+        let context = try NIOSSLContext(configuration: tls)
+        return tlsMode == .prefer ? .prefer(context) : .require(context)
+    }
+
+    private func tlsConfiguration() throws -> TLSConfiguration? {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch tlsMode {
-        case .disable: return .disable
+        case .disable: return nil
         case .prefer, .require: tls.certificateVerification = .none
         case .verifyCA: tls.certificateVerification = .noHostnameVerification
         case .verifyFull: tls.certificateVerification = .fullVerification
@@ -120,6 +151,6 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
             }
             tls.trustRoots = .file(rootCertificatePath)
         }
-        return tlsMode == .prefer ? .prefer(tls) : .require(tls)
+        return tls
     }
 }

@@ -13,6 +13,18 @@ public struct SQLStorage: ServerStorage {
     /// `sqlite` or `postgres`.
     public var engineName: String { driver is SQLiteDriver ? "sqlite" : "postgres" }
 
+    /// On PostgreSQL, whether the server offers TLS and whether this store's connection uses it; `nil` on SQLite.
+    public func postgresTLS() async throws -> (offered: Bool, inUse: Bool)? {
+        guard !(driver is SQLiteDriver) else { return nil }
+        let row = try await driver.query(
+            """
+            SELECT current_setting('ssl') AS offered,
+              CAST(COALESCE((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false) AS TEXT) AS used
+            """, []
+        ).first
+        return (try row?.text("offered") == "on", try row?.text("used") == "true")
+    }
+
     /// See ``ServerStorage``.
     public func migrate() async throws { try await driver.runMigrations(Schema.migrations) }
     /// See ``ServerStorage``.
