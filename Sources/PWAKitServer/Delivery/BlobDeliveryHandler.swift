@@ -33,6 +33,11 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
     struct Timeouts: Sendable {
         var head = 20
         var idle = 75
+        /// A request body passed to the router gets this many seconds, plus one for every
+        /// ``bodyMinimumRate`` bytes that arrive (Apache's `mod_reqtimeout` `body=20,MinRate=500`): a client
+        /// that dribbles its body slower than that is closed.
+        var body = 20
+        var bodyMinimumRate = 500
     }
 
     /// Bodies up to this size go out in the same buffer as the head; larger ones as a second buffer.
@@ -57,6 +62,9 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
     /// Seconds the current head has been arriving, and the connection idle: counted by a one-second watchdog.
     private var headSeconds = 0
     private var idleSeconds = 0
+    /// Seconds left for the body being received, and bytes received towards the next extra second.
+    private var bodySecondsLeft = 0
+    private var bodyBytesTowardsCredit = 0
     private var watchdog: RepeatedTask?
 
     /// `now` gives seconds since 1970, for the `Date` header and the cache's revalidation.
@@ -98,6 +106,12 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
     /// write) is neither.
     private func tick() {
         guard let context, context.channel.isActive else { return }
+        if framer.awaitsBody, !paused, context.channel.isWritable {
+            // NB: reads are not held, so the client is the one not sending.
+            bodySecondsLeft -= 1
+            if bodySecondsLeft <= 0 { context.close(promise: nil) }
+            return
+        }
         let waitingOnServer = paused || routerResponsesPending > 0 || !context.channel.isWritable
         if framer.holdsPartialHead, !waitingOnServer {
             headSeconds += 1
@@ -128,8 +142,15 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
                 if routerResponsesPending == 0, !quiescing, answer(request, context: context) { continue }
                 passOn(head, context: context)
             case .request(let head):
+                bodySecondsLeft = timeouts.body
+                bodyBytesTowardsCredit = 0
                 passOn(head, context: context)
             case .bytes(let bytes):
+                bodyBytesTowardsCredit += bytes.readableBytes
+                if bodyBytesTowardsCredit >= timeouts.bodyMinimumRate {
+                    bodySecondsLeft += bodyBytesTowardsCredit / timeouts.bodyMinimumRate
+                    bodyBytesTowardsCredit %= timeouts.bodyMinimumRate
+                }
                 context.fireChannelRead(wrapInboundOut(bytes))
             }
         }

@@ -35,6 +35,9 @@ struct RequestFramer {
     /// Whether the bytes held are the start of a head not complete yet (what a slow client dribbles).
     var holdsPartialHead: Bool { !isPassingThrough && bodyRemaining == 0 && (pending?.readableBytes ?? 0) > 0 }
 
+    /// Whether a request passed on still expects body bytes from the client.
+    var awaitsBody: Bool { !isPassingThrough && bodyRemaining > 0 }
+
     /// Adds bytes read from the connection.
     mutating func append(_ bytes: ByteBuffer) {
         guard var buffered = pending, buffered.readableBytes > 0 else {

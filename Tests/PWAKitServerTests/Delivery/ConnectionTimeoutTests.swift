@@ -54,4 +54,35 @@ struct ConnectionTimeoutTests {
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(!channel.isActive)
     }
+
+    @Test("a body dribbled slower than 500 B/s after its first 20 s is closed; a steady one is not")
+    func slowBody() throws {
+        let (channel, handler) = try channel()
+        try send("PUT /v1/blobs/x HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n", to: channel)
+        // The router waits for the body: that is the client's part, so it is timed.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        try send(String(repeating: "a", count: 1000), to: channel)  // +2 s
+        channel.embeddedEventLoop.advanceTime(by: .seconds(11))
+        #expect(channel.isActive, "21 of 22 s")
+        for _ in 0..<5 {
+            try send("b", to: channel)  // a byte now and then earns nothing
+            channel.embeddedEventLoop.advanceTime(by: .milliseconds(200))
+        }
+        #expect(!channel.isActive)
+        _ = handler
+
+        // 600 B every second keeps it open however long it takes.
+        let (steady, steadyHandler) = try self.channel()
+        try send("PUT /v1/blobs/x HTTP/1.1\r\nHost: x\r\nContent-Length: 60000\r\n\r\n", to: steady)
+        for _ in 0..<99 {
+            try send(String(repeating: "c", count: 600), to: steady)
+            steady.embeddedEventLoop.advanceTime(by: .seconds(1))
+        }
+        #expect(steady.isActive)
+        try send(String(repeating: "c", count: 600), to: steady)
+        // The body is complete: now the server is the one answering, never timed out.
+        steady.embeddedEventLoop.advanceTime(by: .seconds(300))
+        #expect(steady.isActive)
+        steadyHandler.routerResponseEnded()
+    }
 }
