@@ -1,16 +1,21 @@
 import Foundation
 import PWAKitServer
 
-// `ServerBenchmark run [--duration S] [--connections N]` measures; `serve` is the server process it starts.
+// `ServerBenchmark run [--duration S] [--connections N]` measures; `serve` is the server process it starts;
+// `hostile` measures the real `pwakit server` under a registration flood and idle connections.
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "serve" { ServerThreads.runConcurrencyOnEventLoops() }
 do {
     switch arguments.first {
     case "serve": try await BenchmarkServe.main(Array(arguments.dropFirst()))
     case "run": try await BenchmarkRun.main(Array(arguments.dropFirst()))
+    case "hostile": try await HostileRun.main(Array(arguments.dropFirst()))
     default:
         FileHandle.standardError.write(
-            Data("usage: ServerBenchmark run [--duration SECONDS] [--connections N] [--users N] [--runs N] [--blobs-only]\n".utf8)
+            Data(
+                ("usage: ServerBenchmark run [--duration SECONDS] [--connections N] [--users N] [--runs N] [--blobs-only]\n"
+                    + "       ServerBenchmark hostile [--pwakit PATH] [--samples N] [--flooders N] [--idle-connections N]\n").utf8
+            )
         )
         exit(2)
     }

@@ -3,6 +3,10 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Password hashing on threads of its own, never on the pool the database driver and file I/O
 /// use, with a bounded queue: over ``limit`` hashes in flight or waiting, a request is refused at
 /// once (503 `busy` with `Retry-After`) instead of queueing behind a flood and making everyone
@@ -35,6 +39,18 @@ final class HashingPool: Sendable {
             throw APIError(
                 .serviceUnavailable, .busy, "the server is busy; try again in a moment", headers: [.retryAfter: "1"])
         }
-        return try await Self.threads.runIfActive(body)
+        return try await Self.threads.runIfActive {
+            Self.yieldToRequests()
+            return try body()
+        }
+    }
+
+    /// Lowers the calling hashing thread's priority to nice 10 (a system call, nothing beside a hash), so
+    /// that under a flood of hashes the threads answering requests win the cores they share.
+    private static func yieldToRequests() {
+        #if canImport(Glibc)
+            // NB: on Linux a nice value belongs to a thread; `who` 0 is the calling thread only.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
     }
 }

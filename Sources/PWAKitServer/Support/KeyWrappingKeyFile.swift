@@ -20,15 +20,14 @@ public enum KeyWrappingKeyFile {
 
     /// Reads the key at `path`; refuses a file that its group or others may read or write.
     public static func load(path: String) throws -> Data {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw KeyFileError(message: "key file \(path) cannot be read: \(String(cString: strerror(errno)))")
+        let attributes: [FileAttributeKey: Any]
+        do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
+            throw KeyFileError(message: "key file \(path) cannot be read: \(error.localizedDescription)")
         }
-        guard status.st_mode & 0o077 == 0 else {
+        let mode = (attributes[.posixPermissions] as? Int) ?? 0
+        guard mode & 0o077 == 0 else {
             throw KeyFileError(
-                message:
-                    "key file \(path) may be read by others (mode \(String(status.st_mode & 0o777, radix: 8))); run chmod 600 \(path)"
-            )
+                message: "key file \(path) may be read by others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(path)")
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw KeyFileError(message: "key file \(path) cannot be read")
