@@ -13,7 +13,7 @@ import Foundation
 enum HostileRun {
     struct Options {
         var pwakit = ".build/debug/pwakit"
-        var samples = 300
+        var seconds = 10
         var flooders = 50
         var idleConnections = 1000
     }
@@ -26,7 +26,7 @@ enum HostileRun {
             let value = arguments[index + 1]
             switch arguments[index] {
             case "--pwakit": options.pwakit = value
-            case "--samples": options.samples = try positive(value, arguments[index])
+            case "--seconds": options.seconds = try positive(value, arguments[index])
             case "--flooders": options.flooders = try positive(value, arguments[index])
             case "--idle-connections": options.idleConnections = try positive(value, arguments[index])
             default: throw BenchmarkError("unknown option \(arguments[index])")
@@ -53,7 +53,7 @@ enum HostileRun {
         else { throw BenchmarkError("unexpected line: \(line)") }
         let port = base.port ?? 0
         print(
-            "PWAKit server under hostile load: \(options.pwakit), production scrypt cost, \(ProcessInfo.processInfo.activeProcessorCount) cores"
+            "PWAKit server under hostile load: \(options.pwakit), production scrypt cost, \(options.seconds) s per phase, \(ProcessInfo.processInfo.activeProcessorCount) cores"
         )
 
         let configuration = URLSessionConfiguration.ephemeral
@@ -64,15 +64,16 @@ enum HostileRun {
 
         // 1. The floor: /v1/me alone.
         _ = try await meLatencies(session, base, token: token, count: 20)
-        let alone = try await meLatencies(session, base, token: token, count: options.samples)
+        let alone = try await meLatencies(session, base, token: token, seconds: options.seconds)
 
         // 2. /v1/me while registrations flood in from many addresses.
         let flood = Flood()
         let flooders = (0..<options.flooders).map { worker in
             Task { await flood.run(session, base, worker: worker) }
         }
-        try await Task.sleep(for: .seconds(1))
-        let during = try await meLatencies(session, base, token: token, count: options.samples)
+        // NB: past the first burst, so the samples see the flood's steady state (a queue of hashes always full).
+        try await Task.sleep(for: .seconds(3))
+        let during = try await meLatencies(session, base, token: token, seconds: options.seconds)
         await flood.stop()
         for task in flooders { await task.value }
         let counts = await flood.counts
@@ -93,6 +94,8 @@ enum HostileRun {
             "flood: \(options.flooders) clients, \(counts.values.reduce(0, +)) registrations in \(String(format: "%.1f", await flood.elapsed)) s: "
                 + counts.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key < 0 ? "client error" : String($0.key))" }
                 .joined(separator: ", "))
+
+        if let first = await flood.firstError { print("first client-side error of the flood: \(first.prefix(300))") }
 
         // 3. Memory: resident before and with idle connections open.
         let pid = server.process.processIdentifier
@@ -129,6 +132,17 @@ enum HostileRun {
             let token = object["accessToken"] as? String
         else { throw BenchmarkError("sign-in failed: \(String(decoding: data, as: UTF8.self))") }
         return token
+    }
+
+    /// Milliseconds per `GET /v1/me`, one every 10 ms or so for `seconds`.
+    static func meLatencies(_ session: URLSession, _ base: URL, token: String, seconds: Int) async throws -> [Double] {
+        var samples: [Double] = []
+        let end = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < end {
+            samples += try await meLatencies(session, base, token: token, count: 1)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return samples
     }
 
     /// Milliseconds per sequential `GET /v1/me`.
@@ -204,7 +218,13 @@ actor Flood {
         ended = .now
     }
 
-    func record(_ status: Int) { counts[status, default: 0] += 1 }
+    /// The first client-side error, for the report.
+    private(set) var firstError: String?
+
+    func record(_ status: Int, error: (any Error)? = nil) {
+        counts[status, default: 0] += 1
+        if let error, firstError == nil { firstError = "\(error)" }
+    }
 
     nonisolated func run(_ session: URLSession, _ base: URL, worker: Int) async {
         var sequence = 0
@@ -215,8 +235,12 @@ actor Flood {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("10.\(worker).\(sequence / 250 % 250).\(sequence % 250 + 1)", forHTTPHeaderField: "X-Forwarded-For")
             request.httpBody = Data(#"{"email":"flood-\#(worker)-\#(sequence)@example.com","password":"flood-password"}"#.utf8)
-            let status = (try? await session.data(for: request)).flatMap { ($0.1 as? HTTPURLResponse)?.statusCode } ?? -1
-            await record(status)
+            do {
+                let (_, response) = try await session.data(for: request)
+                await record((response as? HTTPURLResponse)?.statusCode ?? -1)
+            } catch {
+                await record(-1, error: error)
+            }
         }
     }
 }

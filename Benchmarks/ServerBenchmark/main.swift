@@ -14,7 +14,7 @@ do {
         FileHandle.standardError.write(
             Data(
                 ("usage: ServerBenchmark run [--duration SECONDS] [--connections N] [--users N] [--runs N] [--blobs-only]\n"
-                    + "       ServerBenchmark hostile [--pwakit PATH] [--samples N] [--flooders N] [--idle-connections N]\n").utf8
+                    + "       ServerBenchmark hostile [--pwakit PATH] [--seconds N] [--flooders N] [--idle-connections N]\n").utf8
             )
         )
         exit(2)
