@@ -38,6 +38,7 @@ struct TokenService: Sendable {
     static let purpose = "token-signing"
 
     func accessToken(for user: UserRecord, session: String, now: Date) async throws -> String {
+        let now = Self.wholeSeconds(now)
         let claims = AccessClaims(
             sub: .init(value: user.id), iss: .init(value: configuration.issuer), aud: .init(value: [Self.hostAudience]),
             iat: .init(value: now), exp: .init(value: now.addingTimeInterval(configuration.accessTokenLifetime)),
@@ -64,6 +65,7 @@ struct TokenService: Sendable {
     }
 
     func launchToken(user: UserRecord, appId: String, bundleHash: String, nonce: String, now: Date) async throws -> String {
+        let now = Self.wholeSeconds(now)
         let claims = LaunchClaims(
             sub: .init(value: user.id), iss: .init(value: configuration.issuer), aud: .init(value: [appId]),
             iat: .init(value: now),
@@ -71,6 +73,11 @@ struct TokenService: Sendable {
             email: user.email, email_verified: false, name: user.displayName
         )
         return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
+    }
+
+    /// `iat` and `exp` in whole seconds: RFC 7519 allows fractions, but several JWT libraries reject them.
+    static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 
     /// The public key as a JSON Web Key Set, for mini-app backends that verify launch tokens offline.
