@@ -8,7 +8,8 @@ struct PWAKitCommand: AsyncParsableCommand {
         abstract: "Tools for PWAKit apps.",
         version: PWAKit.version,
         subcommands: [
-            ValidateCommand.self, InitCommand.self, ModulesCommand.self, BridgeCommand.self, ServerCommand.self,
+            ValidateCommand.self, InitCommand.self, SchemaCommand.self, ModulesCommand.self, BridgeCommand.self,
+            ServerCommand.self,
             BundleCommand.self, KeysCommand.self, PublishCommand.self, AdminCommand.self, MiniAppCommand.self,
             LauncherCommand.self, RunCommand.self,
         ])

@@ -48,7 +48,22 @@ struct InitCommandTests {
         #expect(text.contains(#""bundleId": "com.example.www""#))
         #expect(text.contains(#""startUrl": "https://www.example.com/shop/index.html""#))
         #expect(text.contains(#""allowed": ["www.example.com/shop/*"]"#))
-        #expect(text.hasPrefix("{\n  \"version\": 1,\n  \"app\": {"))
+        #expect(text.hasPrefix("{\n  \"$schema\": \"pwa-config.schema.json\",\n  \"version\": 1,\n  \"app\": {"))
+        // The schema it names is written beside it; an existing one is kept, unless --force.
+        let schema = try scratch.read("pwa-config.schema.json")
+        #expect(schema.contains("\"$schema\": \"https://json-schema.org/draft/2020-12/schema\""))
+        #expect(run.stdout.contains("pwa-config.schema.json"))
+        try scratch.write("pwa-config.schema.json", "{}")
+        try FileManager.default.removeItem(at: scratch.url.appendingPathComponent("pwa-config.json"))
+        let kept = try PWAKitBinary.run(["init", "--origin", "https://www.example.com"], in: scratch.url)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(try scratch.read("pwa-config.schema.json") == "{}")
+        let forced = try PWAKitBinary.run(["init", "--origin", "https://www.example.com", "--force"], in: scratch.url)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try scratch.read("pwa-config.schema.json") == schema)
+        let printed = try PWAKitBinary.run(["schema"], in: scratch.url)
+        #expect(printed.status == 0)
+        #expect(printed.stdout == schema)
     }
 
     @Test func refusesToOverwriteWithoutForce() throws {

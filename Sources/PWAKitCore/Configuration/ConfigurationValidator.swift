@@ -10,11 +10,15 @@ public struct ConfigurationValidator: Sendable {
     /// The largest document accepted, in bytes (1 MiB).
     public static let maximumSize = 1 << 20
 
-    private static let topLevelKeys = [
+    /// The keys each object may have (others are warnings); the JSON Schema and the reference list the same.
+    static let topLevelKeys = [
         "$schema", "version", "app", "origins", "features", "appearance", "notifications", "payments",
     ]
-    private static let appKeys = ["name", "bundleId", "startUrl"]
-    private static let appearanceKeys = [
+    static let appKeys = ["name", "bundleId", "startUrl"]
+    static let originsKeys = ["allowed", "auth", "external", "grants"]
+    static let notificationsKeys = ["provider"]
+    static let paymentsKeys = ["merchantId", "countryCode", "merchantName", "supportedNetworks"]
+    static let appearanceKeys = [
         "displayMode", "pullToRefresh", "statusBarStyle", "orientationLock", "backgroundColor", "themeColor",
     ]
 
@@ -177,8 +181,7 @@ public struct ConfigurationValidator: Sendable {
     }
 
     private func checkPayments(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
-        let keys = ["merchantId", "countryCode", "merchantName", "supportedNetworks"]
-        guard let payments = context.object(value, at: "payments", known: keys) else { return }
+        guard let payments = context.object(value, at: "payments", known: Self.paymentsKeys) else { return }
         if let merchant = context.requiredString(payments, "merchantId", in: "payments"),
             !PaymentsSection.isMerchantId(merchant)
         {
@@ -210,7 +213,7 @@ public struct ConfigurationValidator: Sendable {
     }
 
     private func checkNotifications(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
-        guard let notifications = context.object(value, at: "notifications", known: ["provider"]) else { return }
+        guard let notifications = context.object(value, at: "notifications", known: Self.notificationsKeys) else { return }
         guard let provider = context.requiredString(notifications, "provider", in: "notifications") else { return }
         let accepted = NotificationProvider.allCases.map(\.rawValue)
         if !accepted.contains(provider) {

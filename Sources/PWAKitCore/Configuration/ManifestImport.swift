@@ -97,7 +97,7 @@ public struct ManifestImport: Sendable {
                 throw ConfigurationError(
                     code: .missingValue,
                     message:
-                        "an app:// start URL needs at least one --allow origin pattern (origins.allowed must not be empty)"
+                        "an app:// start URL needs at least one --allow pattern (origins.allowed must not be empty): the web hosts the app navigates to or loads, like --allow api.example.com or --allow '*.example.com' (a host pattern, not a URL); the app's own app:// pages are always allowed (docs/configuration.md, app:// start URLs)"
                 )
             }
             let hostPattern = startHost + (start.port.map { ":\($0)" } ?? "")

@@ -16,7 +16,7 @@ struct OriginsValidation {
     }
 
     mutating func check(_ value: ConfigurationJSON, startURL: String?) {
-        let members = context.object(value, at: "origins", known: ["allowed", "auth", "external", "grants"])
+        let members = context.object(value, at: "origins", known: ConfigurationValidator.originsKeys)
         if let members {
             func field(_ key: String) -> ConfigurationJSON? { members.first { $0.key == key }?.value }
             if let list = field("allowed") {

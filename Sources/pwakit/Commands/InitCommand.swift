@@ -15,7 +15,9 @@ struct InitCommand: ParsableCommand {
             bundle id is the start URL's host reversed (https://app.example.com → \
             com.example.app); app://, localhost and IP start URLs need --bundle-id. Without \
             --allow, origins.allowed is the start URL's host, narrowed to the manifest's scope. \
-            The result is validated before anything is written.
+            The result is validated before anything is written. The file names its JSON Schema in \
+            "$schema"; the schema is written beside it (pwa-config.schema.json) unless one is there \
+            and --force is not given.
 
             Exit status: 0 written; 1 the manifest or options cannot make a valid configuration; \
             2 the manifest cannot be read; 3 the output exists and --force was not given; \
@@ -91,16 +93,21 @@ struct InitCommand: ParsableCommand {
                 backgroundColor: backgroundColor)
             let result = try ManifestImport.makeConfiguration(manifest: parsed, options: options)
             let destination = try destination(manifestFile: manifestFile, current: current)
-            let data = result.configuration.encodedJSON()
-            do {
-                try data.write(to: destination, options: .atomic)
-            } catch {
-                throw CommandFailure(
-                    status: .cannotWrite, code: "init.cannot_write",
-                    message: "cannot write \(destination.path): \(error.localizedDescription)")
+            let data = result.configuration.encodedJSON(schema: ConfigurationSchema.fileName)
+            // NB: the schema editors use goes beside the file; one already there is kept unless --force.
+            let schemaFile = destination.deletingLastPathComponent().appendingPathComponent(ConfigurationSchema.fileName)
+            let writesSchema = force || !FileManager.default.fileExists(atPath: schemaFile.path)
+            for (file, bytes) in [(destination, data)] + (writesSchema ? [(schemaFile, Data(ConfigurationSchema.text.utf8))] : [])
+            {
+                do { try bytes.write(to: file, options: .atomic) } catch {
+                    throw CommandFailure(
+                        status: .cannotWrite, code: "init.cannot_write",
+                        message: "cannot write \(file.path): \(error.localizedDescription)")
+                }
             }
             for note in result.notes { Console.writeError("note: \(note)") }
             Console.write("wrote \(destination.path)")
+            if writesSchema { Console.write("wrote \(schemaFile.path) (the JSON Schema its \"$schema\" names, for editors)") }
             for line in ReportFormatter.lines(for: result.report) { Console.write(line) }
         }
     }
