@@ -3,13 +3,15 @@ public import Foundation
 extension PWAConfiguration {
     /// The configuration as `pwa-config.json` text: sections in the documented order
     /// (version, app, origins, features, appearance, notifications, payments), two-space indents,
-    /// a trailing newline. Decoding it gives back an equal configuration. With `schema`, the text
-    /// starts with a `"$schema"` member naming it (a path or URL editors resolve).
-    public func encodedJSON(schema: String? = nil) -> Data {
-        var tree = jsonTree
-        if let schema, case .object(let members) = tree {
-            tree = .object([.init(key: "$schema", value: .string(schema), line: 0)] + members)
-        }
+    /// a trailing newline. Decoding it gives back an equal configuration.
+    public func encodedJSON() -> Data {
+        Data((jsonTree.prettyPrinted() + "\n").utf8)
+    }
+
+    /// ``encodedJSON()`` starting with a `"$schema"` member naming `schema` (a path or URL editors resolve).
+    public func encodedJSON(schema: String) -> Data {
+        guard case .object(let members) = jsonTree else { return encodedJSON() }
+        let tree = ConfigurationJSON.object([.init(key: "$schema", value: .string(schema), line: 0)] + members)
         return Data((tree.prettyPrinted() + "\n").utf8)
     }
 

@@ -2,9 +2,12 @@ import Foundation
 import PWAKitAPI
 
 extension PlatformServer {
-    /// Applies a seed; returns one line per thing created, for the start-up log.
+    /// Applies a seed; returns one line per thing created, for the start-up log. A seed with problems
+    /// changes nothing and throws a ``SeedError`` listing all of them.
     @discardableResult
     public func apply(_ seed: ServerSeed) async throws -> [String] {
+        let problems = seed.problems()
+        guard problems.isEmpty else { throw SeedError(problems: problems) }
         var created: [String] = []
         for (index, entry) in (seed.users ?? []).enumerated() {
             let field = "users[\(index)]"

@@ -93,7 +93,7 @@ public struct ServerSeed: Codable, Sendable {
         do {
             return try JSONDecoder().decode(ServerSeed.self, from: data)
         } catch let error as DecodingError {
-            throw APIError.invalid(error.fieldPath.isEmpty ? "seed" : error.fieldPath, error.fieldProblem)
+            throw SeedError(problems: ["\(error.fieldPath.isEmpty ? "seed" : error.fieldPath): \(error.fieldProblem)"])
         }
     }
 }

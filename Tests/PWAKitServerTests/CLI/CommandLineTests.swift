@@ -157,16 +157,42 @@ struct CommandLineTests {
         ])
         #expect(badVersion.status != 0)
         #expect(badVersion.stderr.contains("version"))
+        let noPassword = try await PWAKitBinary.run(
+            ["publish", work.path, "--release", "r.json", "--server", "http://127.0.0.1:9", "--email", "a@example.com"],
+            environment: ["PWAKIT_PASSWORD": ""])
+        #expect(noPassword.status == 1)
+        #expect(noPassword.stderr.hasPrefix("error: no password: set PWAKIT_PASSWORD"))
+        #expect(!noPassword.stderr.contains("Usage"))
         let badPort = try await PWAKitBinary.run(["server", "--port", "70000"])
         #expect(badPort.status != 0)
         #expect(badPort.stderr.contains("--port"))
         let badSeed = work.appendingPathComponent("seed.json")
-        try Self.write(#"{"users":[{"email":"not-an-email","password":"long enough"}]}"#, to: badSeed)
+        try Self.write(
+            #"{"users":[{"email":"not-an-email","password":"long enough"},{"email":"b@example.com","password":"short","role":"root"}],"apps":[{"id":"Bad App","name":"","publisherKeys":["nope"],"credentials":[{"credentialId":"c","secret":"tiny"}]}]}"#,
+            to: badSeed)
         let seeded = try await PWAKitBinary.run([
             "server", "--port", "0", "--data-dir", work.appendingPathComponent("d").path, "--seed", badSeed.path,
         ])
-        #expect(seeded.status != 0)
-        #expect(seeded.stderr.contains("users[0].email"))
+        #expect(seeded.status == 1)
+        // Every problem at once, each with its path, and no HTTP status or code: this is a file, not a request.
+        #expect(seeded.stderr.contains("the seed has 7 problems"), "\(seeded.stderr)")
+        for path in [
+            "users[0].email", "users[1].password", "users[1].role", "apps[0].id", "apps[0].name", "apps[0].publisherKeys[0]",
+            "apps[0].credentials[0].secret",
+        ] {
+            #expect(seeded.stderr.contains("  \(path): "), "\(path) missing from \(seeded.stderr)")
+        }
+        #expect(!seeded.stderr.contains("400"))
+        #expect(!seeded.stderr.contains("invalid_request"))
+        // Nothing was created: the data directory holds no user from the seed's valid entries.
+        try Self.write(
+            #"{"users":[{"email":"ok@example.com","password":"long enough"}],"apps":[{"id":"x","name":"X","credentials":[{"credentialId":"c","secret":"tiny"}]}]}"#,
+            to: badSeed)
+        let partial = try await PWAKitBinary.run([
+            "server", "--port", "0", "--data-dir", work.appendingPathComponent("d").path, "--seed", badSeed.path,
+        ])
+        #expect(partial.stderr.contains("the seed has 1 problem:"))
+        #expect(!partial.stderr.contains("seeded user"))
     }
 
     @Test("outputs are never overwritten without --force; key JSON is plain; no command is a usage error")
