@@ -12,6 +12,8 @@ import PWAKitModules
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
+        // NB: run as the root command (it keeps the main thread for GTK), so usage and help name the whole command.
+        _superCommandName: "pwakit",
         abstract: "Open an app in a window: a pwa-config.json, a directory holding one, or a URL.",
         discussion: """
             With --screenshot the app is drawn off screen (under Xvfb when there is no display), \

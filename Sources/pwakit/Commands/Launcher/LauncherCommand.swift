@@ -18,6 +18,8 @@ import PWAKitModules
 struct LauncherCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "launcher",
+        // NB: run as the root command (it keeps the main thread for GTK), so usage and help name the whole command.
+        _superCommandName: "pwakit",
         abstract: "Open the mini-app launcher: sign in, pick a mini-app, run it — offline too.",
         discussion: """
             The session is kept (Secret Service, else an encrypted file under --data-dir) so the \

@@ -16,6 +16,8 @@ import PWAKitModules
 struct MiniAppOpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
+        // NB: run as the root command (it keeps the main thread for GTK), so usage and help name the whole command.
+        _superCommandName: "pwakit miniapp",
         abstract: "Open an installed mini-app from the store: its own origin and website data, signed in, under the ready rule.",
         discussion: """
             The release the store has active (a pending one becomes active first) is served as \
