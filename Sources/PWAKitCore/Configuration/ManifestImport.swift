@@ -76,55 +76,87 @@ public struct ManifestImport: Sendable {
     public static func makeConfiguration(
         manifest: WebAppManifest?, options: Options
     ) throws(ConfigurationError) -> Result {
+        let hasManifest = manifest != nil
         let manifest = manifest ?? WebAppManifest()
         var notes: [String] = []
+        // NB: independent problems are all collected, so one run reports every one of them.
+        var problems: [ConfigurationError] = []
+        func attempt<T>(_ body: () throws(ConfigurationError) -> T) -> T? {
+            do { return try body() } catch {
+                problems.append(error)
+                return nil
+            }
+        }
 
         let name = [options.name, manifest.name, manifest.shortName]
             .compactMap { $0?.trimmingASCIISpaces() }.first { !$0.isEmpty }
-        guard let name else {
-            throw ConfigurationError(
-                code: .missingValue, message: "no app name: the manifest has neither name nor short_name; pass --name")
-        }
-
-        let startURL = try resolveStartURL(manifest: manifest, options: options)
-        guard let start = URLParts(startURL), let startHost = start.host else {
-            throw ConfigurationError(code: .invalidOption, message: "start URL \"\(startURL)\" is not an absolute URL")
+        if name == nil {
+            problems.append(
+                ConfigurationError(
+                    code: .missingValue,
+                    message: hasManifest
+                        ? "no app name: the manifest has neither name nor short_name; pass --name"
+                        : "no app name: there is no manifest to take it from; pass --name"))
         }
 
         var allowed = options.allowed
-        if allowed.isEmpty {
-            guard start.scheme != "app" else {
-                throw ConfigurationError(
-                    code: .missingValue,
-                    message:
-                        "an app:// start URL needs at least one --allow pattern (origins.allowed must not be empty): the web hosts the app navigates to or loads, like --allow api.example.com or --allow '*.example.com' (a host pattern, not a URL); the app's own app:// pages are always allowed (docs/configuration.md, app:// start URLs)"
-                )
+        var bundleId = options.bundleId
+        let startURL = attempt { () throws(ConfigurationError) -> String in
+            try resolveStartURL(manifest: manifest, options: options)
+        }
+        if let startURL {
+            if let start = URLParts(startURL), let startHost = start.host {
+                if allowed.isEmpty {
+                    if start.scheme == "app" {
+                        problems.append(
+                            ConfigurationError(
+                                code: .missingValue,
+                                message:
+                                    "an app:// start URL needs at least one --allow pattern (origins.allowed must not be empty): the web hosts the app navigates to or loads, like --allow api.example.com or --allow '*.example.com' (a host pattern, not a URL); the app's own app:// pages are always allowed (docs/configuration.md, app:// start URLs)"
+                            ))
+                    } else {
+                        let hostPattern = startHost + (start.port.map { ":\($0)" } ?? "")
+                        let scopePath = scopePath(manifest: manifest, startURL: startURL, start: start, notes: &notes)
+                        allowed = [scopePath.map { hostPattern + $0 + "*" } ?? hostPattern]
+                    }
+                }
+                if bundleId == nil,
+                    let derived = attempt({ () throws(ConfigurationError) -> String in
+                        try deriveBundleId(from: start, host: startHost)
+                    })
+                {
+                    bundleId = derived
+                    notes.append(
+                        "bundleId \"\(derived)\" derived from the start URL's host; pass --bundle-id to choose another")
+                }
+            } else {
+                problems.append(
+                    ConfigurationError(code: .invalidOption, message: "start URL \"\(startURL)\" is not an absolute URL"))
             }
-            let hostPattern = startHost + (start.port.map { ":\($0)" } ?? "")
-            let scopePath = scopePath(manifest: manifest, startURL: startURL, start: start, notes: &notes)
-            allowed = [scopePath.map { hostPattern + $0 + "*" } ?? hostPattern]
         }
 
-        let bundleId: String
-        if let given = options.bundleId {
-            bundleId = given
-        } else {
-            bundleId = try deriveBundleId(from: start, host: startHost)
-            notes.append(
-                "bundleId \"\(bundleId)\" derived from the start URL's host; pass --bundle-id to choose another")
+        let backgroundColor = attempt { () throws(ConfigurationError) -> HexColor? in
+            try color(
+                option: options.backgroundColor, manifest: manifest.backgroundColor, member: "background_color",
+                flag: "--background-color")
         }
-
+        let themeColor = attempt { () throws(ConfigurationError) -> HexColor? in
+            try color(option: options.themeColor, manifest: manifest.themeColor, member: "theme_color", flag: "--theme-color")
+        }
         let appearance = AppearanceSection(
             displayMode: options.displayMode ?? displayMode(manifest.display, notes: &notes),
             pullToRefresh: options.pullToRefresh ?? false,
             statusBarStyle: options.statusBarStyle ?? .adaptive,
             orientationLock: options.orientationLock ?? orientationLock(manifest.orientation, notes: &notes),
-            backgroundColor: try color(
-                option: options.backgroundColor, manifest: manifest.backgroundColor, member: "background_color",
-                flag: "--background-color"),
-            themeColor: try color(
-                option: options.themeColor, manifest: manifest.themeColor, member: "theme_color", flag: "--theme-color")
+            backgroundColor: backgroundColor ?? nil,
+            themeColor: themeColor ?? nil
         )
+        guard problems.isEmpty, let name, let startURL, let bundleId else {
+            if problems.count == 1 { throw problems[0] }
+            throw ConfigurationError(
+                code: problems.first?.code ?? .invalid,
+                message: "\(problems.count) problems:\n" + problems.map { "  - " + $0.message }.joined(separator: "\n"))
+        }
 
         let configuration = PWAConfiguration(
             app: AppSection(name: name, bundleId: bundleId, startUrl: startURL),
@@ -211,7 +243,10 @@ public struct ManifestImport: Sendable {
 
     private static func displayMode(_ display: String?, notes: inout [String]) -> DisplayMode {
         switch display {
-        case nil, "standalone", "minimal-ui": return .standalone
+        case nil, "standalone": return .standalone
+        case "minimal-ui":
+            notes.append("display \"minimal-ui\" has no in-app browser controls; using standalone")
+            return .standalone
         case "fullscreen": return .fullscreen
         case let other?:
             notes.append("display \"\(other)\" has no in-app equivalent; using standalone")
@@ -222,8 +257,13 @@ public struct ManifestImport: Sendable {
     private static func orientationLock(_ orientation: String?, notes: inout [String]) -> OrientationLock {
         switch orientation {
         case nil, "any", "natural": return .any
-        case "portrait", "portrait-primary", "portrait-secondary": return .portrait
-        case "landscape", "landscape-primary", "landscape-secondary": return .landscape
+        case "portrait": return .portrait
+        case "landscape": return .landscape
+        case let value?
+        where ["portrait-primary", "portrait-secondary", "landscape-primary", "landscape-secondary"].contains(value):
+            let lock: OrientationLock = value.hasPrefix("portrait") ? .portrait : .landscape
+            notes.append("orientation \"\(value)\" becomes \(lock.rawValue) (either way up: a lock has no primary or secondary)")
+            return lock
         case let other?:
             notes.append("orientation \"\(other)\" is not recognised; using any")
             return .any

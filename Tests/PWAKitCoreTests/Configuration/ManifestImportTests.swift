@@ -28,7 +28,8 @@ struct ManifestImportTests {
         #expect(configuration.appearance.backgroundColor?.description == "#102030")
         #expect(
             result.notes == [
-                #"bundleId "com.example.shop" derived from the start URL's host; pass --bundle-id to choose another"#
+                #"bundleId "com.example.shop" derived from the start URL's host; pass --bundle-id to choose another"#,
+                #"orientation "portrait-secondary" becomes portrait (either way up: a lock has no primary or secondary)"#,
             ])
         #expect(ConfigurationValidator().validate(configuration).isValid)
     }
@@ -37,7 +38,7 @@ struct ManifestImportTests {
         "display",
         arguments: [
             ("fullscreen", DisplayMode.fullscreen, false), ("standalone", .standalone, false),
-            ("minimal-ui", .standalone, false), ("browser", .standalone, true), ("tv", .standalone, true),
+            ("minimal-ui", .standalone, true), ("browser", .standalone, true), ("tv", .standalone, true),
         ])
     func display(value: String, expected: DisplayMode, noted: Bool) throws {
         var manifest = Self.base
@@ -58,6 +59,28 @@ struct ManifestImportTests {
         manifest.orientation = value
         let result = try make(manifest, .init(bundleId: "com.example.shop", origin: "https://example.com"))
         #expect(result.configuration.appearance.orientationLock == expected)
+        // Nothing changes silently: a value mapped to another is noted.
+        #expect(
+            result.notes.contains { $0.hasPrefix("orientation") } == !["any", "natural", "portrait", "landscape"].contains(value))
+    }
+
+    @Test("every independent problem in one run; without a manifest the name problem says so")
+    func allProblemsAtOnce() {
+        let manifest = WebAppManifest(startURL: "/index.html", themeColor: "rebeccapurple", backgroundColor: "rgb(0,0,0)")
+        #expect {
+            try make(manifest, .init())
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.message.hasPrefix("4 problems:\n")
+                && error.message.contains("  - no app name: the manifest has neither name nor short_name; pass --name")
+                && error.message.contains("  - the manifest's start_url \"/index.html\" is relative")
+                && error.message.contains("theme_color \"rebeccapurple\"") && error.message.contains("background_color")
+        }
+        #expect {
+            try make(nil, .init(startURL: "https://a.example.com/"))
+        } throws: { error in
+            (error as? ConfigurationError)?.message == "no app name: there is no manifest to take it from; pass --name"
+        }
     }
 
     @Test func optionsOverrideTheManifest() throws {
