@@ -60,6 +60,8 @@ public struct PlatformServer: Sendable {
         ServerRequestContext
     > {
         let router = Router(context: ServerRequestContext.self)
+        // NB: outside the error middleware, so errors are logged as the status they are answered with.
+        if let accessLog = configuration.accessLog { router.add(middleware: AccessLogMiddleware(log: accessLog)) }
         router.add(middleware: ErrorMiddleware())
         let table = RouteTable(router: router)
         addRoutes(to: table)

@@ -59,6 +59,7 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
     private var readHeld = false
     private var context: ChannelHandlerContext?
     private let timeouts: Timeouts
+    private let accessLog: AccessLog?
     /// Seconds the current head has been arriving, and the connection idle: counted by a one-second watchdog.
     private var headSeconds = 0
     private var idleSeconds = 0
@@ -68,7 +69,11 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
     private var watchdog: RepeatedTask?
 
     /// `now` gives seconds since 1970, for the `Date` header and the cache's revalidation.
-    init(cache: BlobCache, serverName: String?, now: @escaping @Sendable () -> Int, timeouts: Timeouts = Timeouts()) {
+    init(
+        cache: BlobCache, serverName: String?, now: @escaping @Sendable () -> Int, timeouts: Timeouts = Timeouts(),
+        accessLog: AccessLog? = nil
+    ) {
+        self.accessLog = accessLog
         self.cache = cache
         self.now = now
         self.timeouts = timeouts
@@ -243,6 +248,17 @@ final class BlobDeliveryHandler: ChannelDuplexHandler {
         }
         let tailBytes = tail.bytes(at: second)
         let range = request.method == .get ? answer.bodyRange(size: blob.size) : nil
+        if let accessLog {
+            let status =
+                switch answer {
+                case .notModified: 304
+                case .partial: 206
+                default: 200
+                }
+            accessLog.record(
+                address: context.channel.remoteAddress?.ipAddress, method: request.method == .get ? "GET" : "HEAD",
+                target: "/v1/blobs/\(blob.hash)", status: status, bytes: range?.count ?? 0, at: second)
+        }
         let copied = range.map { $0.count <= Self.copiedBodyLimit && !blob.holdsDescriptor } ?? false
         var head = context.channel.allocator.buffer(
             capacity: prefix.readableBytes + tailBytes.readableBytes + (copied ? range?.count ?? 0 : 0))

@@ -17,10 +17,11 @@ struct BlobHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let cache: BlobCache
     let serverName: String?
     let now: @Sendable () -> Int
+    var accessLog: AccessLog? = nil
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            let delivery = BlobDeliveryHandler(cache: cache, serverName: serverName, now: now)
+            let delivery = BlobDeliveryHandler(cache: cache, serverName: serverName, now: now, accessLog: accessLog)
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(delivery)
             // NB: the settings `HTTP1Channel` uses: pipelining and errors are handled by Hummingbird, header

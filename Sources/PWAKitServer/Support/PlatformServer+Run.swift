@@ -57,8 +57,9 @@ extension PlatformServer {
 
     /// ``httpServer(serverName:)`` with a given cache and clock (seconds since 1970).
     func httpServer(serverName: String?, cache: BlobCache, now: @escaping @Sendable () -> Int) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in
-            BlobHTTP1Channel(responder: responder, cache: cache, serverName: serverName, now: now)
+        let accessLog = configuration.accessLog
+        return HTTPServerBuilder { responder in
+            BlobHTTP1Channel(responder: responder, cache: cache, serverName: serverName, now: now, accessLog: accessLog)
         }
     }
 }

@@ -55,6 +55,9 @@ public struct ServerConfiguration: Sendable {
     /// entries further left are whatever the client wrote).
     public var trustedProxyHops = 1
 
+    /// Where to write one Common Log Format line per answered request; `nil` (the default) writes none.
+    public var accessLog: AccessLog?
+
     /// The production defaults.
     public init() {}
 }

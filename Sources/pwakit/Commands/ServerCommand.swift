@@ -38,6 +38,9 @@ struct ServerCommand: AsyncParsableCommand {
         ))
     var keyFile: String?
 
+    @Flag(help: "Write one line per answered request to standard output, in the Common Log Format.")
+    var accessLog = false
+
     @Option(help: "Seconds after a refresh token's use in which the same address may retry it (0: never).")
     var refreshGraceSeconds = 10
 
@@ -152,6 +155,7 @@ struct ServerCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.keyWrappingKey = wrappingKey
         configuration.refreshReuseGrace = TimeInterval(refreshGraceSeconds)
+        if accessLog { configuration.accessLog = .standardOutput }
         configuration.trustForwardedFor = trustForwardedFor
         configuration.trustedProxyHops = proxyHops
         configuration.passwordHashing.n = passwordCost
@@ -171,6 +175,7 @@ struct ServerCommand: AsyncParsableCommand {
         try await server.run(host: host, port: port, logger: logger) { boundPort in
             ServerOutput.standardOutput("PWAKit server listening on http://\(host):\(boundPort) (\(engine))")
         }
+        ServerOutput.standardOutput("PWAKit server stopped")
     }
 }
 
