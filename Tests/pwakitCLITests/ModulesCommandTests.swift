@@ -48,4 +48,12 @@ import Testing
         let missing = try PWAKitBinary.run(["modules", "/nonexistent/dir"])
         #expect(missing.status == 2)
     }
+
+    @Test func theOutputFormatsAreExclusiveInTheUsageAndWhenGiven() throws {
+        let help = try PWAKitBinary.run(["modules", "--help"])
+        #expect(help.stdout.contains("[--json | --typescript | --markdown]"), "\(help.stdout)")
+        let both = try PWAKitBinary.run(["modules", "--json", "--markdown"])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--json") && both.stderr.contains("--markdown"), "\(both.stderr)")
+    }
 }

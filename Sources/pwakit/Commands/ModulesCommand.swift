@@ -12,6 +12,8 @@ struct ModulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modules",
         abstract: "List the bridge modules a host registers for a configuration, and their actions.",
+        // NB: the generated usage lists exclusive flags as if they combined.
+        usage: "pwakit modules [<path>] [--json | --typescript | --markdown]",
         discussion: """
             Reads pwa-config.json from PATH (a file or a directory); a module whose feature flag \
             is off is listed as disabled (calls to it answer "unavailable"). Without PATH and \
@@ -25,20 +27,24 @@ struct ModulesCommand: ParsableCommand {
     @Argument(help: "A pwa-config.json file, or a directory that holds one.")
     var path: String?
 
-    @Flag(name: .long, help: "Print the modules and their schemas as JSON.")
-    var json = false
+    /// What to print; the usage shows the choices as exclusive (`[--json | --typescript | --markdown]`).
+    enum Output: String, EnumerableFlag {
+        case json, typescript, markdown
 
-    @Flag(name: .long, help: "Print the SDK's TypeScript declarations generated from the schemas.")
-    var typescript = false
-
-    @Flag(name: .long, help: "Print the Markdown module reference generated from the schemas.")
-    var markdown = false
-
-    func validate() throws {
-        if [json, typescript, markdown].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --json, --typescript and --markdown")
+        static func help(for value: Output) -> ArgumentHelp? {
+            switch value {
+            case .json: "Print the modules and their schemas as JSON."
+            case .typescript: "Print the SDK's TypeScript declarations generated from the schemas."
+            case .markdown: "Print the Markdown module reference generated from the schemas."
+            }
         }
     }
+
+    @Flag(exclusivity: .exclusive) var output: Output?
+
+    var json: Bool { output == .json }
+    var typescript: Bool { output == .typescript }
+    var markdown: Bool { output == .markdown }
 
     struct Listing: Encodable {
         var configuration: String?
