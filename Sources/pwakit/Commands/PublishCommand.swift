@@ -71,10 +71,16 @@ struct PublishCommand: AsyncParsableCommand {
             Data("\(manifest.blobHashes.count) blobs in the release, \(uploads.count) missing on the server\n".utf8))
         var progress = PublishProgressBar(totalItems: uploads.count, totalBytes: uploads.reduce(0) { $0 + $1.size })
         progress.draw()
-        for file in uploads {
-            let data = contents[file.sha256] ?? Data()
-            _ = try await client.uploadBlob(data, sha256: file.sha256, accessToken: token)
-            progress.advance(bytes: data.count)
+        do {
+            for file in uploads {
+                let data = contents[file.sha256] ?? Data()
+                _ = try await client.uploadBlob(data, sha256: file.sha256, accessToken: token)
+                progress.advance(bytes: data.count)
+            }
+        } catch {
+            // NB: the error gets a line of its own, not the end of the bar's.
+            progress.finish()
+            throw error
         }
         progress.finish()
         _ = try await client.publish(
