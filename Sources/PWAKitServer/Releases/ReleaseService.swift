@@ -45,22 +45,32 @@ struct ReleaseService: Sendable {
             throw APIError(
                 .badRequest, .invalidManifest, "\(appId) has no channel \(manifest.channel)", field: "manifest.channel")
         }
-        try await checkBlobs(of: manifest)
-        let bytes = try envelope.manifestBytes()
         guard let version = SemanticVersion(manifest.version) else {
             throw APIError.invalid("manifest.version", "is not a version")
         }
+        // NB: before the blobs, so a publisher learns at once that no upload can help; the insert below decides
+        // for real (a release committed meanwhile by another publisher is caught there).
+        if let newest = try await storage.newestVersionKey(appId: appId, channel: manifest.channel),
+            newest >= version.orderingKey
+        {
+            throw versionNotNewer(manifest)
+        }
+        try await checkBlobs(of: manifest)
+        let bytes = try envelope.manifestBytes()
         let record = ReleaseRecord(
             appId: appId, channel: manifest.channel, version: manifest.version, versionKey: version.orderingKey,
             bundleHash: SHA256.hex(of: bytes), manifest: bytes, keyId: envelope.keyId, signature: envelope.signature,
             rolloutPercent: rollout, createdAt: environment.now()
         )
-        guard try await storage.insertReleaseMovingForward(record) else {
-            throw APIError(
-                .conflict, .versionNotNewer, "version \(manifest.version) is not above the newest release on \(manifest.channel)",
-                field: "manifest.version")
-        }
+        guard try await storage.insertReleaseMovingForward(record) else { throw versionNotNewer(manifest) }
         return record
+    }
+
+    private func versionNotNewer(_ manifest: ReleaseManifest) -> APIError {
+        APIError(
+            .conflict, .versionNotNewer,
+            "version \(manifest.version) is not above the newest release on \(manifest.channel) (withdrawn ones count)",
+            field: "manifest.version")
     }
 
     private func checkBlobs(of manifest: ReleaseManifest) async throws {

@@ -103,6 +103,8 @@ public protocol ServerStorage: Sendable {
     // MARK: Releases
     /// Inserts a release only if its version is above every release on its channel; returns whether it was inserted.
     func insertReleaseMovingForward(_ release: ReleaseRecord) async throws -> Bool
+    /// The ordering key of the newest release on a channel, withdrawn ones included; `nil` when there is none.
+    func newestVersionKey(appId: String, channel: String) async throws -> Int64?
     /// The releases of a channel that are not withdrawn, newest version first.
     func releases(appId: String, channel: String) async throws -> [ReleaseRecord]
     /// The release of an app with a bundle hash, unless withdrawn.

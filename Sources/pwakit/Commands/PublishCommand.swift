@@ -62,6 +62,19 @@ struct PublishCommand: AsyncParsableCommand {
         let client = APIClient(baseURL: base)
         let token = try await client.login(LoginRequest(email: email, password: password)).accessToken
 
+        let request = PublishReleaseRequest(
+            manifest: signed.manifest, keyId: signed.keyId, signature: signed.signature, rolloutPercent: rollout)
+        // NB: the release goes first: the server checks its signature and version before its blobs, so a release
+        // that cannot be published is refused before anything is uploaded; one whose blobs are all there is done.
+        do {
+            _ = try await client.publish(appId: manifest.appId, request, accessToken: token)
+            FileHandle.standardError.write(
+                Data("\(manifest.blobHashes.count) blobs in the release, 0 missing on the server\n".utf8))
+            print(
+                "published \(manifest.appId) \(manifest.version) on \(manifest.channel); bundle hash \(try signed.bundleHash())")
+            return
+        } catch let error as APIClientError where error.code.rawValue == "missing_blobs" {}
+
         let missing = Set(try await client.missingBlobs(Array(manifest.blobHashes).sorted(), accessToken: token))
         var uploads: [ManifestFile] = []
         for file in manifest.files where missing.contains(file.sha256) && !uploads.contains(where: { $0.sha256 == file.sha256 }) {
@@ -83,11 +96,7 @@ struct PublishCommand: AsyncParsableCommand {
             throw error
         }
         progress.finish()
-        _ = try await client.publish(
-            appId: manifest.appId,
-            PublishReleaseRequest(
-                manifest: signed.manifest, keyId: signed.keyId, signature: signed.signature, rolloutPercent: rollout),
-            accessToken: token)
+        _ = try await client.publish(appId: manifest.appId, request, accessToken: token)
         print("published \(manifest.appId) \(manifest.version) on \(manifest.channel); bundle hash \(try signed.bundleHash())")
     }
 }

@@ -77,6 +77,18 @@ struct CommandLineTests {
                 ["publish", site.path, "--release", release1, "--password", "admin-password"] + publishArguments)
             #expect(rollback.status != 0)
             #expect(rollback.stderr.contains("version_not_newer"))
+            // An older version with a new file: refused before anything is uploaded.
+            try Self.write("<h1>v0.9</h1>", to: site.appendingPathComponent("index.html"))
+            let older = work.appendingPathComponent("release09.json").path
+            _ = try await PWAKitBinary.run([
+                "bundle", site.path, "--app-id", "demo", "--version", "0.9.0", "--key", keyPath, "--output", older,
+            ])
+            let refused = try await PWAKitBinary.run(
+                ["publish", site.path, "--release", older, "--password", "admin-password"] + publishArguments)
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("version_not_newer"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("uploaded"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("missing on the server"), "\(refused.stderr)")
             try Self.write("<h1>v2</h1>", to: site.appendingPathComponent("index.html"))
 
             // A release signed by a key the server does not trust is refused.

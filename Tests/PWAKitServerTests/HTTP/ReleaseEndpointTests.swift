@@ -60,6 +60,13 @@ struct ReleaseEndpointTests {
             #expect(same.json.errorField == "manifest.version")
             let older = try await client.publish(try ReleaseFixture.make(appId: appId, version: "0.9.9", key: key), admin: admin)
             #expect(older.json.errorCode == "version_not_newer")
+            // The version is judged before the blobs: an older release with files the server lacks is refused as
+            // not newer, not as missing blobs (no upload could help it).
+            let olderUnuploaded = try ReleaseFixture.make(
+                appId: appId, version: "0.9.8", key: key, files: ["index.html": [7, 7]])
+            let judged = try await client.send(
+                .post, "/v1/apps/\(appId)/releases", json: olderUnuploaded.publishBody(), token: admin)
+            #expect(judged.json.errorCode == "version_not_newer")
             let beta = try await client.publish(
                 try ReleaseFixture.make(appId: appId, version: "0.1.0", channel: "beta", key: key), admin: admin)
             #expect(beta.status == .created)

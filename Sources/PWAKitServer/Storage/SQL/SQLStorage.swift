@@ -457,6 +457,14 @@ public struct SQLStorage: ServerStorage {
     }
 
     /// See ``ServerStorage``.
+    public func newestVersionKey(appId: String, channel: String) async throws -> Int64? {
+        let row = try await driver.query(
+            "SELECT MAX(version_key) AS newest FROM releases WHERE app_id = $1 AND channel = $2", [.text(appId), .text(channel)]
+        ).first
+        return row.flatMap { $0.isNull("newest") ? nil : try? $0.integer("newest") }
+    }
+
+    /// See ``ServerStorage``.
     public func releases(appId: String, channel: String) async throws -> [ReleaseRecord] {
         try await driver.query(
             "SELECT * FROM releases WHERE app_id = $1 AND channel = $2 AND withdrawn_at IS NULL ORDER BY version_key DESC",
