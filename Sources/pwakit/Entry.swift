@@ -12,19 +12,16 @@ enum Entry {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == RunCommand.configuration.commandName {
-            RunCommand.main(Array(arguments.dropFirst()))
-            exit(0)
+            runAsRoot(RunCommand.self, Array(arguments.dropFirst()), name: "pwakit run")
         }
         // NB: `miniapp open` keeps the main thread for GTK too.
         if arguments.first == MiniAppCommand.configuration.commandName,
             arguments.dropFirst().first == MiniAppOpenCommand.configuration.commandName
         {
-            MiniAppOpenCommand.main(Array(arguments.dropFirst(2)))
-            exit(0)
+            runAsRoot(MiniAppOpenCommand.self, Array(arguments.dropFirst(2)), name: "pwakit miniapp open")
         }
         if arguments.first == LauncherCommand.configuration.commandName {
-            LauncherCommand.main(Array(arguments.dropFirst()))
-            exit(0)
+            runAsRoot(LauncherCommand.self, Array(arguments.dropFirst()), name: "pwakit launcher")
         }
         if arguments.first == ServerCommand.configuration.commandName {
             ServerThreads.runConcurrencyOnEventLoops()
@@ -34,5 +31,24 @@ enum Entry {
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// Runs a command that keeps the main thread as the root command; its messages name it in full
+    /// (`See 'pwakit run --help'`, not `See 'run --help'`).
+    private static func runAsRoot<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [String], name: String) -> Never {
+        do {
+            var command = try type.parseAsRoot(arguments)
+            try command.run()
+            exit(0)
+        } catch {
+            let code = type.exitCode(for: error)
+            let short = type.configuration.commandName ?? name
+            let message = type.fullMessage(for: error).replacingOccurrences(of: "'\(short) --help'", with: "'\(name) --help'")
+            if !message.isEmpty {
+                // NB: as ArgumentParser does: help (a success) on standard output, errors on standard error.
+                (code == .success ? FileHandle.standardOutput : FileHandle.standardError).write(Data((message + "\n").utf8))
+            }
+            exit(code.rawValue)
+        }
     }
 }

@@ -14,5 +14,6 @@ struct UsageTextTests {
         let run = try PWAKitBinary.run(arguments)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains("Usage: \(name) "), "\(run.stderr)")
+        #expect(run.stderr.contains("See '\(name) --help'"), "\(run.stderr)")
     }
 }
