@@ -17,11 +17,7 @@ public struct AccessLog: Sendable {
     public init(sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
 
     /// Lines on standard output.
-    public static let standardOutput = AccessLog { line in
-        // NB: a raw write, dropped when nobody reads any more; `FileHandle.write` would trap on a closed pipe.
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-    }
+    public static let standardOutput = AccessLog { line in StandardStreams.writeLine(line, to: 1) }
 
     func record(address: String?, method: String, target: String, status: Int, bytes: Int?, at seconds: Int) {
         sink(Self.line(address: address, method: method, target: target, status: status, bytes: bytes, at: seconds))

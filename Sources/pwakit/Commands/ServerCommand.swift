@@ -3,10 +3,6 @@ import Foundation
 import Logging
 import PWAKitServer
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `pwakit server`: runs the platform server; zero set-up on SQLite under `--data-dir`.
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -185,24 +181,8 @@ struct ServerCommand: AsyncParsableCommand {
 
 /// Unbuffered line output, so a supervising process sees the listening line at once.
 enum ServerOutput {
-    static func standardOutput(_ line: String) { write(line, to: 1) }
-    static func standardError(_ line: String) { write(line, to: 2) }
-
-    /// Writes a line, dropping it when nobody reads any more (a closed pipe): `FileHandle.write` would trap.
-    private static func write(_ line: String, to descriptor: Int32) {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                return
-            }
-        }
-    }
+    static func standardOutput(_ line: String) { StandardStreams.writeLine(line, to: 1) }
+    static func standardError(_ line: String) { StandardStreams.writeLine(line, to: 2) }
 }
 
 /// A reason the server cannot start, said plainly.
