@@ -24,11 +24,13 @@ struct AdminCommandTests {
             "--data-dir", work.appendingPathComponent("data").path, "--seed", work.appendingPathComponent("seed.json").path,
         ])
         let password = ["PWAKIT_PASSWORD": "admin-password"]
-        func admin(_ arguments: [String], environment: [String: String] = password) async throws -> PWAKitBinary.Result {
+        func admin(_ arguments: [String], trailing: [String] = [], environment: [String: String] = password) async throws
+            -> PWAKitBinary.Result
+        {
             try await PWAKitBinary.run(
                 ["admin"] + arguments + [
                     "--server", server.baseURL.absoluteString, "--email", "admin@example.com", "--app-id", "demo",
-                ],
+                ] + trailing,
                 environment: environment)
         }
         do {
@@ -50,7 +52,9 @@ struct AdminCommandTests {
             let userId = try #require(
                 JSONBody(try JSONSerialization.jsonObject(with: Data(granted.stdout.utf8)))["userId"]?.string)
             #expect(try await admin(["publishers", "list"]).stdout.contains("dev@example.com"))
-            #expect(try await admin(["publishers", "revoke", userId]).status == 0)
+            // NB: after `--`: a user id may start with `-`, which would otherwise read as an option.
+            let revokedPublisher = try await admin(["publishers", "revoke"], trailing: ["--", userId])
+            #expect(revokedPublisher.status == 0, "\(revokedPublisher.stderr)")
 
             // Failures: one `error:` line naming what is wrong, exit 1; never a usage text.
             let unknownKey = try await admin(["keys", "revoke", "ed25519-0000000000000000"])

@@ -37,7 +37,7 @@ struct AdminPublishersCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Take an account's right to publish the app back.")
         @OptionGroup var connection: AdminConnection
-        @Argument(help: "The account's user id (as `list` shows it).")
+        @Argument(help: "The account's user id (as `list` shows it; after `--` when it starts with `-`).")
         var userId: String
 
         func run() async throws {
