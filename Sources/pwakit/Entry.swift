@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import PWAKitCore
 import PWAKitServer
 
 /// The process entry point.
@@ -11,6 +12,10 @@ import PWAKitServer
 enum Entry {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--version"] {
+            print(PWAKit.version)
+            exit(0)
+        }
         if arguments.first == RunCommand.configuration.commandName {
             runAsRoot(RunCommand.self, Array(arguments.dropFirst()), name: "pwakit run")
         }

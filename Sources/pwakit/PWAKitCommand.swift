@@ -6,7 +6,9 @@ struct PWAKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pwakit",
         abstract: "Tools for PWAKit apps.",
-        version: PWAKit.version,
+        // NB: no `version:` here. ArgumentParser would then add a `--version` flag to every
+        // subcommand's help, beside `bundle --version`; Entry answers `pwakit --version` itself.
+        discussion: "pwakit --version prints the version.",
         subcommands: [
             ValidateCommand.self, InitCommand.self, SchemaCommand.self, ModulesCommand.self, BridgeCommand.self,
             ServerCommand.self,

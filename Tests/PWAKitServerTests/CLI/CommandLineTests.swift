@@ -1,5 +1,6 @@
 import Foundation
 import PWAKitBundles
+import PWAKitCore
 import Testing
 
 /// The real binary: keys, bundle and publish against a live `pwakit server` process.
@@ -239,5 +240,16 @@ struct CommandLineTests {
         #expect(bare.status == 64)
         #expect(bare.stderr.contains("choose a command"))
         #expect(bare.stderr.contains("miniapp"))
+        // `bundle --version` is the release version: its help lists it once, with no tool-version flag beside it.
+        let bundleHelp = try await PWAKitBinary.run(["bundle", "--help"])
+        #expect(bundleHelp.status == 0)
+        let versionLines = bundleHelp.stdout.split(separator: "\n").filter {
+            $0.trimmingCharacters(in: .whitespaces).hasPrefix("--version")
+        }
+        #expect(versionLines.count == 1)
+        #expect(bundleHelp.stdout.contains("The release version"))
+        let version = try await PWAKitBinary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == PWAKit.version)
     }
 }
