@@ -139,7 +139,7 @@ let package = Package(
         ),
         .target(
             name: "PWAKitModules",
-            dependencies: ["PWAKitCore"],
+            dependencies: ["PWAKitCore", "PWAKitFiles"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -17,6 +17,20 @@ interface PWAKitModules {
     /** Opens the app's page in the system settings. */
     openSettings: { payload: undefined; result: PWAKitSettingsOpened };
   };
+  /**
+   * A URL fetched in the background to refresh widgets and the Live Activity; hosts that cannot answer false with the reason.
+   * Feature flag `features.backgroundRefresh` (default off); off → code `unavailable`.
+   */
+  backgroundRefresh: {
+    /** Sets the URL to fetch (https) and schedules a refresh. */
+    configureUrl: { payload: PWAKitRefreshURL; result: PWAKitRefreshConfigured };
+    /** Forgets the URL. */
+    removeUrl: { payload: undefined; result: PWAKitRefreshRemoved };
+    /** The URL and when it was last fetched. */
+    getStatus: { payload: undefined; result: PWAKitRefreshStatus };
+    /** Asks for a refresh soon. */
+    scheduleRefresh: { payload: undefined; result: PWAKitRefreshScheduled };
+  };
   /** The app icon's badge count (the Badging API's shape). */
   badging: {
     /** Shows `count` on the app icon; 0 clears it. */
@@ -84,8 +98,8 @@ interface PWAKitModules {
     queryStepCount: { payload: PWAKitHealthQuery; result: PWAKitStepCount };
     /** Heart-rate samples (beats per minute) in the range. */
     queryHeartRate: { payload: PWAKitHealthQuery; result: PWAKitHeartRateSamples };
-    /** Workouts in the range. */
-    queryWorkouts: { payload: PWAKitHealthQuery; result: PWAKitWorkoutList };
+    /** Workouts in the range, of one type when `type` is given. */
+    queryWorkouts: { payload: PWAKitWorkoutQuery; result: PWAKitWorkoutList };
     /** Sleep stages in the range. */
     querySleep: { payload: PWAKitHealthQuery; result: PWAKitSleepSamples };
     /** Saves a workout. */
@@ -141,6 +155,24 @@ interface PWAKitModules {
     ready: { payload: undefined; result: PWAKitAcknowledgement };
   };
   /**
+   * Live Activities: start, update and end the app's ongoing activity; hosts without them answer as iOS does when they are turned off.
+   * Feature flag `features.liveActivity` (default off); off → code `unavailable`.
+   */
+  liveActivity: {
+    /** Whether activities can be started. */
+    areActivitiesEnabled: { payload: undefined; result: PWAKitActivitiesEnabled };
+    /** Starts an activity; `started` is false, with `reason`, when activities are off. */
+    start: { payload: PWAKitActivityContent; result: PWAKitActivityStarted };
+    /** Updates every running activity; `updated` is false when none runs. */
+    update: { payload: PWAKitActivityContent; result: PWAKitActivityUpdated };
+    /** Ends every running activity. */
+    end: { payload: PWAKitActivityEnd; result: PWAKitActivityEnded };
+    /** Whether an activity runs, and the first one's content. */
+    getState: { payload: undefined; result: PWAKitActivityState };
+    /** The push token of the running activity; `token` is null, with `reason`, when there is none. */
+    getPushToken: { payload: undefined; result: PWAKitActivityPushToken };
+  };
+  /**
    * The location permission: check it, or ask the user for it.
    * Feature flag `features.locationPermission` (default on); off → code `unavailable`.
    */
@@ -176,7 +208,7 @@ interface PWAKitModules {
     getPermissionState: { payload: undefined; result: PWAKitNotificationPermission };
     /** Sets the app icon's badge; 0 clears it. */
     setBadge: { payload: PWAKitBadgeCount; result: void };
-    /** Schedules a local notification (an existing id is replaced). */
+    /** Schedules a local notification (an existing id is replaced); with no notification service running now it is held and shown once one runs (`deferred`). */
     schedule: { payload: PWAKitLocalNotification; result: PWAKitNotificationScheduled };
     /** Cancels a pending notification. */
     cancel: { payload: PWAKitNotificationID; result: PWAKitNotificationCancelled };
@@ -257,6 +289,20 @@ interface PWAKitModules {
     /** Vibrates for `pattern` (on, off, on, … ms); `[]` or `[0]` stops a running pattern. */
     vibrate: { payload: PWAKitVibrationPattern; result: PWAKitVibrationResult };
   };
+  /**
+   * Home-screen widgets fed by the page; hosts without widgets list no kinds and answer false with the reason.
+   * Feature flag `features.widgets` (default off); off → code `unavailable`.
+   */
+  widget: {
+    /** The widget kinds the app offers. */
+    getKinds: { payload: undefined; result: PWAKitWidgetKinds };
+    /** Sets what widgets of a kind show; `updated` is false, with `reason`, where no such widget exists. */
+    update: { payload: PWAKitWidgetContent; result: PWAKitWidgetUpdated };
+    /** Clears what widgets of a kind show. */
+    remove: { payload: PWAKitWidgetKind; result: PWAKitWidgetRemoved };
+    /** Asks every widget to redraw. */
+    reloadAll: { payload: undefined; result: PWAKitWidgetsReloaded };
+  };
 }
 
 interface PWAKitEvents {
@@ -267,14 +313,43 @@ interface PWAKitEvents {
 interface PWAKitAppVersion {
   version: string;
   build: string;
+  pwaKitVersion: string;
 }
 
 interface PWAKitReviewRequest {
   requested: boolean;
+  presented: boolean;
 }
 
 interface PWAKitSettingsOpened {
   opened: boolean;
+}
+
+interface PWAKitRefreshURL {
+  /** an https URL, at most 2048 bytes */
+  url: string;
+}
+
+interface PWAKitRefreshConfigured {
+  configured: boolean;
+  url: string;
+  reason?: string;
+}
+
+interface PWAKitRefreshRemoved {
+  removed: boolean;
+}
+
+interface PWAKitRefreshStatus {
+  configured: boolean;
+  url?: string;
+  lastRefresh?: number;
+  reason?: string;
+}
+
+interface PWAKitRefreshScheduled {
+  scheduled: boolean;
+  reason?: string;
 }
 
 interface PWAKitBadgeCount {
@@ -296,6 +371,7 @@ interface PWAKitBiometricPrompt {
 
 interface PWAKitBiometricAuthentication {
   authenticated: boolean;
+  success: boolean;
 }
 
 interface PWAKitPermissionStatus {
@@ -330,7 +406,7 @@ interface PWAKitHealthAvailability {
 }
 
 interface PWAKitHealthAuthorizationRequest {
-  read: Array<PWAKitHealthDataType>;
+  read?: Array<PWAKitHealthDataType>;
   write?: Array<PWAKitHealthDataType>;
 }
 
@@ -338,6 +414,7 @@ type PWAKitHealthDataType = 'steps' | 'heartRate' | 'workouts' | 'sleep';
 
 interface PWAKitHealthAuthorizationResult {
   requested: boolean;
+  success: boolean;
 }
 
 interface PWAKitHealthQuery {
@@ -359,10 +436,13 @@ interface PWAKitQuantitySample {
   /** ISO 8601 date and time with a time zone */
   endDate: string;
   value: number;
+  unit: string;
+  quantityType: string;
 }
 
 interface PWAKitStepCount {
   count: number;
+  totalSteps: number;
 }
 
 interface PWAKitHeartRateSamples {
@@ -373,25 +453,43 @@ interface PWAKitHeartRateSample {
   /** ISO 8601 date and time with a time zone */
   date: string;
   bpm: number;
+  value: number;
+  unit: string;
+  /** ISO 8601 date and time with a time zone */
+  startDate: string;
+  /** ISO 8601 date and time with a time zone */
+  endDate: string;
+  quantityType: string;
 }
+
+interface PWAKitWorkoutQuery {
+  /** ISO 8601; ISO 8601 date and time with a time zone */
+  startDate: string;
+  /** ISO 8601, after startDate, at most 366 days later; ISO 8601 date and time with a time zone */
+  endDate: string;
+  /** 1…10000, default 1000 */
+  limit?: number;
+  /** only workouts of this type */
+  type?: PWAKitWorkoutType;
+}
+
+type PWAKitWorkoutType = 'running' | 'walking' | 'cycling' | 'swimming' | 'hiking' | 'yoga' | 'strengthTraining' | 'elliptical' | 'rowing' | 'stairClimbing' | 'crossTraining' | 'mixedCardio' | 'hiit' | 'pilates' | 'dance' | 'coreTraining' | 'functionalStrengthTraining' | 'traditionalStrengthTraining' | 'other';
 
 interface PWAKitWorkoutList {
-  workouts: Array<PWAKitWorkout>;
+  workouts: Array<PWAKitRecordedWorkout>;
 }
 
-interface PWAKitWorkout {
+interface PWAKitRecordedWorkout {
   type: PWAKitWorkoutType;
   /** ISO 8601 date and time with a time zone */
   startDate: string;
-  /** after startDate, at most 7 days later; ISO 8601 date and time with a time zone */
+  /** ISO 8601 date and time with a time zone */
   endDate: string;
-  /** kilocalories, 0…100000 */
   energyBurned?: number;
-  /** metres, 0…10000000 */
   distance?: number;
+  duration: number;
+  calories?: number;
 }
-
-type PWAKitWorkoutType = 'running' | 'walking' | 'cycling' | 'swimming' | 'hiking' | 'yoga' | 'strengthTraining' | 'other';
 
 interface PWAKitSleepSamples {
   samples: Array<PWAKitSleepSample>;
@@ -407,8 +505,21 @@ interface PWAKitSleepSample {
 
 type PWAKitSleepStage = 'inBed' | 'awake' | 'core' | 'deep' | 'rem';
 
+interface PWAKitWorkout {
+  type: PWAKitWorkoutType;
+  /** ISO 8601 date and time with a time zone */
+  startDate: string;
+  /** after startDate, at most 7 days later; ISO 8601 date and time with a time zone */
+  endDate: string;
+  /** kilocalories, 0…100000 */
+  energyBurned?: number;
+  /** metres, 0…10000000 */
+  distance?: number;
+}
+
 interface PWAKitWorkoutSaved {
   saved: boolean;
+  success: boolean;
 }
 
 interface PWAKitProductQuery {
@@ -427,6 +538,7 @@ interface PWAKitProduct {
   price: number;
   displayPrice: string;
   type: PWAKitProductType;
+  currencyCode?: string;
 }
 
 type PWAKitProductType = 'consumable' | 'nonConsumable' | 'autoRenewable' | 'nonRenewable';
@@ -438,6 +550,11 @@ interface PWAKitPurchaseRequest {
 interface PWAKitPurchaseResult {
   status: PWAKitPurchaseStatus;
   transaction?: PWAKitEntitlement;
+  productId?: string;
+  success: boolean;
+  pending: boolean;
+  cancelled: boolean;
+  transactionId?: string;
 }
 
 type PWAKitPurchaseStatus = 'purchased' | 'pending' | 'cancelled';
@@ -453,6 +570,7 @@ interface PWAKitEntitlement {
 
 interface PWAKitEntitlementList {
   entitlements: Array<PWAKitEntitlement>;
+  ownedProductIds: Array<string>;
 }
 
 interface PWAKitLauncherSnapshot {
@@ -569,13 +687,68 @@ interface PWAKitAcknowledgement {
   acknowledged: boolean;
 }
 
+interface PWAKitActivitiesEnabled {
+  enabled: boolean;
+}
+
+interface PWAKitActivityContent {
+  /** 1…256 bytes */
+  title: string;
+  subtitle?: string;
+  /** 0…1 */
+  progress?: number;
+  icon?: string;
+  /** #RRGGBB */
+  tint?: string;
+  /** at most 16, each value 1…256 bytes */
+  fields?: Record<string, string>;
+  activityId?: string;
+}
+
+interface PWAKitActivityStarted {
+  started: boolean;
+  id?: string;
+  reason?: string;
+  pushToken?: string;
+}
+
+interface PWAKitActivityUpdated {
+  updated: boolean;
+}
+
+interface PWAKitActivityEnd {
+  dismissalPolicy?: PWAKitDismissalPolicy;
+}
+
+type PWAKitDismissalPolicy = 'default' | 'immediate';
+
+interface PWAKitActivityEnded {
+  ended: boolean;
+}
+
+interface PWAKitActivityState {
+  active: boolean;
+  count: number;
+  id?: string;
+  title?: string;
+  subtitle?: string;
+  progress?: number;
+}
+
+interface PWAKitActivityPushToken {
+  token?: string;
+  reason?: string;
+}
+
 interface PWAKitPushSubscription {
   token: string;
   provider: string;
+  success: boolean;
 }
 
 interface PWAKitNotificationPermission {
   state: PWAKitNotificationPermissionState;
+  granted: boolean;
 }
 
 type PWAKitNotificationPermissionState = 'not_determined' | 'denied' | 'granted' | 'unavailable';
@@ -638,6 +811,8 @@ interface PWAKitNotificationScheduled {
   id: string;
   /** ISO 8601 date and time with a time zone */
   nextFireDate: string;
+  success: boolean;
+  deferred: boolean;
 }
 
 interface PWAKitNotificationID {
@@ -656,6 +831,13 @@ interface PWAKitPendingNotification {
   notification: PWAKitLocalNotification;
   /** ISO 8601 date and time with a time zone */
   nextFireDate: string;
+  id: string;
+  title: string;
+  body?: string;
+  subtitle?: string;
+  repeats: boolean;
+  /** ISO 8601 date and time with a time zone */
+  nextTriggerDate: string;
 }
 
 interface PWAKitPushEvent {
@@ -664,6 +846,8 @@ interface PWAKitPushEvent {
   title?: string;
   body?: string;
   data?: unknown;
+  subtitle?: string;
+  userInfo?: unknown;
 }
 
 type PWAKitPushEventType = 'received' | 'tapped';
@@ -715,6 +899,10 @@ interface PWAKitPlatformInfo {
   deviceFeatures: PWAKitDeviceFeatures;
   providers: Record<string, PWAKitProviderKind>;
   secureStorage: string;
+  aliases: Record<string, string>;
+  version: string;
+  buildNumber: string;
+  pwaKitVersion: string;
 }
 
 type PWAKitDeviceFeatures = 'real' | 'simulated';
@@ -728,10 +916,12 @@ interface PWAKitPrintJob {
 
 interface PWAKitPrintOutcome {
   printed: boolean;
+  success: boolean;
 }
 
 interface PWAKitPrintAbility {
   available: boolean;
+  canPrint: boolean;
 }
 
 interface PWAKitLine {
@@ -805,6 +995,7 @@ interface PWAKitSharedFile {
 
 interface PWAKitShareOutcome {
   shared: boolean;
+  completed: boolean;
 }
 
 interface PWAKitShareQuery {
@@ -816,6 +1007,7 @@ interface PWAKitShareQuery {
 
 interface PWAKitShareAbility {
   canShare: boolean;
+  available: boolean;
 }
 
 interface PWAKitVibrationPattern {
@@ -825,4 +1017,40 @@ interface PWAKitVibrationPattern {
 
 interface PWAKitVibrationResult {
   vibrated: boolean;
+}
+
+interface PWAKitWidgetKinds {
+  kinds: Array<string>;
+}
+
+interface PWAKitWidgetContent {
+  /** 1…64 bytes */
+  kind: string;
+  /** 1…256 bytes */
+  title: string;
+  value?: string;
+  subtitle?: string;
+  icon?: string;
+  /** #RRGGBB */
+  tint?: string;
+  url?: string;
+}
+
+interface PWAKitWidgetUpdated {
+  updated: boolean;
+  kind: string;
+  reason?: string;
+}
+
+interface PWAKitWidgetKind {
+  kind: string;
+}
+
+interface PWAKitWidgetRemoved {
+  removed: boolean;
+  kind: string;
+}
+
+interface PWAKitWidgetsReloaded {
+  reloaded: boolean;
 }

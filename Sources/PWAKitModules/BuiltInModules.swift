@@ -28,6 +28,9 @@ public enum BuiltInModules {
             DevicePermissionModule<CameraPermission>(provider: providers.permissions),
             DevicePermissionModule<MicrophonePermission>(provider: providers.permissions),
             DevicePermissionModule<LocationPermission>(provider: providers.permissions),
+            LiveActivityModule(provider: providers.liveActivities),
+            WidgetModule(provider: providers.widgets),
+            BackgroundRefreshModule(provider: providers.backgroundRefresh),
         ]
     }
 
@@ -35,6 +38,18 @@ public enum BuiltInModules {
     public static func simulated() -> [any PWAModule] {
         all(.simulated(SimulatedDevice()))
     }
+
+    /// Each module alias of the built-in modules → the module it names (``ModuleAlias``).
+    public static let aliases: [String: String] = {
+        // NB: the types, not `simulated()`: building the modules would build `platform`, which reads this.
+        let types: [any PWAModule.Type] = [
+            DevicePermissionModule<CameraPermission>.self, DevicePermissionModule<MicrophonePermission>.self,
+            DevicePermissionModule<LocationPermission>.self,
+        ]
+        var out: [String: String] = [:]
+        for type in types { for alias in type.aliases { out[alias.name] = type.moduleName } }
+        return out
+    }()
 
     /// The modules whose providers may be real or simulated, as `platform.getInfo` lists them.
     public static let deviceModules = [

@@ -36,6 +36,12 @@ public struct ModuleProviders: Sendable {
     public var permissions: any PermissionProvider
     /// Incoming pushes, for the host to attach pages to.
     public var push: PushRelay
+    /// `liveActivity` (``NoLiveActivities`` where the platform has none).
+    public var liveActivities: any LiveActivityProvider
+    /// `widget` (``NoWidgets`` where the platform has none).
+    public var widgets: any WidgetProvider
+    /// `backgroundRefresh` (``NoBackgroundRefresh`` where the platform cannot fetch while closed).
+    public var backgroundRefresh: any BackgroundRefreshProvider
     /// The scheduler of local notifications, when the host supplies its own (a test clock).
     public var notificationScheduler: (any NotificationScheduling)?
     /// Module name → `real` or `simulated`, as `platform.getInfo` reports it.
@@ -58,8 +64,13 @@ public struct ModuleProviders: Sendable {
         share: any ShareProvider, biometrics: any BiometricsProvider, secureStore: any SecureStore,
         clipboard: any ClipboardProvider, printer: any PrintProvider, store: any StoreProvider,
         health: any HealthProvider, payments: any PaymentsProvider, permissions: any PermissionProvider, push: PushRelay,
-        notificationScheduler: (any NotificationScheduling)?, kinds: [String: ProviderKind]
+        notificationScheduler: (any NotificationScheduling)?, kinds: [String: ProviderKind],
+        liveActivities: any LiveActivityProvider = NoLiveActivities(), widgets: any WidgetProvider = NoWidgets(),
+        backgroundRefresh: any BackgroundRefreshProvider = NoBackgroundRefresh()
     ) {
+        self.liveActivities = liveActivities
+        self.widgets = widgets
+        self.backgroundRefresh = backgroundRefresh
         self.platform = platform
         self.app = app
         self.haptics = haptics

@@ -15,6 +15,9 @@ import Testing
     ]
 
     static let schemas: [ModuleSchema] = (try? ModuleCatalog.schemas()) ?? []
+    /// Every feature flag on.
+    static let allOn = FeatureFlags(
+        healthkit: true, iap: true, payments: true, liveActivity: true, widgets: true, backgroundRefresh: true)
 
     @Test func everyBuiltInModuleHasASchemaAndEveryPayloadActionAnExample() throws {
         let schemas = try ModuleCatalog.schemas()
@@ -22,6 +25,7 @@ import Testing
             Set(schemas.map(\.name)) == [
                 "platform", "app", "haptics", "vibration", "notifications", "badging", "share", "biometrics",
                 "secureStorage", "clipboard", "print", "iap", "healthkit", "payments", "camera", "microphone", "location",
+                "liveActivity", "widget", "backgroundRefresh",
             ])
         for schema in schemas {
             for action in schema.actions where action.payload != nil {
@@ -35,7 +39,7 @@ import Testing
 
     @Test func everyActionAnswersItsExampleWithAResultOfItsDeclaredShape() async throws {
         let harness = try await ModuleHarness(
-            features: FeatureFlags(healthkit: true, iap: true, payments: true), payments: PaymentsModuleTests.merchant)
+            features: Self.allOn, payments: PaymentsModuleTests.merchant)
         _ = try await harness.data("notifications", "requestPermission")
         _ = try await harness.data(
             "healthkit", "requestAuthorization", ["read": ["steps", "heartRate", "workouts", "sleep"], "write": ["workouts"]])
@@ -63,7 +67,7 @@ import Testing
 
     @Test func malformedPayloadsAreRefusedNamingTheField() async throws {
         let harness = try await ModuleHarness(
-            features: FeatureFlags(healthkit: true, iap: true, payments: true), payments: PaymentsModuleTests.merchant)
+            features: Self.allOn, payments: PaymentsModuleTests.merchant)
         for schema in Self.schemas {
             for action in schema.actions {
                 let name = "\(schema.name).\(action.name)"
@@ -93,7 +97,7 @@ import Testing
 
     @Test func hostileAndOversizedPayloadsGetErrorsNotCrashes() async throws {
         let harness = try await ModuleHarness(
-            features: FeatureFlags(healthkit: true, iap: true, payments: true), payments: PaymentsModuleTests.merchant)
+            features: Self.allOn, payments: PaymentsModuleTests.merchant)
         let huge = JSONValue.string(String(repeating: "x", count: 600_000))
         #expect(try await harness.path("clipboard", "write", ["text": huge]) == "payload.text")
         #expect(try await harness.path("secureStorage", "set", ["key": "k", "value": huge]) == "payload.value")

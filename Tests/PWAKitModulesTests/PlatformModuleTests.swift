@@ -24,7 +24,7 @@ import Testing
         let reply = await dispatcher.handle(#"{"id":"1","module":"platform","action":"getInfo"}"#, from: page)
         #expect(
             reply?.json
-                == #"{"id":"1","success":true,"data":{"appBuild":"42","appVersion":"2.1.0","deviceFeatures":"simulated","deviceModel":"x86_64","deviceName":"ci","isNative":true,"osVersion":"Debian GNU/Linux 12 (bookworm)","platform":"linux","providers":{"clipboard":"real","haptics":"simulated"},"pwakitVersion":"\#(PWAKit.version)","secureStorage":"memory"}}"#
+                == #"{"id":"1","success":true,"data":{"aliases":{"cameraPermission":"camera","locationPermission":"location","microphonePermission":"microphone"},"appBuild":"42","appVersion":"2.1.0","buildNumber":"42","deviceFeatures":"simulated","deviceModel":"x86_64","deviceName":"ci","isNative":true,"osVersion":"Debian GNU/Linux 12 (bookworm)","platform":"linux","providers":{"clipboard":"real","haptics":"simulated"},"pwaKitVersion":"\#(PWAKit.version)","pwakitVersion":"\#(PWAKit.version)","secureStorage":"memory","version":"Debian GNU/Linux 12 (bookworm)"}}"#
         )
         let bad = await dispatcher.handle(#"{"id":"2","module":"platform","action":"getInfo","payload":"x"}"#, from: page)
         #expect(bad?.json.contains(#""code":"invalid_payload""#) == true)

@@ -258,7 +258,10 @@ public actor BridgeDispatcher {
     }
 
     private func call(_ request: BridgeRequest, page: Page, started: Duration, bytes: Int) async -> RenderedOutput? {
-        let (id, module, action) = (request.id, request.module, request.action)
+        // NB: an alias's call is the module's call from here on: grants, flags and telemetry see
+        // the module's own names.
+        let (module, action) = registry.resolve(module: request.module, action: request.action)
+        let id = request.id
         // NB: telemetry names only what is registered; names a page makes up are `-`, so they
         // cannot grow the metrics backend one time series per name.
         let known = registry.entry(named: module)
@@ -291,7 +294,7 @@ public actor BridgeDispatcher {
             handler = enabled
         }
         guard declared else {
-            return reject(.field(.unknownAction, path: "action", "\(module) has no action \"\(action)\""))
+            return reject(.field(.unknownAction, path: "action", "\(request.module) has no action \"\(request.action)\""))
         }
         let key = CallKey(page: page.caller.pageLoad, id: id)
         guard calls[key] == nil else {

@@ -179,6 +179,21 @@ public enum ConfigurationSchema {
           "description": "Optional; default false. Payments (Apple Pay): the `payments` module. When true, the top-level `payments` section is required.",
           "type": "boolean",
           "default": false
+        },
+        "liveActivity": {
+          "description": "Optional; default false. Live Activities (iOS): the `liveActivity` module; hosts without them answer as iOS does when they are off.",
+          "type": "boolean",
+          "default": false
+        },
+        "widgets": {
+          "description": "Optional; default false. Home-screen widgets (iOS): the `widget` module; hosts without widgets list none.",
+          "type": "boolean",
+          "default": false
+        },
+        "backgroundRefresh": {
+          "description": "Optional; default false. A URL fetched in the background for widgets and the Live Activity (iOS): the `backgroundRefresh` module.",
+          "type": "boolean",
+          "default": false
         }
       },
       "additionalProperties": true

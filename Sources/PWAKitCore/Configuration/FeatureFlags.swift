@@ -1,6 +1,7 @@
 /// The `features` section: which native capabilities the app turns on.
 ///
-/// Every flag defaults to `true` except `healthkit`, `iap` and `payments`; a missing key takes its default.
+/// Every flag defaults to `true` except `healthkit`, `iap`, `payments`, `liveActivity`, `widgets` and
+/// `backgroundRefresh`; a missing key takes its default.
 public struct FeatureFlags: Codable, Sendable, Equatable {
     /// Push and local notifications.
     public var notifications: Bool
@@ -28,6 +29,12 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
     public var locationPermission: Bool
     /// Payments (Apple Pay); needs the `payments` section.
     public var payments: Bool
+    /// Live Activities (iOS; hosts without them answer as iOS does when they are off).
+    public var liveActivity: Bool
+    /// Home-screen widgets (iOS; hosts without them list none).
+    public var widgets: Bool
+    /// Fetching a URL in the background for widgets and the Live Activity (iOS).
+    public var backgroundRefresh: Bool
 
     /// The names of every flag, as written in `pwa-config.json`.
     public static let names: [String] = CodingKeys.allCases.map(\.rawValue)
@@ -37,8 +44,11 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
         notifications: Bool = true, haptics: Bool = true, biometrics: Bool = true, secureStorage: Bool = true,
         healthkit: Bool = false, iap: Bool = false, share: Bool = true, print: Bool = true, clipboard: Bool = true,
         cameraPermission: Bool = true, microphonePermission: Bool = true, locationPermission: Bool = true,
-        payments: Bool = false
+        payments: Bool = false, liveActivity: Bool = false, widgets: Bool = false, backgroundRefresh: Bool = false
     ) {
+        self.liveActivity = liveActivity
+        self.widgets = widgets
+        self.backgroundRefresh = backgroundRefresh
         self.notifications = notifications
         self.haptics = haptics
         self.biometrics = biometrics
@@ -57,6 +67,7 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case notifications, haptics, biometrics, secureStorage, healthkit, iap, share, print, clipboard
         case cameraPermission, microphonePermission, locationPermission, payments
+        case liveActivity, widgets, backgroundRefresh
     }
 
     /// Decodes the flags; a missing key takes its default.
@@ -79,6 +90,9 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
         microphonePermission = try flag(.microphonePermission, defaults.microphonePermission)
         locationPermission = try flag(.locationPermission, defaults.locationPermission)
         payments = try flag(.payments, defaults.payments)
+        liveActivity = try flag(.liveActivity, defaults.liveActivity)
+        widgets = try flag(.widgets, defaults.widgets)
+        backgroundRefresh = try flag(.backgroundRefresh, defaults.backgroundRefresh)
     }
 
     /// The value of the flag called `name` (as written in the file), or nil when no flag has that name.
@@ -98,6 +112,9 @@ public struct FeatureFlags: Codable, Sendable, Equatable {
         case .microphonePermission: microphonePermission
         case .locationPermission: locationPermission
         case .payments: payments
+        case .liveActivity: liveActivity
+        case .widgets: widgets
+        case .backgroundRefresh: backgroundRefresh
         }
     }
 }

@@ -27,7 +27,7 @@ extension ActionModule {
         for action in actions.all { described.append(try action.schema()) }
         return ModuleSchema(
             name: moduleName, summary: summary, featureFlag: featureFlag, actions: described, errors: errorCodes,
-            events: try eventSchemas())
+            events: try eventSchemas(), aliases: aliases)
     }
 
     /// Decodes the payload for `action`, runs its handler and encodes the result.

@@ -9,6 +9,8 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
         /// A valid payload, for the reference and the contract tests; `nil` for actions
         /// without a payload.
         public let example: JSONValue?
+        /// The other hosts' field names and values the action also accepts.
+        public let aliases: PayloadAliases
         let describe: @Sendable () throws(SchemaError) -> ActionSchema
         let perform: nonisolated(nonsending) @Sendable (Module, JSONValue?, ModuleContext) async throws -> JSONValue?
 
@@ -29,25 +31,27 @@ public struct ModuleActions<Module: PWAModule>: Sendable {
     ///
     /// When `Payload` adopts ``ValidatedPayload`` its checks run after decoding, before the
     /// handler. `example` is a valid payload, shown in the reference and sent by the
-    /// contract tests.
+    /// contract tests. `aliases` are the other hosts' field names and values it also accepts,
+    /// mapped onto `Payload`'s before decoding.
     public func action<Payload: Decodable & Sendable, Result: Codable & Sendable>(
         _ name: String, payload: Payload.Type, result: Result.Type, summary: String = "", example: Payload? = nil,
+        accepting aliases: PayloadAliases = .none,
         _ handler: nonisolated(nonsending) @escaping @Sendable (Module, Payload, ModuleContext) async throws -> Result
     ) -> Self where Payload: Encodable {
         let exampleJSON = example.flatMap { try? JSONValue(encoding: $0) }
         var copy = self
         copy.all.append(
             Action(
-                name: name, summary: summary, example: exampleJSON,
+                name: name, summary: summary, example: exampleJSON, aliases: aliases,
                 describe: { () throws(SchemaError) in
                     ActionSchema(
                         name: name, summary: summary,
                         payload: Payload.self == EmptyPayload.self ? nil : try SchemaRecorder.describe(Payload.self).node,
                         result: Result.self == NoResult.self ? nil : try SchemaRecorder.describe(Result.self).node,
-                        example: exampleJSON)
+                        example: exampleJSON, accepts: aliases.descriptions)
                 }
             ) { module, raw, context in
-                let decoded: Payload = try PayloadCoding.decode(raw)
+                let decoded: Payload = try PayloadCoding.decode(try aliases.apply(raw))
                 if let validated = decoded as? any ValidatedPayload {
                     try validated.validate()
                 }

@@ -22,6 +22,8 @@ public struct ModuleRegistry: Sendable {
     private var entries: [String: Entry] = [:]
     /// Each module's actions, computed once at registration (dispatch asks on every call).
     private var actionSets: [String: Set<String>] = [:]
+    /// The other names modules answer to, with the module each names.
+    private var aliases: [String: (alias: ModuleAlias, module: String)] = [:]
 
     /// An empty registry.
     public init() {}
@@ -37,14 +39,29 @@ public struct ModuleRegistry: Sendable {
     }
 
     private mutating func insert(name: String, _ entry: Entry) throws(RegistryError) {
-        guard !name.isEmpty, name.utf8.count <= BridgeMessage.maxNameLength else {
-            throw RegistryError(moduleName: name, reason: "a module name must be 1–\(BridgeMessage.maxNameLength) bytes")
+        let moduleAliases: [ModuleAlias]
+        switch entry {
+        case .enabled(let module): moduleAliases = type(of: module).aliases
+        case .disabled(let module, _): moduleAliases = module.aliases
         }
-        guard entries[name] == nil else {
-            throw RegistryError(moduleName: name, reason: "a module named \"\(name)\" is already registered")
+        for candidate in [name] + moduleAliases.map(\.name) {
+            guard !candidate.isEmpty, candidate.utf8.count <= BridgeMessage.maxNameLength else {
+                throw RegistryError(
+                    moduleName: candidate, reason: "a module name must be 1–\(BridgeMessage.maxNameLength) bytes")
+            }
+            guard entries[candidate] == nil, aliases[candidate] == nil else {
+                throw RegistryError(moduleName: candidate, reason: "a module named \"\(candidate)\" is already registered")
+            }
         }
         entries[name] = entry
         actionSets[name] = Set(entry.actions)
+        for alias in moduleAliases {
+            guard Set(alias.actions.values).isSubset(of: actionSets[name]!) else {
+                throw RegistryError(
+                    moduleName: alias.name, reason: "alias \"\(alias.name)\" maps to actions \(name) does not declare")
+            }
+            aliases[alias.name] = (alias, name)
+        }
     }
 
     /// Whether a module called `module` is registered and declares `action`.
@@ -52,14 +69,26 @@ public struct ModuleRegistry: Sendable {
         actionSets[module]?.contains(action) ?? false
     }
 
+    /// The module and action a call to `module`.`action` reaches: the module's own names for an
+    /// alias (``ModuleAlias``), the names as given otherwise.
+    public func resolve(module: String, action: String) -> (module: String, action: String) {
+        guard let (alias, target) = aliases[module] else { return (module, action) }
+        return (target, alias.targetAction(action))
+    }
+
+    /// The alias called `name` and the module it names, if any.
+    public func alias(named name: String) -> (alias: ModuleAlias, module: String)? {
+        aliases[name]
+    }
+
     /// The entry for `name`, if any module of that name was registered.
     public func entry(named name: String) -> Entry? {
         entries[name]
     }
 
-    /// Every registered module, sorted by name.
+    /// Every registered module, sorted by name; each alias too, marked with the module it names.
     public var descriptors: [ModuleDescriptor] {
-        entries.keys.sorted().map { name in
+        let own = entries.keys.map { name in
             switch entries[name]! {
             case .enabled(let module):
                 let type = type(of: module)
@@ -68,6 +97,14 @@ public struct ModuleRegistry: Sendable {
                 return ModuleDescriptor(name: name, actions: module.supportedActions, enabled: false, featureFlag: flag)
             }
         }
+        let named = Dictionary(uniqueKeysWithValues: own.map { ($0.name, $0) })
+        let other = aliases.map { name, entry in
+            let target = named[entry.module]!
+            return ModuleDescriptor(
+                name: name, actions: entry.alias.aliasActions(for: target.actions), enabled: target.enabled,
+                featureFlag: target.featureFlag, aliasOf: entry.module)
+        }
+        return (own + other).sorted { $0.name < $1.name }
     }
 
     /// Every registered module's contract, sorted by name; disabled modules included.
@@ -104,12 +141,15 @@ public struct ModuleDescriptor: Sendable, Hashable, Codable {
     public var enabled: Bool
     /// The feature flag that controls it, if any.
     public var featureFlag: String?
+    /// For an alias, the module it names (``ModuleAlias``); `nil` for a module.
+    public var aliasOf: String?
 
     /// Creates a descriptor.
-    public init(name: String, actions: [String], enabled: Bool, featureFlag: String?) {
+    public init(name: String, actions: [String], enabled: Bool, featureFlag: String?, aliasOf: String? = nil) {
         self.name = name
         self.actions = actions
         self.enabled = enabled
         self.featureFlag = featureFlag
+        self.aliasOf = aliasOf
     }
 }

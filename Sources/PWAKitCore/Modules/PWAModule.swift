@@ -17,6 +17,8 @@ public protocol PWAModule: Sendable {
     static var errorCodes: [ModuleErrorCode] { get }
     /// The events the module sends to pages.
     static func eventSchemas() throws(SchemaError) -> [EventSchema]
+    /// The other names the module answers to (pages written for another host); see ``ModuleAlias``.
+    static var aliases: [ModuleAlias] { get }
     /// The module's contract. ``ActionModule``s derive it from their typed actions; other
     /// modules describe each action's payload and result as any JSON.
     static func schema() throws(SchemaError) -> ModuleSchema
@@ -42,12 +44,14 @@ extension PWAModule {
     public static var errorCodes: [ModuleErrorCode] { [] }
     /// No events.
     public static func eventSchemas() throws(SchemaError) -> [EventSchema] { [] }
+    /// No other names.
+    public static var aliases: [ModuleAlias] { [] }
 
     /// Every action takes and returns any JSON.
     public static func schema() throws(SchemaError) -> ModuleSchema {
         ModuleSchema(
             name: moduleName, summary: summary, featureFlag: featureFlag,
             actions: supportedActions.map { ActionSchema(name: $0, summary: "", payload: .any, result: .any) },
-            errors: errorCodes, events: try eventSchemas())
+            errors: errorCodes, events: try eventSchemas(), aliases: aliases)
     }
 }

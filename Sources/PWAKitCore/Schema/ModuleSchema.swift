@@ -14,11 +14,13 @@ public struct ModuleSchema: Sendable, Hashable {
     public var errors: [ModuleErrorCode]
     /// The events it sends to pages.
     public var events: [EventSchema]
+    /// The other names it answers to.
+    public var aliases: [ModuleAlias]
 
     /// Creates a schema.
     public init(
         name: String, summary: String, featureFlag: String?, actions: [ActionSchema], errors: [ModuleErrorCode] = [],
-        events: [EventSchema] = []
+        events: [EventSchema] = [], aliases: [ModuleAlias] = []
     ) {
         self.name = name
         self.summary = summary
@@ -26,6 +28,7 @@ public struct ModuleSchema: Sendable, Hashable {
         self.actions = actions
         self.errors = errors
         self.events = events
+        self.aliases = aliases
     }
 
     /// The action called `name`.
@@ -41,6 +44,7 @@ public struct ModuleSchema: Sendable, Hashable {
             "errors": .array(errors.map { ["code": .string($0.code), "meaning": .string($0.meaning)] }),
             "events": .array(events.map(\.json)),
         ]
+        if !aliases.isEmpty { out["aliases"] = .array(aliases.map(\.json)) }
         out["featureFlag"] = featureFlag.map { .string($0) } ?? .null
         return .object(out)
     }
@@ -58,22 +62,30 @@ public struct ActionSchema: Sendable, Hashable {
     public var result: SchemaNode?
     /// A valid payload.
     public var example: JSONValue?
+    /// The other hosts' field names and values it also accepts, one sentence each (``PayloadAliases``).
+    public var accepts: [String]
 
     /// Creates an action schema.
-    public init(name: String, summary: String, payload: SchemaNode?, result: SchemaNode?, example: JSONValue? = nil) {
+    public init(
+        name: String, summary: String, payload: SchemaNode?, result: SchemaNode?, example: JSONValue? = nil,
+        accepts: [String] = []
+    ) {
         self.name = name
         self.summary = summary
         self.payload = payload
         self.result = result
         self.example = example
+        self.accepts = accepts
     }
 
     /// The action as JSON.
     public var json: JSONValue {
-        [
+        var out: [String: JSONValue] = [
             "name": .string(name), "summary": .string(summary), "payload": payload?.json ?? .null,
             "result": result?.json ?? .null, "example": example ?? .null,
         ]
+        if !accepts.isEmpty { out["accepts"] = .array(accepts.map { .string($0) }) }
+        return .object(out)
     }
 }
 

@@ -70,6 +70,8 @@ public enum SchemaValidator {
                 if field.required { out.append(Issue(path: fieldPath, message: "is required")) }
                 continue
             }
+            // NB: an optional field may be null as well as absent (`{token: null}`: "there is none").
+            if member == .null, !field.required { continue }
             check(member, field.node, fieldPath, &out)
         }
     }

@@ -28,9 +28,20 @@
             let relay = providers.push
             providers.clipboard = GTKClipboard(log: log.provider("clipboard"))
             providers.printer = GTKPrinter(link: link, log: log.provider("print"))
-            providers.notifications = DesktopNotifications(
+            let notifications = DesktopNotifications(
                 appName: launch.configuration.app.name, bus: bus,
                 tapped: { push in Task { await relay.receive(push) } }, log: log.provider("notifications"))
+            providers.notifications = notifications
+            // NB: scheduled notifications are kept in the app's data directory, so they survive a
+            // restart; without a writable location they live as long as the process.
+            let store =
+                (try? WebsiteDataLocation(
+                    bundleID: launch.configuration.app.bundleId, base: options.dataDirectory, environment: environment
+                ).data).map { FileNotificationStore(url: $0.appendingPathComponent("notifications.json")) }
+            let notificationLog = log.provider("notifications")
+            providers.notificationScheduler = NotificationScheduler(store: store, onStoreError: notificationLog) {
+                try await notifications.present($0)
+            }
             providers.secureStore = secureStore(bus: bus, options: options, environment: environment)
             providers.app = LinuxAppServices(review: providers.app, log: log.provider("app"))
             for module in real { providers.kinds[module] = .real }

@@ -41,12 +41,22 @@ public struct AppVersion: Codable, Sendable, Hashable {
     public var version: String
     /// The build number.
     public var build: String
+    /// The PWAKit version (as the PWAKit project's `app.getVersion` reports it).
+    public var pwaKitVersion: String = PWAKit.version
 }
 
 /// The result of `app.requestReview`.
 public struct ReviewRequest: Codable, Sendable, Hashable {
     /// Whether the system was asked to show its prompt (it decides whether it does).
     public var requested: Bool
+    /// ``requested`` under the PWAKit project's name (the system decides whether its prompt shows).
+    public var presented: Bool
+
+    /// The outcome: `requested` under both names.
+    public init(requested: Bool) {
+        self.requested = requested
+        self.presented = requested
+    }
 }
 
 /// The result of `app.openSettings`.

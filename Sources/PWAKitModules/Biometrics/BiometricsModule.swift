@@ -76,6 +76,14 @@ public struct BiometricPrompt: Codable, Sendable, Hashable, ValidatedPayload, Sc
 public struct BiometricAuthentication: Codable, Sendable, Hashable {
     /// Always true: failures are errors.
     public var authenticated: Bool
+    /// ``authenticated`` under the PWAKit project's name.
+    public var success: Bool
+
+    /// The outcome: `authenticated` under both names.
+    public init(authenticated: Bool) {
+        self.authenticated = authenticated
+        self.success = authenticated
+    }
 }
 
 /// Why biometric authentication failed; each has a stable code.

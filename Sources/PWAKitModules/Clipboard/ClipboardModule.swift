@@ -46,8 +46,19 @@ public struct ClipboardText: Codable, Sendable, Hashable, ValidatedPayload, Sche
 
 /// The result of `clipboard.read`.
 public struct ClipboardContents: Codable, Sendable, Hashable {
-    /// The text, absent when the clipboard holds no text.
+    /// The text, null when the clipboard holds no text.
     public var text: String?
+
+    /// Creates a result.
+    public init(text: String?) { self.text = text }
+
+    private enum CodingKeys: String, CodingKey { case text }
+
+    /// Encodes `text` even when there is none (`{"text": null}`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+    }
 }
 
 /// The system clipboard.

@@ -28,7 +28,9 @@ public struct InAppPurchaseModule: ActionModule {
             summary: "Buys a product; `status` is `cancelled` or `pending` for those normal outcomes, failures are errors.",
             example: PurchaseRequest(productId: "com.example.pro.monthly")
         ) { module, request, _ in
-            try await module.store.purchase(productID: request.productId)
+            var result = try await module.store.purchase(productID: request.productId)
+            result.productId = request.productId
+            return result
         }
         .action("restore", result: EntitlementList.self, summary: "Syncs with the store, then returns the entitlements.") {
             module, _ in
@@ -89,15 +91,38 @@ public struct Product: Codable, Sendable, Hashable {
     public var displayPrice: String
     /// Its kind.
     public var type: ProductType
+    /// The ISO 4217 code of ``price``'s currency (`USD` unless the store says otherwise).
+    public var currencyCode: String
 
     /// Creates a product.
-    public init(id: String, displayName: String, description: String, price: Double, displayPrice: String, type: ProductType) {
+    public init(
+        id: String, displayName: String, description: String, price: Double, displayPrice: String, type: ProductType,
+        currencyCode: String = "USD"
+    ) {
         self.id = id
         self.displayName = displayName
         self.description = description
         self.price = price
         self.displayPrice = displayPrice
         self.type = type
+        self.currencyCode = currencyCode
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, displayName, description, price, displayPrice, type, currencyCode
+    }
+
+    /// Decodes a product; a missing `currencyCode` is `USD` (scripts written before it existed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            displayName: try container.decode(String.self, forKey: .displayName),
+            description: try container.decode(String.self, forKey: .description),
+            price: try container.decode(Double.self, forKey: .price),
+            displayPrice: try container.decode(String.self, forKey: .displayPrice),
+            type: try container.decode(ProductType.self, forKey: .type),
+            currencyCode: try container.decodeIfPresent(String.self, forKey: .currencyCode) ?? "USD")
     }
 }
 
@@ -125,11 +150,27 @@ public struct PurchaseResult: Codable, Sendable, Hashable {
     public var status: PurchaseStatus
     /// The transaction, when `status` is `purchased`.
     public var transaction: Entitlement?
+    /// The product asked for.
+    public var productId: String?
+    /// The outcome as the PWAKit project's SDK reads it: `success` (purchased), `pending`,
+    /// `cancelled`, and the ``transaction``'s id.
+    public var success: Bool
+    /// `status` is `pending`.
+    public var pending: Bool
+    /// `status` is `cancelled`.
+    public var cancelled: Bool
+    /// The transaction's id, when purchased.
+    public var transactionId: String?
 
     /// Creates a result.
-    public init(status: PurchaseStatus, transaction: Entitlement? = nil) {
+    public init(status: PurchaseStatus, transaction: Entitlement? = nil, productId: String? = nil) {
         self.status = status
         self.transaction = transaction
+        self.productId = productId ?? transaction?.productId
+        self.success = status == .purchased
+        self.pending = status == .pending
+        self.cancelled = status == .cancelled
+        self.transactionId = transaction?.transactionId
     }
 }
 
@@ -167,6 +208,15 @@ public struct Entitlement: Codable, Sendable, Hashable {
 public struct EntitlementList: Codable, Sendable, Hashable {
     /// The entitlements.
     public var entitlements: [Entitlement]
+    /// The ids of the products owned, each once, as the PWAKit project's SDK reads them.
+    public var ownedProductIds: [String]
+
+    /// Creates a result.
+    public init(entitlements: [Entitlement]) {
+        self.entitlements = entitlements
+        var seen = Set<String>()
+        self.ownedProductIds = entitlements.map(\.productId).filter { seen.insert($0).inserted }
+    }
 }
 
 /// The app store.

@@ -15,6 +15,12 @@ public struct NotificationSchedule: Sendable {
         self.calendar = calendar
     }
 
+    /// A schedule holding `entries` as saved by an earlier run (the first `limit` of them, by id).
+    public init(calendar: Calendar = .current, restoring entries: [PendingNotification]) {
+        self.calendar = calendar
+        for entry in entries.prefix(Self.limit) { self.entries[entry.notification.id] = entry }
+    }
+
     /// The pending notifications, soonest first (ties by id).
     public var pending: [PendingNotification] {
         entries.values.sorted { ($0.nextFireDate, $0.notification.id) < ($1.nextFireDate, $1.notification.id) }

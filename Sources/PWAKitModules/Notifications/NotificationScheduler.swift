@@ -16,51 +16,95 @@ public protocol NotificationScheduling: Sendable {
 /// Runs a ``NotificationSchedule`` against a clock while the host runs, handing each due
 /// notification to `deliver`.
 ///
-/// Scheduled notifications fire only while the process lives: a desktop has no system
-/// service that would fire them later (the Apple adapter hands them to
-/// UNUserNotificationCenter instead).
+/// A notification that cannot be shown when it falls due (no notification service is running
+/// yet) is kept and offered again every ``retryInterval`` until one is. With a
+/// ``NotificationStore`` the schedule and those held notifications are saved after every change
+/// and read back at start, so they survive the host quitting; occurrences missed while it was
+/// not running fire once when it starts again. (The Apple adapter hands notifications to
+/// UNUserNotificationCenter instead.)
 public actor NotificationScheduler: NotificationScheduling {
+    /// How many due notifications are held for a notification service at most; the oldest go first.
+    public static let heldLimit = NotificationSchedule.limit
+
     private var schedule: NotificationSchedule
+    private var held: [LocalNotification]
     private let clock: any WallClock
-    private let deliver: @Sendable (LocalNotification) async -> Void
+    private let deliver: @Sendable (LocalNotification) async throws -> Void
+    private let store: (any NotificationStore)?
+    private let retryInterval: TimeInterval
     private var runner: Task<Void, Never>?
 
-    /// A scheduler over `clock` that calls `deliver` for each notification that falls due.
+    /// A scheduler over `clock` that calls `deliver` for each notification that falls due; one
+    /// whose `deliver` throws is held and offered again every `retryInterval` seconds. `store`
+    /// keeps the schedule across runs; what it holds is loaded now (an unreadable store starts
+    /// empty and is reported through `onStoreError`).
     public init(
-        clock: any WallClock = SystemWallClock(), calendar: Calendar = .current,
-        deliver: @escaping @Sendable (LocalNotification) async -> Void
+        clock: any WallClock = SystemWallClock(), calendar: Calendar = .current, store: (any NotificationStore)? = nil,
+        retryInterval: TimeInterval = 30, onStoreError: @escaping @Sendable (String) -> Void = { _ in },
+        deliver: @escaping @Sendable (LocalNotification) async throws -> Void
     ) {
-        self.schedule = NotificationSchedule(calendar: calendar)
+        var snapshot: NotificationStoreSnapshot?
+        do {
+            snapshot = try store?.load()
+        } catch {
+            onStoreError("the saved notifications could not be read: \(error)")
+        }
+        self.schedule = NotificationSchedule(calendar: calendar, restoring: snapshot?.pending ?? [])
+        self.held = Array((snapshot?.held ?? []).suffix(Self.heldLimit))
         self.clock = clock
         self.deliver = deliver
+        self.store = store
+        self.retryInterval = retryInterval
+        self.onStoreError = onStoreError
+        if snapshot.map({ !$0.pending.isEmpty || !$0.held.isEmpty }) ?? false {
+            Task { await self.resume() }
+        }
     }
+
+    private let onStoreError: @Sendable (String) -> Void
 
     /// Schedules `notification`; see ``NotificationSchedule/add(_:now:)``.
     public func add(_ notification: LocalNotification) throws(ScheduleError) -> PendingNotification {
         let entry = try schedule.add(notification, now: clock.now())
-        restart()
+        changed()
         return entry
     }
 
-    /// Cancels `id`; whether it was pending.
+    /// Cancels `id` (pending or held); whether it was either.
     public func cancel(_ id: String) -> Bool {
-        defer { restart() }
-        return schedule.cancel(id)
+        defer { changed() }
+        let heldBefore = held.count
+        held.removeAll { $0.id == id }
+        return schedule.cancel(id) || held.count != heldBefore
     }
 
-    /// Cancels everything.
+    /// Cancels everything, held notifications included.
     public func cancelAll() {
         schedule.cancelAll()
-        restart()
+        held.removeAll()
+        changed()
     }
 
     /// The pending notifications, soonest first.
     public var pending: [PendingNotification] { schedule.pending }
 
-    /// Delivers whatever is due now; the run loop calls this, tests may too.
+    /// The notifications that fell due while no notification service could show them.
+    public var heldForDelivery: [LocalNotification] { held }
+
+    /// Delivers whatever is due now, and what was held; the run loop calls this, tests may too.
     public func fireDue() async {
-        let due = schedule.takeDue(now: clock.now())
-        for notification in due { await deliver(notification) }
+        let due = held + schedule.takeDue(now: clock.now())
+        held = []
+        for notification in due {
+            do {
+                try await deliver(notification)
+            } catch {
+                held.removeAll { $0.id == notification.id }
+                held.append(notification)
+            }
+        }
+        if held.count > Self.heldLimit { held.removeFirst(held.count - Self.heldLimit) }
+        save()
     }
 
     /// Stops waiting for the next notification (pending ones stay pending).
@@ -69,9 +113,28 @@ public actor NotificationScheduler: NotificationScheduling {
         runner = nil
     }
 
+    private func changed() {
+        save()
+        restart()
+    }
+
+    private func save() {
+        guard let store else { return }
+        do {
+            try store.save(NotificationStoreSnapshot(pending: schedule.pending, held: held))
+        } catch {
+            onStoreError("the notifications could not be saved: \(error)")
+        }
+    }
+
     private func restart() {
         runner?.cancel()
-        guard let next = schedule.nextFireDate else {
+        var wake = schedule.nextFireDate
+        if !held.isEmpty {
+            let retry = clock.now().addingTimeInterval(retryInterval)
+            wake = min(wake ?? retry, retry)
+        }
+        guard let next = wake else {
             runner = nil
             return
         }
@@ -91,6 +154,29 @@ public actor NotificationScheduler: NotificationScheduling {
     private func resume() {
         restart()
     }
+}
+
+/// What a ``NotificationScheduler`` keeps across runs.
+public struct NotificationStoreSnapshot: Codable, Sendable, Hashable {
+    /// The pending notifications.
+    public var pending: [PendingNotification]
+    /// The due notifications held for a notification service.
+    public var held: [LocalNotification]
+
+    /// Creates a snapshot.
+    public init(pending: [PendingNotification], held: [LocalNotification]) {
+        self.pending = pending
+        self.held = held
+    }
+}
+
+/// Where a ``NotificationScheduler`` keeps its schedule across runs (the Linux host: a file in the
+/// app's data directory, replaced crash-safely).
+public protocol NotificationStore: Sendable {
+    /// The saved snapshot; `nil` when nothing was saved.
+    func load() throws -> NotificationStoreSnapshot?
+    /// Saves `snapshot`, replacing what was saved.
+    func save(_ snapshot: NotificationStoreSnapshot) throws
 }
 
 /// Wall-clock time, injectable so schedules are tested without waiting.

@@ -16,8 +16,13 @@ public enum NotificationPermissionState: String, Codable, Sendable, SchemaEnum {
 public struct NotificationPermission: Codable, Sendable, Hashable {
     /// The state.
     public var state: NotificationPermissionState
+    /// Whether ``state`` is `granted` (the PWAKit project's `requestPermission` answers it).
+    public var granted: Bool
     /// Creates a result.
-    public init(state: NotificationPermissionState) { self.state = state }
+    public init(state: NotificationPermissionState) {
+        self.state = state
+        self.granted = state == .granted
+    }
 }
 
 /// The result of `notifications.getToken` and `subscribe`.
@@ -26,10 +31,13 @@ public struct PushSubscription: Codable, Sendable, Hashable {
     public var token: String
     /// The push provider, e.g. `apns`.
     public var provider: String
+    /// Always true: failures are errors (the PWAKit project's SDK reads it).
+    public var success: Bool
     /// Creates a result.
     public init(token: String, provider: String) {
         self.token = token
         self.provider = provider
+        self.success = true
     }
 }
 
@@ -286,6 +294,18 @@ public struct NotificationScheduled: Codable, Sendable, Hashable {
     public var id: String
     /// When it will first fire.
     public var nextFireDate: ISODate
+    /// Always true: failures are errors (the PWAKit project's SDK reads it).
+    public var success: Bool
+    /// True when no notification service runs now: the notification is kept and shown once one does.
+    public var deferred: Bool
+
+    /// Creates a result.
+    public init(id: String, nextFireDate: ISODate, deferred: Bool = false) {
+        self.id = id
+        self.nextFireDate = nextFireDate
+        self.success = true
+        self.deferred = deferred
+    }
 }
 
 /// The result of `notifications.getPending`.
@@ -300,11 +320,30 @@ public struct PendingNotification: Codable, Sendable, Hashable {
     public var notification: LocalNotification
     /// When it fires next.
     public var nextFireDate: ISODate
+    /// The notification's id, title, body, subtitle, whether it repeats and ``nextFireDate``, flat, as
+    /// the PWAKit project's `getPending` lists them.
+    public var id: String
+    /// The title.
+    public var title: String
+    /// The body.
+    public var body: String?
+    /// The subtitle.
+    public var subtitle: String?
+    /// Whether the trigger repeats.
+    public var repeats: Bool
+    /// ``nextFireDate`` under the PWAKit project's name.
+    public var nextTriggerDate: ISODate
 
     /// Creates an entry.
     public init(notification: LocalNotification, nextFireDate: ISODate) {
         self.notification = notification
         self.nextFireDate = nextFireDate
+        self.id = notification.id
+        self.title = notification.title
+        self.body = notification.body
+        self.subtitle = notification.subtitle
+        self.repeats = notification.trigger.repeats
+        self.nextTriggerDate = nextFireDate
     }
 }
 
@@ -320,14 +359,23 @@ public struct PushEvent: Codable, Sendable, Hashable {
     public var body: String?
     /// The app data it carried.
     public var data: JSONValue?
+    /// Its subtitle.
+    public var subtitle: String?
+    /// ``data`` under the PWAKit project's name.
+    public var userInfo: JSONValue?
 
     /// Creates an event.
-    public init(type: PushEventType, id: String? = nil, title: String? = nil, body: String? = nil, data: JSONValue? = nil) {
+    public init(
+        type: PushEventType, id: String? = nil, title: String? = nil, body: String? = nil, data: JSONValue? = nil,
+        subtitle: String? = nil
+    ) {
         self.type = type
         self.id = id
         self.title = title
         self.body = body
         self.data = data
+        self.subtitle = subtitle
+        self.userInfo = data
     }
 }
 

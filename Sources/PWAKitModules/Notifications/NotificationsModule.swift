@@ -65,13 +65,16 @@ public struct NotificationsModule: ActionModule {
         }
         .action(
             "schedule", payload: LocalNotification.self, result: NotificationScheduled.self,
-            summary: "Schedules a local notification (an existing id is replaced).",
+            summary:
+                "Schedules a local notification (an existing id is replaced); with no notification service running now it is held and shown once one runs (`deferred`).",
             example: LocalNotification(
                 id: "reminder", title: "Stand up", body: "You have been sitting for an hour",
                 trigger: .timeInterval(TimeIntervalTrigger(seconds: 3600)))
         ) { module, notification, _ in
+            // NB: with no notification service running now the notification is still scheduled;
+            // it is held when due and shown once a service runs (`deferred` says so).
             let state = await module.provider.permissionState()
-            guard state == .granted else { throw denied(state) }
+            guard state == .granted || state == .unavailable else { throw denied(state) }
             let entry: PendingNotification
             do throws(ScheduleError) {
                 entry = try await module.scheduler.add(notification)
@@ -89,7 +92,8 @@ public struct NotificationsModule: ActionModule {
                         "\(NotificationSchedule.limit) notifications are already pending")
                 }
             }
-            return NotificationScheduled(id: entry.notification.id, nextFireDate: entry.nextFireDate)
+            return NotificationScheduled(
+                id: entry.notification.id, nextFireDate: entry.nextFireDate, deferred: state == .unavailable)
         }
         .action(
             "cancel", payload: NotificationID.self, result: NotificationCancelled.self,
@@ -125,7 +129,7 @@ public struct NotificationsModule: ActionModule {
         self.scheduler =
             scheduler
             ?? NotificationScheduler { notification in
-                try? await provider.present(notification)
+                try await provider.present(notification)
             }
     }
 }

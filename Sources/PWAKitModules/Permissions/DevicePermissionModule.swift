@@ -11,6 +11,13 @@ public struct DevicePermissionModule<Kind: DevicePermissionKind>: ActionModule {
     public static var featureFlag: String? { Kind.permission.featureFlag }
     /// One line for the reference.
     public static var summary: String { "The \(Kind.permission.rawValue) permission: check it, or ask the user for it." }
+    /// The PWAKit project's name for the module (`cameraPermission`, …) and its actions.
+    public static var aliases: [ModuleAlias] {
+        [
+            ModuleAlias(
+                Kind.permission.featureFlag, actions: ["checkPermission": "check", "requestPermission": "request"])
+        ]
+    }
     /// `check`, `request`.
     public static var actions: ModuleActions<Self> {
         ModuleActions<Self>()

@@ -24,6 +24,14 @@ public struct PlatformInfo: Codable, Sendable, Equatable {
     public var providers: [String: ModuleProviders.ProviderKind]
     /// Where `secureStorage` keeps secrets and how they are protected.
     public var secureStorage: String
+    /// Each module alias (the PWAKit project's module names) → the module it names.
+    public var aliases: [String: String]
+    /// ``osVersion`` under the PWAKit project's name.
+    public var version: String
+    /// ``appBuild`` under the PWAKit project's name.
+    public var buildNumber: String
+    /// ``pwakitVersion`` under the PWAKit project's name.
+    public var pwaKitVersion: String
 
     /// Real hardware or a simulation.
     public enum DeviceFeatures: String, Codable, Sendable, SchemaEnum {
@@ -37,8 +45,13 @@ public struct PlatformInfo: Codable, Sendable, Equatable {
     public init(
         platform: String, osVersion: String, isNative: Bool = true, appVersion: String, appBuild: String,
         deviceModel: String, deviceName: String, pwakitVersion: String, deviceFeatures: DeviceFeatures,
-        providers: [String: ModuleProviders.ProviderKind] = [:], secureStorage: String = ""
+        providers: [String: ModuleProviders.ProviderKind] = [:], secureStorage: String = "",
+        aliases: [String: String] = [:]
     ) {
+        self.aliases = aliases
+        self.version = osVersion
+        self.buildNumber = appBuild
+        self.pwaKitVersion = pwakitVersion
         self.providers = providers
         self.secureStorage = secureStorage
         self.platform = platform

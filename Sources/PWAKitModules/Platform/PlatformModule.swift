@@ -25,6 +25,8 @@ public struct PlatformModule: ActionModule {
         providers: [String: ModuleProviders.ProviderKind] = [:], secureStorage: String = ""
     ) {
         self.provider = provider
+        var providers = providers
+        for (alias, module) in BuiltInModules.aliases { providers[alias] = providers[alias] ?? providers[module] }
         self.providers = providers
         self.secureStorage = secureStorage
     }
@@ -34,6 +36,7 @@ public struct PlatformModule: ActionModule {
         PlatformInfo(
             platform: provider.platform, osVersion: provider.osVersion, appVersion: app.version, appBuild: app.build,
             deviceModel: provider.deviceModel, deviceName: provider.deviceName, pwakitVersion: PWAKit.version,
-            deviceFeatures: provider.deviceFeatures, providers: providers, secureStorage: secureStorage)
+            deviceFeatures: provider.deviceFeatures, providers: providers, secureStorage: secureStorage,
+            aliases: BuiltInModules.aliases)
     }
 }

@@ -55,12 +55,28 @@ public struct PrintJob: Codable, Sendable, Hashable, ValidatedPayload, SchemaFie
 public struct PrintOutcome: Codable, Sendable, Hashable {
     /// True when the job was sent; false when the user cancelled.
     public var printed: Bool
+    /// ``printed`` under the PWAKit project's name.
+    public var success: Bool
+
+    /// The outcome: `printed` under both names.
+    public init(printed: Bool) {
+        self.printed = printed
+        self.success = printed
+    }
 }
 
 /// The result of `print.canPrint`.
 public struct PrintAbility: Codable, Sendable, Hashable {
     /// Whether printing is available.
     public var available: Bool
+    /// ``available`` under the PWAKit project's native name.
+    public var canPrint: Bool
+
+    /// The answer: `available` under both names.
+    public init(available: Bool) {
+        self.available = available
+        self.canPrint = available
+    }
 }
 
 /// Prints the current page.

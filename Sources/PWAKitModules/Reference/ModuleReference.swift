@@ -42,12 +42,21 @@ public enum ModuleReference {
             } else if let where_ = availability[schema.name] {
                 out += "Registered: \(where_).\n\n"
             }
+            for alias in schema.aliases {
+                let actions = alias.actions.sorted { $0.key < $1.key }.map { "`\($0.key)` → `\($0.value)`" }
+                out += "Also answers as `\(alias.name)` (\(alias.origin))"
+                out += actions.isEmpty ? ".\n\n" : ": \(actions.joined(separator: ", ")).\n\n"
+            }
             var named = NamedTypes()
             for action in schema.actions {
                 out += "### `\(schema.name).\(action.name)`\n\n"
                 if !action.summary.isEmpty { out += action.summary + "\n\n" }
                 out += "- Payload: " + (action.payload.map { "`\(type(of: $0))`" } ?? "none") + "\n"
-                out += "- Result: " + (action.result.map { "`\(type(of: $0))`" } ?? "none (`data` is absent)") + "\n\n"
+                out += "- Result: " + (action.result.map { "`\(type(of: $0))`" } ?? "none (`data` is absent)") + "\n"
+                if !action.accepts.isEmpty {
+                    out += "- Also accepts (\(ModuleAlias.pwaKitProject)): " + action.accepts.joined(separator: "; ") + "\n"
+                }
+                out += "\n"
                 if let payload = action.payload { try named.collect(payload) }
                 if let result = action.result { try named.collect(result) }
                 let example = action.example.map { ", " + JSONSerializer.serialize($0) } ?? ""
@@ -68,8 +77,87 @@ public enum ModuleReference {
                 for declaration in named.ordered { out += render(declaration) }
             }
         }
+        out += compatibility(schemas)
         return out
     }
+
+    /// The section on pages written for the public PWAKit project's SDK: the aliases and field
+    /// mappings read off `schemas`, then what differs and why.
+    public static func compatibility(_ schemas: [ModuleSchema]) -> String {
+        var out = """
+
+            ## Compatibility with PWAKit pages
+
+            Pages written for the public PWAKit project's JavaScript SDK post its messages unchanged \
+            (`window.webkit.messageHandlers.pwakit.postMessage` with a JSON string, answers through \
+            `window.pwakit._handleResponse`, events through `_handleEvent`), and every module and action that \
+            SDK defines answers here. Its module names are aliases of ours (one implementation, two names; \
+            `platform.getInfo` lists them under `aliases`), its field names are accepted where they differ, \
+            and results carry the fields its SDK reads beside ours (`buildNumber` beside `appBuild`, \
+            `ownedProductIds` beside `entitlements`, …; see each result type above). \
+            `Tests/HostPages/pwa-kit/contract.json` records, for every action of that SDK, the message it posts \
+            and the fields it reads; the tests run it against the dispatcher and in WebKitGTK.
+
+            ### Module aliases
+
+            | Alias | Module | Actions |
+            |---|---|---|
+
+            """
+        for schema in schemas {
+            for alias in schema.aliases {
+                let actions = alias.actions.sorted { $0.key < $1.key }.map { "`\($0.key)` → `\($0.value)`" }
+                out +=
+                    "| `\(alias.name)` | [`\(schema.name)`](#\(schema.name.lowercased())) | \(actions.joined(separator: ", ")) |\n"
+            }
+        }
+        out += "\n### Field mappings\n\n| Action | Also accepts |\n|---|---|\n"
+        for schema in schemas {
+            for action in schema.actions where !action.accepts.isEmpty {
+                out += "| `\(schema.name).\(action.name)` | \(action.accepts.joined(separator: "; ")) |\n"
+            }
+        }
+        out += "\nA field given under both names is `invalid_payload` naming the alias; nothing else is renamed or guessed.\n"
+        out += "\n### What differs, and why\n\n"
+        for (topic, text) in differences { out += "- **\(topic)**: \(text)\n" }
+        return out
+    }
+
+    /// Where a page written for the PWAKit project's SDK sees another answer than on its iOS host.
+    public static let differences: [(topic: String, text: String)] = [
+        (
+            "Failures are errors",
+            "that project answers some failures as a success whose data says `success: false` (`biometrics.authenticate`, `iap.purchase`, `iap.restore`, `healthkit.saveWorkout`, `notifications.subscribe`); here they are errors with a stable `code`, so its SDK rejects with their message. Normal outcomes are not errors: `iap.purchase` answers `success: false` with `cancelled` or `pending`, `share.share` `completed: false`, `print.print` `success: false`. Error texts differ (`Unknown module: x` there, `no module named \"x\"` here): match on `code`."
+        ),
+        (
+            "app.openSettings",
+            "Linux desktops have no per-app settings page: `app.settings_unavailable` (iOS opens Settings)."
+        ),
+        (
+            "biometrics.isAvailable",
+            "`biometryType` is `touchID`, `faceID`, `opticID` or `none` here; that project's SDK names them `touchId`, `faceId`, `opticId` (`none` is the same). Renaming ours would break our own contract."
+        ),
+        (
+            "healthkit.querySleep",
+            "stages are `inBed`, `awake`, `core`, `deep`, `rem` here; that project's are `inBed`, `awake`, `asleepCore`, `asleepDeep`, `asleepREM` and `asleepUnspecified`."
+        ),
+        (
+            "Push on Linux",
+            "Linux desktops have no push service: `notifications.subscribe` and `getToken` fail with `notifications.push_unavailable` (or `notifications.unavailable` when no notification service runs). The `push` event's data carries `userInfo` beside `data`, but no `timestamp` or `badge`."
+        ),
+        (
+            "Local notifications on Linux",
+            "they fire while the host runs, are kept in the app's data directory across restarts (missed ones fire once at the next start), and with no notification service running `schedule` still succeeds with `deferred: true`: the notification is shown once a service runs."
+        ),
+        (
+            "liveActivity, widget, backgroundRefresh",
+            "Linux has no Live Activities, home-screen widgets or background fetch. They answer as iOS does with the feature turned off: `areActivitiesEnabled` false, `start` `started: false` with `reason`, `getPushToken` `token: null`, `getKinds` no kinds, `update`/`remove`/`reloadAll` false, `configureUrl` and `getStatus` `configured: false`, `scheduleRefresh` `scheduled: false`, each with `reason`. Their feature flags (`liveActivity`, `widgets`, `backgroundRefresh`) are off by default, as in that project."
+        ),
+        (
+            "In-app purchase",
+            "products come from the store's configuration (on Linux the simulated store: `pwakit run --simulate FILE` names them); unknown ids are left out of `getProducts`, as StoreKit does."
+        ),
+    ]
 
     private static func render(_ declaration: NamedTypes.Declaration) -> String {
         switch declaration {

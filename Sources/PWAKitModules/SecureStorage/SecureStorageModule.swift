@@ -83,8 +83,19 @@ public struct SecretKey: Codable, Sendable, Hashable, ValidatedPayload, SchemaFi
 
 /// The result of `secureStorage.get`.
 public struct SecretValue: Codable, Sendable, Hashable {
-    /// The secret, absent when the key has none.
+    /// The secret, null when the key has none.
     public var value: String?
+
+    /// Creates a result.
+    public init(value: String?) { self.value = value }
+
+    private enum CodingKeys: String, CodingKey { case value }
+
+    /// Encodes `value` even when there is none (`{"value": null}`, which pages test with `=== null`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(value, forKey: .value)
+    }
 }
 
 /// The result of `secureStorage.delete`.

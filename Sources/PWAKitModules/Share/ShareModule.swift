@@ -152,12 +152,28 @@ public struct ShareQuery: Codable, Sendable, Hashable, ValidatedPayload {
 public struct ShareOutcome: Codable, Sendable, Hashable {
     /// True when the content was shared; false when the user dismissed the sheet.
     public var shared: Bool
+    /// ``shared`` under the PWAKit project's name.
+    public var completed: Bool
+
+    /// The outcome: `shared` under both names.
+    public init(shared: Bool) {
+        self.shared = shared
+        self.completed = shared
+    }
 }
 
 /// The result of `share.canShare`.
 public struct ShareAbility: Codable, Sendable, Hashable {
     /// Whether `share` would accept the content.
     public var canShare: Bool
+    /// ``canShare`` under the PWAKit project's name.
+    public var available: Bool
+
+    /// The answer: `canShare` under both names.
+    public init(canShare: Bool) {
+        self.canShare = canShare
+        self.available = canShare
+    }
 }
 
 /// Presents the share sheet.

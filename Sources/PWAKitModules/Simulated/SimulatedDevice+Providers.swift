@@ -141,19 +141,19 @@ extension SimulatedDevice: HealthProvider {
 
     /// Hourly step samples, derived from the hour so that a query always gives the same answer.
     public func steps(_ query: HealthQuery) throws -> [QuantitySample] {
-        try authorized(.steps)
+        guard try readable(.steps) else { return [] }
         return Array(hourlySteps(query).prefix(query.effectiveLimit))
     }
 
     /// The sum of every hourly sample in the range.
     public func stepCount(_ query: HealthQuery) throws -> Int {
-        try authorized(.steps)
+        guard try readable(.steps) else { return 0 }
         return Int(hourlySteps(query).reduce(0) { $0 + $1.value })
     }
 
     /// One reading every 10 minutes between 60 and 99 bpm.
     public func heartRate(_ query: HealthQuery) throws -> [HeartRateSample] {
-        try authorized(.heartRate)
+        guard try readable(.heartRate) else { return [] }
         var out: [HeartRateSample] = []
         var time = (query.endDate.date.timeIntervalSince1970 / 600).rounded(.down) * 600
         while time >= query.startDate.date.timeIntervalSince1970, out.count < query.effectiveLimit {
@@ -168,7 +168,7 @@ extension SimulatedDevice: HealthProvider {
 
     /// The saved workouts in the range.
     public func workouts(_ query: HealthQuery) throws -> [Workout] {
-        try authorized(.workouts)
+        guard try readable(.workouts) else { return [] }
         return Array(
             savedWorkouts.filter { $0.startDate >= query.startDate && $0.startDate < query.endDate }
                 .sorted { $0.startDate > $1.startDate }.prefix(query.effectiveLimit))
@@ -176,7 +176,7 @@ extension SimulatedDevice: HealthProvider {
 
     /// A night from 23:00 to 07:00 UTC for each day in the range, newest first.
     public func sleep(_ query: HealthQuery) throws -> [SleepSample] {
-        try authorized(.sleep)
+        guard try readable(.sleep) else { return [] }
         let stages: [(SleepStage, Double)] = [
             (.inBed, 0.25), (.core, 3), (.deep, 1.5), (.rem, 1.25), (.core, 1.75), (.awake, 0.25),
         ]
@@ -208,6 +208,13 @@ extension SimulatedDevice: HealthProvider {
 
     private func requireHealth() throws(BridgeError) {
         guard healthAvailable else { throw BridgeError(.module("healthkit", "unavailable"), "this device has no health store") }
+    }
+
+    /// Whether `type` may be read. As on HealthKit, which never reveals read authorization, a type the
+    /// user did not allow reads as no samples rather than failing.
+    private func readable(_ type: HealthDataType) throws(BridgeError) -> Bool {
+        try requireHealth()
+        return healthAuthorized.contains(type)
     }
 
     private func authorized(_ type: HealthDataType) throws(BridgeError) {

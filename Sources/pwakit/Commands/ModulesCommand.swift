@@ -111,12 +111,18 @@ struct ModulesCommand: ParsableCommand {
 
     static func render(_ listing: Listing) -> String {
         let width = max(8, listing.modules.map(\.name.count).max() ?? 0)
-        var lines = ["\(listing.modules.count) modules (\(listing.configuration ?? "default feature flags"))"]
+        let own = listing.modules.filter { $0.aliasOf == nil }
+        let aliases = listing.modules.count - own.count
+        var lines = [
+            "\(own.count) modules"
+                + (aliases == 0 ? "" : " and \(aliases) aliases") + " (\(listing.configuration ?? "default feature flags"))"
+        ]
         for module in listing.modules {
             let name = module.name.padding(toLength: width, withPad: " ", startingAt: 0)
             let state = module.enabled ? "enabled " : "disabled"
             let flag = module.featureFlag.map { " [features.\($0)]" } ?? ""
-            lines.append("  \(name)  \(state)  \(module.actions.joined(separator: ", "))\(flag)")
+            let alias = module.aliasOf.map { " (alias of \($0))" } ?? ""
+            lines.append("  \(name)  \(state)  \(module.actions.joined(separator: ", "))\(flag)\(alias)")
         }
         lines.append("schema hash \(listing.schemaHash)")
         return lines.joined(separator: "\n")

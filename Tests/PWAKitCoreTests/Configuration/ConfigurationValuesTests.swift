@@ -8,9 +8,10 @@ struct ConfigurationValuesTests {
     @Test func featureFlagDefaults() {
         let flags = FeatureFlags()
         for name in FeatureFlags.names {
-            #expect(flags.isEnabled(name) == !(name == "healthkit" || name == "iap" || name == "payments"), "\(name)")
+            let off = ["healthkit", "iap", "payments", "liveActivity", "widgets", "backgroundRefresh"]
+            #expect(flags.isEnabled(name) == !off.contains(name), "\(name)")
         }
-        #expect(FeatureFlags.names.count == 13)
+        #expect(FeatureFlags.names.count == 16)
         #expect(flags.isEnabled("teleport") == nil)
         #expect(flags.isEnabled("Haptics") == nil)
     }
