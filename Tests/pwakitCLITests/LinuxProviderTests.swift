@@ -149,6 +149,13 @@
             let host = HostEndToEndTests.HostRun(status: run.status, events: run.events, stderr: run.stderr)
             #expect(host.failures == [])
             #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+            // The deferred notification is kept in the app's data directory for the next run.
+            let saved = try FileManager.default.subpathsOfDirectory(atPath: scratch.url.appendingPathComponent("data").path)
+                .filter { $0.hasSuffix("notifications.json") }
+            #expect(saved.count == 1)
+            let text = try String(
+                contentsOf: scratch.url.appendingPathComponent("data").appendingPathComponent(saved.first ?? ""), encoding: .utf8)
+            #expect(text.contains(#""id":"x""#))
         }
 
         // MARK: Secure storage

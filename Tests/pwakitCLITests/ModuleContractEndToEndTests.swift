@@ -21,7 +21,8 @@
                 {"version": 1,
                  "app": {"name": "Contract", "bundleId": "dev.pwakit.e2e.contract", "startUrl": "app://contract/index.html"},
                  "origins": {"allowed": ["pwakit.dev"]},
-                 "features": {"healthkit": true, "iap": true, "payments": true},
+                 "features": {"healthkit": true, "iap": true, "payments": true, "liveActivity": true, "widgets": true,
+                              "backgroundRefresh": true},
                  "payments": {"merchantId": "merchant.dev.pwakit.contract", "countryCode": "US", "merchantName": "Contract"}}
                 """)
             let run = try HostEndToEndTests.run(
