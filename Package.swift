@@ -46,7 +46,7 @@ let serverTargets: [Target] = [
     .target(
         name: "PWAKitServer",
         dependencies: [
-            "PWAKitBundles",
+            "PWAKitBundles", "PWAKitFiles",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -223,7 +223,7 @@ let hostTargets: [Target] = [
     .target(
         name: "PWAKitLinuxHost",
         dependencies: [
-            "PWAKitCore", "PWAKitHost", "PWAKitModules",
+            "PWAKitCore", "PWAKitHost", "PWAKitModules", "PWAKitFiles",
             .product(name: "Crypto", package: "swift-crypto"),
             .target(name: "CWebKitGTK", condition: .when(traits: ["WebKitGTK"])),
             .target(name: "CLibSecret", condition: .when(traits: ["WebKitGTK"])),
@@ -264,6 +264,7 @@ package.products += [
 package.targets += [
     .target(name: "PWAKitAPI", dependencies: ["PWAKitBundles"], swiftSettings: strictSettings),
     .target(name: "PWAKitFiles", swiftSettings: strictSettings),
+    .testTarget(name: "PWAKitFilesTests", dependencies: ["PWAKitFiles"], swiftSettings: strictSettings),
     .target(
         name: "PWAKitMiniApps",
         dependencies: [
@@ -291,7 +292,7 @@ if let server = package.targets.first(where: { $0.name == "PWAKitServer" }) {
     server.dependencies.append("PWAKitAPI")
 }
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
-    cli.dependencies += ["PWAKitAPI", "PWAKitMiniApps"]
+    cli.dependencies += ["PWAKitAPI", "PWAKitMiniApps", "PWAKitFiles"]
 }
 // MARK: - end mini-apps
 package.targets.append(

@@ -14,7 +14,7 @@ public enum DurableFile {
     public static func replace(_ path: String, with bytes: some Collection<UInt8>, permissions: UInt32 = 0o644)
         throws(FileSystemError)
     {
-        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary = temporaryName(beside: path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard fd >= 0 else { throw failure("open", temporary) }
         let bytes = Array(bytes)
@@ -31,6 +31,59 @@ public enum DurableFile {
             throw error
         }
         try syncDirectory(of: path)
+    }
+
+    /// As ``replace(_:with:permissions:)``, and returns the descriptor the bytes were written through,
+    /// open for appending (an append-only log goes on writing through it: reopening after the rename
+    /// could fail and leave the log appending to nothing). The caller closes it.
+    public static func replaceKeepingOpen(_ path: String, with bytes: [UInt8], permissions: UInt32 = 0o644)
+        throws(FileSystemError) -> Int32
+    {
+        let temporary = temporaryName(beside: path)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, mode_t(permissions))
+        guard fd >= 0 else { throw failure("open", temporary) }
+        guard writeAll(fd, bytes), fsync(fd) == 0, rename(temporary, path) == 0 else {
+            // NB: the cause is read before the clean-up can change errno.
+            let error = failure("replace", path)
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        do {
+            try syncDirectory(of: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Creates `path` holding `bytes` unless it exists: the bytes are written and synced under a
+    /// temporary name, then linked to `path`, so no reader ever sees a partial file and of two
+    /// processes creating it at once exactly one wins. Whether this call created it.
+    public static func createExclusively(_ path: String, with bytes: [UInt8], permissions: UInt32 = 0o600)
+        throws(FileSystemError) -> Bool
+    {
+        let temporary = temporaryName(beside: path)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
+        guard fd >= 0 else { throw failure("open", temporary) }
+        defer { unlink(temporary) }
+        guard writeAll(fd, bytes), fsync(fd) == 0 else {
+            let error = failure("write", temporary)
+            close(fd)
+            throw error
+        }
+        close(fd)
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { return false }
+            throw failure("link", path)
+        }
+        try syncDirectory(of: path)
+        return true
+    }
+
+    static func temporaryName(beside path: String) -> String {
+        "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
 
     /// Renames a file that is already written and synced onto `path`, then syncs the directory.

@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 import PWAKitCore
+import PWAKitFiles
 public import PWAKitModules
 
 #if canImport(Glibc)
@@ -151,22 +152,20 @@ public actor EncryptedFileStore: SecureStore {
             throw Self.unavailable("cannot create \(directory.path): \(error.localizedDescription)")
         }
         let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        // NB: O_EXCL, so two hosts starting at once never replace each other's key.
-        let fd = open(keyFile.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if fd < 0 {
-            guard errno == EEXIST else { throw Self.unavailable("cannot create \(keyFile.path): errno \(errno)") }
-            return try key(create: false)
+        // NB: created exclusively, so two hosts starting at once never replace each other's key.
+        do {
+            guard try DurableFile.createExclusively(keyFile.path, with: Array(fresh), permissions: 0o600) else {
+                return try key(create: false)
+            }
+        } catch {
+            throw Self.unavailable("cannot create \(keyFile.path): \(error)")
         }
-        let written = fresh.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        fsync(fd)
-        close(fd)
-        guard written == fresh.count else { throw Self.unavailable("cannot write \(keyFile.path)") }
         masterKey = SymmetricKey(data: fresh)
         return masterKey
     }
 
-    /// Writes `data` to `url` through a temporary owner-only file and a rename, so a reader
-    /// sees the old file or the new one, never half of one.
+    /// Replaces `url` with `data`, owner-only and crash-safely (``DurableFile/replace(_:with:permissions:)``):
+    /// a reader sees the old file or the new one, never half of one.
     static func writeOwnerOnly(_ data: Data, to url: URL) throws(BridgeError) {
         let directory = url.deletingLastPathComponent()
         do {
@@ -175,15 +174,10 @@ public actor EncryptedFileStore: SecureStore {
         } catch {
             throw unavailable("cannot create \(directory.path): \(error.localizedDescription)")
         }
-        let temporary = directory.appendingPathComponent(".\(fileName).\(UUID().uuidString)")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw unavailable("cannot write \(temporary.path): errno \(errno)") }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced, rename(temporary.path, url.path) == 0 else {
-            unlink(temporary.path)
-            throw unavailable("cannot write \(url.path)")
+        do {
+            try DurableFile.replace(url.path, with: data, permissions: 0o600)
+        } catch {
+            throw unavailable("cannot write \(url.path): \(error)")
         }
     }
 

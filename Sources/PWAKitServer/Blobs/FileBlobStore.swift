@@ -5,6 +5,7 @@ public import Hummingbird
 import NIOCore
 import NIOPosix
 import PWAKitBundles
+import PWAKitFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -110,6 +111,8 @@ public struct FileBlobStore: BlobStore {
             return false
         }
         published = true
+        // NB: the blob's bytes were synced above; the new name survives a crash once its directory is.
+        try DurableFile.syncDirectory(of: destination.path)
         return true
     }
 

@@ -119,18 +119,13 @@ public final class FileStore: DurableStore {
     /// NB: a log keeps that descriptor; reopening after the rename could fail and leave it
     /// appending to the replaced file.
     static func replaceFile(at path: String, with bytes: [UInt8]) throws(WatchLinkError) -> Int32 {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-        guard fd >= 0 else { throw failure("open", temporary) }
-        guard writeAll(fd, bytes), fsync(fd) == 0, rename(temporary, path) == 0 else {
-            // NB: the cause is read before the clean-up can change errno.
-            let failure = failure("replace", path)
-            close(fd)
-            unlink(temporary)
-            throw failure
+        do {
+            return try DurableFile.replaceKeepingOpen(path, with: bytes)
+        } catch {
+            throw WatchLinkError(
+                .storageFailed, "\(error.operation) failed: \(String(cString: strerror(error.errno)))",
+                details: ["path": error.path])
         }
-        syncDirectory(of: path)
-        return fd
     }
 
     /// The bytes of the file at `path`, or nil when there is none; any other failure to read it
@@ -165,13 +160,10 @@ public final class FileStore: DurableStore {
         #endif
     }
 
+    /// Syncs the directory holding `path`; a failure to sync is not reported (the write itself
+    /// already succeeded, and callers have nothing better to do).
     static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
+        try? DurableFile.syncDirectory(of: path)
     }
 
     static func failure(_ operation: String, _ path: String) -> WatchLinkError {

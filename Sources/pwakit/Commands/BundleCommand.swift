@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitBundles
+import PWAKitFiles
 
 /// `pwakit bundle <dir>`: builds and signs a release manifest for a directory of web files.
 struct BundleCommand: AsyncParsableCommand {
@@ -44,7 +45,7 @@ struct BundleCommand: AsyncParsableCommand {
         let release = try SignedRelease.sign(manifest, with: signingKey)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(release).write(to: URL(fileURLWithPath: output), options: .atomic)
+        try DurableFile.replace(output, with: try encoder.encode(release))
         print(
             "bundled \(manifest.files.count) files, \(manifest.totalSize) bytes; bundle hash \(try release.bundleHash()); signed by \(signingKey.keyId)"
         )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitCore
+import PWAKitFiles
 
 /// `pwakit init [manifest]`: writes a `pwa-config.json` made from a web app manifest.
 struct InitCommand: ParsableCommand {
@@ -99,10 +100,9 @@ struct InitCommand: ParsableCommand {
             let writesSchema = force || !FileManager.default.fileExists(atPath: schemaFile.path)
             for (file, bytes) in [(destination, data)] + (writesSchema ? [(schemaFile, Data(ConfigurationSchema.text.utf8))] : [])
             {
-                do { try bytes.write(to: file, options: .atomic) } catch {
+                do { try DurableFile.replace(file.path, with: bytes) } catch {
                     throw CommandFailure(
-                        status: .cannotWrite, code: "init.cannot_write",
-                        message: "cannot write \(file.path): \(error.localizedDescription)")
+                        status: .cannotWrite, code: "init.cannot_write", message: "cannot write \(file.path): \(error)")
                 }
             }
             for note in result.notes { Console.writeError("note: \(note)") }

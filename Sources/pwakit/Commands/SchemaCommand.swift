@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitCore
+import PWAKitFiles
 
 /// `pwakit schema`: the JSON Schema of `pwa-config.json`, for editors and other tools.
 struct SchemaCommand: ParsableCommand {
@@ -23,8 +24,8 @@ struct SchemaCommand: ParsableCommand {
             FileHandle.standardOutput.write(data)
             return
         }
-        do { try data.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-            Console.writeError("error: cannot write \(output): \(error.localizedDescription)")
+        do { try DurableFile.replace(output, with: data) } catch {
+            Console.writeError("error: cannot write \(output): \(error)")
             throw ExitCode(CommandFailure.Status.cannotWrite.rawValue)
         }
     }

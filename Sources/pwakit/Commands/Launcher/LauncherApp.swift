@@ -7,6 +7,7 @@
     import PWAKitLinuxHost
     import PWAKitMiniApps
     import PWAKitModules
+    import PWAKitFiles
 
     /// What `pwakit launcher` runs with.
     struct LauncherSetup {
@@ -74,7 +75,7 @@
         static func writePage(to directory: URL) throws {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for (name, text) in LauncherPage.files {
-                try Data(text.utf8).write(to: directory.appendingPathComponent(name), options: .atomic)
+                try DurableFile.replace(directory.appendingPathComponent(name).path, with: Array(text.utf8))
             }
         }
 
