@@ -40,13 +40,13 @@ let serverCLIDependencies: [Target.Dependency] = [
 let serverTargets: [Target] = [
     .target(
         name: "PWAKitBundles",
-        dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+        dependencies: ["PWAKitErrors", .product(name: "Crypto", package: "swift-crypto")],
         swiftSettings: strictSettings
     ),
     .target(
         name: "PWAKitServer",
         dependencies: [
-            "PWAKitBundles", "PWAKitFiles",
+            "PWAKitBundles", "PWAKitFiles", "PWAKitErrors",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -132,6 +132,7 @@ let package = Package(
         .target(
             name: "PWAKitCore",
             dependencies: [
+                "PWAKitErrors",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -189,7 +190,7 @@ package.products += [
     .executable(name: "watchlink-benchmark", targets: ["WatchLinkBenchmark"]),
 ]
 package.targets += [
-    .target(name: "WatchLink", dependencies: ["PWAKitFiles"], swiftSettings: strictSettings),
+    .target(name: "WatchLink", dependencies: ["PWAKitFiles", "PWAKitErrors"], swiftSettings: strictSettings),
     .executableTarget(name: "WatchLinkDemo", dependencies: ["WatchLink"], swiftSettings: strictSettings),
     .executableTarget(
         name: "WatchLinkBenchmark",
@@ -205,7 +206,7 @@ package.targets += [
 let hostTargets: [Target] = [
     .target(
         name: "PWAKitHost",
-        dependencies: ["PWAKitCore", "PWAKitBundles"],
+        dependencies: ["PWAKitCore", "PWAKitBundles", "PWAKitErrors"],
         swiftSettings: strictSettings
     ),
     .systemLibrary(
@@ -262,13 +263,17 @@ package.products += [
 // PWAKitFiles: crash-safe file replacement and file locks; PWAKitMiniApps: account, catalog,
 // bundle store, updater, ready-bound rollback and the `session` module (no WebKit, no server).
 package.targets += [
-    .target(name: "PWAKitAPI", dependencies: ["PWAKitBundles"], swiftSettings: strictSettings),
-    .target(name: "PWAKitFiles", swiftSettings: strictSettings),
-    .testTarget(name: "PWAKitFilesTests", dependencies: ["PWAKitFiles"], swiftSettings: strictSettings),
+    .target(name: "PWAKitAPI", dependencies: ["PWAKitBundles", "PWAKitErrors"], swiftSettings: strictSettings),
+    .target(name: "PWAKitErrors", swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitErrorsTests", dependencies: ["PWAKitErrors", "PWAKitFiles", "PWAKitCore", "PWAKitBundles"],
+        swiftSettings: strictSettings),
+    .target(name: "PWAKitFiles", dependencies: ["PWAKitErrors"], swiftSettings: strictSettings),
+    .testTarget(name: "PWAKitFilesTests", dependencies: ["PWAKitFiles", "PWAKitErrors"], swiftSettings: strictSettings),
     .target(
         name: "PWAKitMiniApps",
         dependencies: [
-            "PWAKitAPI", "PWAKitFiles", "PWAKitBundles", "PWAKitCore", "PWAKitModules",
+            "PWAKitAPI", "PWAKitFiles", "PWAKitErrors", "PWAKitBundles", "PWAKitCore", "PWAKitModules",
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: strictSettings
@@ -285,6 +290,8 @@ package.targets += [
     ),
 ]
 package.products += [
+    .library(name: "PWAKitErrors", targets: ["PWAKitErrors"]),
+    .library(name: "PWAKitFiles", targets: ["PWAKitFiles"]),
     .library(name: "PWAKitAPI", targets: ["PWAKitAPI"]),
     .library(name: "PWAKitMiniApps", targets: ["PWAKitMiniApps"]),
 ]

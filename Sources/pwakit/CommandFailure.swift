@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PWAKitCore
+import PWAKitErrors
+import PWAKitFiles
 
 /// A command's failure: the exit status and what to tell the user. Every error a command
 /// can meet becomes one of these in ``CommandFailure/init(_:)``, the one place where
@@ -43,13 +45,34 @@ struct CommandFailure: Error {
         self.init(status: status, code: error.code.rawValue, message: error.message, report: error.report)
     }
 
+    /// Any other error of the project's shape (``CodedError``): its code, its message with the
+    /// field at fault, and the status its kind means (a file that cannot be read or written, or
+    /// invalid input).
+    init(_ error: any CodedError) {
+        if let configuration = error as? ConfigurationError {
+            self.init(configuration)
+            return
+        }
+        let report = ErrorReport(error)
+        var status = Status.invalid
+        if let file = error as? FileSystemError {
+            status = ["open", "read"].contains(file.operation) ? .unreadable : .cannotWrite
+        }
+        let message =
+            report.field.map { field in report.message.hasPrefix(field) ? report.message : "\(field): \(report.message)" }
+            ?? report.message
+        self.init(status: status, code: report.code, message: message)
+    }
+
     /// Runs a command body, turning any failure into its message on standard error (or a
     /// JSON object on standard output with `json`) and the matching exit status.
     static func run(json: Bool, _ body: () throws -> Void) throws {
         do {
             do {
                 try body()
-            } catch let error as ConfigurationError {
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch let error as any CodedError {
                 throw CommandFailure(error)
             }
         } catch let failure as CommandFailure {

@@ -1,5 +1,6 @@
 public import Foundation
 import PWAKitBundles
+import PWAKitErrors
 
 /// The platform server's HTTP API as typed calls: one contract with the server (the wire types of
 /// this module), errors as ``APIClientError``, idempotent calls retried with backoff.

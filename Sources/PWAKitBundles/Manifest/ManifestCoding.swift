@@ -1,4 +1,5 @@
 public import Foundation
+import PWAKitErrors
 
 /// Canonical encoding and validated decoding of ``ReleaseManifest`` bytes.
 ///

@@ -1,5 +1,6 @@
 public import Crypto
 public import Foundation
+import PWAKitErrors
 
 /// A publisher's Ed25519 private key, as written by `pwakit keys generate`.
 public struct SigningKey: Sendable {

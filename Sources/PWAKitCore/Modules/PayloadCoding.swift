@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitErrors
 
 /// Moves payloads and results between ``JSONValue`` and Codable types, turning decoding
 /// failures into `invalid_payload` errors that name the field at fault.
@@ -34,29 +35,19 @@ enum PayloadCoding {
     }
 
     private static func describe(_ error: DecodingError, payloadWasMissing: Bool) -> BridgeError {
-        func path(_ codingPath: [any CodingKey], adding key: (any CodingKey)? = nil) -> String {
-            var out = "payload"
-            for component in codingPath + (key.map { [$0] } ?? []) {
-                if let index = component.intValue {
-                    out += "[\(index)]"
-                } else {
-                    out += ".\(component.stringValue)"
-                }
-            }
-            return out
-        }
+        let path = error.fieldPath(under: "payload")
         switch error {
         case .keyNotFound(let key, let context):
             if payloadWasMissing && context.codingPath.isEmpty {
                 return .field(.invalidPayload, path: "payload", "is required (missing \"\(key.stringValue)\")")
             }
-            return .field(.invalidPayload, path: path(context.codingPath, adding: key), "is required")
-        case .typeMismatch(let type, let context):
-            return .field(.invalidPayload, path: path(context.codingPath), "expected \(jsonTypeName(type))")
-        case .valueNotFound(let type, let context):
-            return .field(.invalidPayload, path: path(context.codingPath), "expected \(jsonTypeName(type)), got null")
+            return .field(.invalidPayload, path: path, "is required")
+        case .typeMismatch(let type, _):
+            return .field(.invalidPayload, path: path, "expected \(jsonTypeName(type))")
+        case .valueNotFound(let type, _):
+            return .field(.invalidPayload, path: path, "expected \(jsonTypeName(type)), got null")
         case .dataCorrupted(let context):
-            return .field(.invalidPayload, path: path(context.codingPath), context.debugDescription)
+            return .field(.invalidPayload, path: path, context.debugDescription)
         @unknown default:
             return BridgeError(.invalidPayload, "payload could not be decoded")
         }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PWAKitBundles
+import PWAKitErrors
 
 /// Reads request bodies within a size limit and decodes JSON, naming the field at fault on error.
 enum RequestReader {

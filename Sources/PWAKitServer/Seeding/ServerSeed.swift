@@ -1,5 +1,6 @@
 public import Foundation
 import PWAKitBundles
+import PWAKitErrors
 
 /// Accounts and apps to create at start, read from a small JSON file (`pwakit server --seed`).
 /// Seeding is idempotent: existing users, apps, keys and credentials are left as they are.

@@ -1,4 +1,5 @@
 public import Foundation
+import PWAKitErrors
 
 /// Encodes and decodes wire frames deterministically.
 ///
@@ -140,15 +141,7 @@ public enum WireCodec {
     }
 
     static func fieldPath(of error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "" }
-        let path: [any CodingKey]
-        switch error {
-        case .keyNotFound(let key, let context): path = context.codingPath + [key]
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): path = context.codingPath
-        @unknown default: path = []
-        }
-        return path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            .replacingOccurrences(of: ".[", with: "[")
+        (error as? DecodingError)?.fieldPath ?? ""
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -1,15 +1,26 @@
-import Foundation
-
 extension DecodingError {
     /// The JSON path of the value at fault, written as `files[2].sha256`; empty for the document itself.
+    ///
+    /// The one renderer of decoding paths: the bridge (``fieldPath(under:)`` with `payload`), release
+    /// manifests, key files, the API client and WatchLink's wire codec all name fields this way.
     public var fieldPath: String {
+        Self.render(codingKeys)
+    }
+
+    /// The path under `root`: `payload.trigger.seconds`, `payload[0]`, or `root` itself for the document.
+    public func fieldPath(under root: String) -> String {
+        let path = fieldPath
+        if path.isEmpty { return root }
+        return path.hasPrefix("[") ? root + path : root + "." + path
+    }
+
+    /// The keys from the document to the value at fault (the missing key included).
+    public var codingKeys: [any CodingKey] {
         switch self {
-        case .keyNotFound(let key, let context):
-            return Self.render(context.codingPath + [key])
+        case .keyNotFound(let key, let context): context.codingPath + [key]
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return Self.render(context.codingPath)
-        @unknown default:
-            return ""
+            context.codingPath
+        @unknown default: []
         }
     }
 

@@ -1,0 +1,8 @@
+public import PWAKitErrors
+
+extension BundleError: CodedError {
+    /// The code.
+    public var codeName: String { code.rawValue }
+    /// The field at fault.
+    public var fieldPath: String? { field }
+}
