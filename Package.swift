@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "PWAKitCoreTests",
             dependencies: [
-                "PWAKitCore",
+                "PWAKitCore", "PWAKitTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
@@ -186,19 +186,23 @@ let package = Package(
 // MARK: - WatchLink (phone <-> watch messaging); no package dependencies, only PWAKitFiles.
 package.products += [
     .library(name: "WatchLink", targets: ["WatchLink"]),
+    .library(name: "WatchLinkSimulation", targets: ["WatchLinkSimulation"]),
     .executable(name: "watchlink-demo", targets: ["WatchLinkDemo"]),
     .executable(name: "watchlink-benchmark", targets: ["WatchLinkBenchmark"]),
 ]
 package.targets += [
     .target(name: "WatchLink", dependencies: ["PWAKitFiles", "PWAKitErrors"], swiftSettings: strictSettings),
-    .executableTarget(name: "WatchLinkDemo", dependencies: ["WatchLink"], swiftSettings: strictSettings),
+    .target(name: "WatchLinkSimulation", dependencies: ["WatchLink"], swiftSettings: strictSettings),
+    .executableTarget(name: "WatchLinkDemo", dependencies: ["WatchLink", "WatchLinkSimulation"], swiftSettings: strictSettings),
     .executableTarget(
         name: "WatchLinkBenchmark",
         dependencies: ["WatchLink"],
         path: "Benchmarks/WatchLinkBenchmark",
         swiftSettings: strictSettings
     ),
-    .testTarget(name: "WatchLinkTests", dependencies: ["WatchLink"], swiftSettings: strictSettings),
+    .testTarget(
+        name: "WatchLinkTests", dependencies: ["WatchLink", "WatchLinkSimulation", "PWAKitTesting"],
+        swiftSettings: strictSettings),
 ]
 // MARK: - end WatchLink
 
@@ -265,6 +269,7 @@ package.products += [
 package.targets += [
     .target(name: "PWAKitAPI", dependencies: ["PWAKitBundles", "PWAKitErrors"], swiftSettings: strictSettings),
     .target(name: "PWAKitErrors", swiftSettings: strictSettings),
+    .target(name: "PWAKitTesting", swiftSettings: strictSettings),
     .testTarget(
         name: "PWAKitErrorsTests", dependencies: ["PWAKitErrors", "PWAKitFiles", "PWAKitCore", "PWAKitBundles"],
         swiftSettings: strictSettings),
@@ -291,6 +296,7 @@ package.targets += [
 ]
 package.products += [
     .library(name: "PWAKitErrors", targets: ["PWAKitErrors"]),
+    .library(name: "PWAKitTesting", targets: ["PWAKitTesting"]),
     .library(name: "PWAKitFiles", targets: ["PWAKitFiles"]),
     .library(name: "PWAKitAPI", targets: ["PWAKitAPI"]),
     .library(name: "PWAKitMiniApps", targets: ["PWAKitMiniApps"]),

@@ -1,5 +1,6 @@
 import Foundation
 import WatchLink
+import WatchLinkSimulation
 
 /// `watchlink-demo`: a phone and a watch as two processes over a Unix socket, or a chaos replay.
 @main

@@ -3,6 +3,8 @@ import Synchronization
 import Testing
 import WatchLink
 
+@testable import WatchLinkSimulation
+
 /// Per-seed reports, summed into one quotable line when the last seed finishes.
 let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 0)))
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WatchLink
+@testable import WatchLinkSimulation
 
 /// File transfer through the paired simulation's system queues, with the fault injector on.
 @Suite struct FileTransferSimulationTests {

@@ -1,3 +1,4 @@
+import PWAKitTesting
 import Testing
 import WatchLink
 

@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitTesting
 import Synchronization
 import Testing
 

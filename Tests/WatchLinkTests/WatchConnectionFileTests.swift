@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitTesting
 import Testing
 
 @testable import WatchLink

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// A thin shell around ``LinkEngine``: it feeds the engine session callbacks, timer ticks and
 /// calls, and performs the engine's effects (durable writes, session transfers, handler runs).
-/// Time and randomness are injected, so tests drive it with a ``ManualClock``.
+/// Time and randomness are injected, so tests drive it with a `ManualClock` (PWAKitTesting).
 public actor WatchConnection {
     enum Lifecycle { case idle, running, stopped }
 
@@ -49,7 +49,7 @@ public actor WatchConnection {
     /// Creates a connection for `origin` over `session`, keeping its log in `store`.
     ///
     /// - Parameters:
-    ///   - clock: drives retries and deadlines; pass a ``ManualClock`` in tests.
+    ///   - clock: drives retries and deadlines; pass a `ManualClock` (PWAKitTesting) in tests.
     ///   - wallClockAtStart: the wall-clock time corresponding to `clock.now` at creation.
     ///   - random: the source of retry jitter and ids.
     ///   - fileInbox: where received files are copied (see ``receivedFiles()``); without one they are refused.

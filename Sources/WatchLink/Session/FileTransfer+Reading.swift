@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -33,7 +33,7 @@ extension FileTransfer {
     }
 
     /// Reads the whole file of a `transferFile` call into memory (for the in-process transports).
-    static func readAll(_ url: URL, metadata: [String: String], id: UUID) throws(WatchLinkError) -> (FileTransfer, Data) {
+    package static func readAll(_ url: URL, metadata: [String: String], id: UUID) throws(WatchLinkError) -> (FileTransfer, Data) {
         var (transfer, fd) = try openSource(url, metadata: metadata, id: id)
         defer { close(fd) }
         var data = Data()
@@ -112,7 +112,7 @@ extension ReceivedFile {
     /// when `receive` returns, as WatchConnectivity does with a received file.
     ///
     /// - Throws: `storage_failed` if the file cannot be written, or what `receive` throws.
-    static func handOver(
+    package static func handOver(
         _ data: Data, of transfer: FileTransfer, under scratch: URL, to receive: (ReceivedFile) throws(WatchLinkError) -> Void
     ) throws(WatchLinkError) {
         let folder = scratch.appendingPathComponent(transfer.id.uuidString)

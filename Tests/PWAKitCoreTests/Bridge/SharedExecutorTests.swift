@@ -1,3 +1,4 @@
+import PWAKitTesting
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import PWAKitTesting
 import Testing
 
 @testable import PWAKitCore

@@ -1,3 +1,5 @@
+public import WatchLink
+
 /// A min-heap of timed closures, ordered by time and then by insertion, so runs are deterministic.
 struct EventQueue {
     private struct Item {

@@ -1,4 +1,5 @@
 public import Foundation
+public import WatchLink
 
 /// Receives what happens in a ``PairedSimulation``, for invariant checking.
 public struct SimulationObserver {

@@ -1,4 +1,5 @@
 public import Foundation
+public import WatchLink
 
 /// A ``WatchSession`` inside a ``PairedSimulation``: WatchConnectivity's semantics, with faults.
 ///

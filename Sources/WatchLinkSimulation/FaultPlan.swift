@@ -1,3 +1,5 @@
+public import WatchLink
+
 /// What the simulated network and devices do wrong, and how often.
 public struct FaultPlan: Sendable, Hashable {
     /// Probability a transfer is lost.

@@ -1,4 +1,5 @@
 import Foundation
+public import WatchLink
 
 /// A seeded chaos workload over a ``PairedSimulation`` with an invariant checker.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+public import WatchLink
 
 /// One simulated device: a ``LinkEngine`` over a ``SimulatedSession`` and a ``SimulatedDisk``,
 /// with synchronous handlers. It performs the engine's effects one at a time, and the

@@ -1,3 +1,5 @@
+public import WatchLink
+
 /// The outcome of a seeded chaos run: workload totals, faults injected and invariant violations.
 public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     /// The seed that reproduces the run.

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A clock that only moves when told to, so tests that involve time never sleep.
+/// A clock that only moves when told to, so tests that involve time never sleep: the one manual
+/// clock of the project's tests (the bridge dispatcher, WatchLink, the mini-app runtime).
 ///
 /// Sleepers are resumed in deadline order when ``advance(by:)`` or ``advance(to:)`` passes
 /// their deadline; cancelled sleepers throw `CancellationError`.
