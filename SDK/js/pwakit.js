@@ -1,6 +1,9 @@
 /*
  * PWAKit JavaScript SDK.
  *
+ * Built by scripts/embed-sdk from SDK/js/src/ (one file per concern, joined in
+ * name order); edit those files, not this one.
+ *
  * A classic script: it sets `globalThis.PWAKit` and routes the native side's
  * `window.pwakit._handleResponse` / `_handleEvent` to itself. A PWAKit host
  * injects it at document start; pages may also load it themselves, and
