@@ -1,3 +1,4 @@
+import Foundation
 public import PWAKitCore
 
 /// The scripts a WebKit host injects at document start so a page can reach the bridge.
@@ -67,133 +68,51 @@ public struct BridgeScripts: Sendable {
         "if (window.top !== window || location.protocol + '//' + location.host !== \(Self.literal(origin))) return;"
     }
 
-    /// The isolated-world relay.
+    /// The isolated-world relay (`SDK/js/host/relay.js`, tested with node), bound to ``origin``.
     public var relay: String {
-        """
-        (function () {
-          'use strict';
-          \(originGuard)
-          var handler = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers[\(Self.literal(Self.handlerName))];
-          if (!handler) return;
-          var MAX = \(maxMessageBytes);
-          var dispatch = EventTarget.prototype.dispatchEvent;
-          function answer(text) {
-            dispatch.call(document, new CustomEvent(\(Self.literal(Self.answerEvent)), { detail: text }));
-          }
-          function utf8Length(text) {
-            var bytes = 0;
-            for (var i = 0; i < text.length; i++) {
-              var c = text.charCodeAt(i);
-              if (c < 0x80) bytes += 1;
-              else if (c < 0x800) bytes += 2;
-              else if (c >= 0xD800 && c < 0xDC00 && i + 1 < text.length) { bytes += 4; i++; }
-              else bytes += 3;
-            }
-            return bytes;
-          }
-          function tooLarge(text, size) {
-            var id;
-            try { var parsed = JSON.parse(text); if (parsed && typeof parsed.id === 'string') id = parsed.id; } catch (_) {}
-            var message = 'the message is ' + size + ' bytes; the limit is ' + MAX;
-            var details = { limit: MAX, size: size };
-            answer(JSON.stringify(id === undefined
-              ? { type: 'bridge.error', data: { code: 'payload_too_large', error: message, details: details } }
-              : { id: id, success: false, error: message, code: 'payload_too_large', details: details }));
-          }
-          function post(message) {
-            handler.postMessage(message).then(function (reply) {
-              if (typeof reply === 'string' && reply !== '') answer(reply);
-            }, function () {});
-          }
-          \(batching ? batchingRelay : "var send = post;")
-          document.addEventListener(\(Self.literal(Self.messageEvent)), function (event) {
-            var text = event.detail;
-            if (typeof text !== 'string') return;
-            // NB: every UTF-16 unit is at least one UTF-8 byte and at most three.
-            var size = text.length * 3 <= MAX ? 0 : utf8Length(text);
-            if (size > MAX) { tooLarge(text, size); return; }
-            send(text);
-          }, true);
-        })();
-        """
+        Self.fill(
+            EmbeddedHostScripts.relay,
+            [
+                "ORIGIN": Self.literal(origin), "HANDLER": Self.literal(Self.handlerName),
+                "MAX_BYTES": String(maxMessageBytes), "ANSWER_EVENT": Self.literal(Self.answerEvent),
+                "MESSAGE_EVENT": Self.literal(Self.messageEvent), "LATE_ANSWER": Self.lateAnswerFunction,
+                "BATCH_CHARACTERS": String(Self.batchCharacters), "BATCH_MESSAGES": String(Self.batchMessages),
+                "BATCHING": batching ? "true" : "false",
+            ])
     }
 
-    /// The relay's `send` when ``batching`` is on.
-    var batchingRelay: String {
-        """
-        // Messages posted in one task cross to the host together: one native message, one
-          // reply carrying the answers that were ready at once (the rest arrive later, through
-          // `window.\(Self.lateAnswerFunction)`, addressed to this document).
-          var token = '';
-          try {
-            var words = window.crypto.getRandomValues(new Uint32Array(4));
-            for (var w = 0; w < words.length; w++) token += words[w].toString(16) + '.';
-          } catch (_) {}
-          if (token === '') token = String(Math.random()).slice(2) + '.' + String(Date.now());
-          var queue = [];
-          var queuedChars = 0;
-          var scheduled = false;
-          var enqueueMicrotask = window.queueMicrotask.bind(window);
-          function flush() {
-            scheduled = false;
-            if (queue.length === 0) return;
-            var batch = queue.length === 1 ? queue[0] : { document: token, messages: queue };
-            queue = [];
-            queuedChars = 0;
-            post(batch);
-          }
-          window.\(Self.lateAnswerFunction) = function (document, text) {
-            if (document === token && typeof text === 'string') answer(text);
-          };
-          function send(text) {
-            if (queue.length > 0 && queuedChars + text.length > \(Self.batchCharacters)) flush();
-            queue.push(text);
-            queuedChars += text.length;
-            if (queue.length >= \(Self.batchMessages)) flush();
-            else if (!scheduled) { scheduled = true; enqueueMicrotask(flush); }
-          }
-        """
-    }
-
-    /// The page-world shim: the seed's `window.webkit.messageHandlers.pwakit`.
+    /// The page-world shim (`SDK/js/host/page-shim.js`, tested with node): the seed's
+    /// `window.webkit.messageHandlers.pwakit`.
     public var pageShim: String {
-        """
-        (function () {
-          'use strict';
-          \(originGuard)
-          var dispatch = EventTarget.prototype.dispatchEvent;
-          var stringify = JSON.stringify;
-          var parse = JSON.parse;
-          function post(message) {
-            var text = typeof message === 'string' ? message : stringify(message);
-            if (typeof text !== 'string') throw new TypeError('postMessage: the message has no JSON form');
-            dispatch.call(document, new CustomEvent(\(Self.literal(Self.messageEvent)), { detail: text }));
-          }
-          var isArray = Array.isArray;
-          function route(value) {
-            var bridge = window.pwakit;
-            if (!bridge) return;
-            if (value && typeof value.type === 'string' && value.id === undefined) {
-              if (typeof bridge._handleEvent === 'function') bridge._handleEvent(value);
-            } else if (typeof bridge._handleResponse === 'function') {
-              bridge._handleResponse(value);
+        Self.fill(
+            EmbeddedHostScripts.pageShim,
+            [
+                "ORIGIN": Self.literal(origin), "HANDLER": Self.literal(Self.handlerName),
+                "ANSWER_EVENT": Self.literal(Self.answerEvent), "MESSAGE_EVENT": Self.literal(Self.messageEvent),
+            ])
+    }
+
+    /// `template` with each `__PWAKIT_NAME__` replaced by `values[NAME]`, in one pass (a value is
+    /// never scanned again, so an origin cannot smuggle in a name). A name without a value is a
+    /// programming error, caught by the tests of every script.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        let marker = "__PWAKIT_"
+        var out = ""
+        var rest = Substring(template)
+        while let start = rest.range(of: marker) {
+            out += rest[..<start.lowerBound]
+            let after = rest[start.upperBound...]
+            guard let end = after.range(of: "__"),
+                let value = values[String(after[..<end.lowerBound])]
+            else {
+                out += marker
+                rest = after
+                continue
             }
-          }
-          document.addEventListener(\(Self.literal(Self.answerEvent)), function (event) {
-            if (typeof event.detail !== 'string') return;
-            var value;
-            try { value = parse(event.detail); } catch (_) { return; }
-            // NB: answers to a batch come as one array, in the order the messages were posted.
-            if (isArray(value)) { for (var i = 0; i < value.length; i++) route(value[i]); }
-            else route(value);
-          }, true);
-          var handler = Object.freeze({ postMessage: post });
-          var handlers = Object.freeze({ \(Self.handlerName): handler });
-          Object.defineProperty(window, 'webkit', {
-            value: Object.freeze({ messageHandlers: handlers }), enumerable: false, configurable: false, writable: false
-          });
-        })();
-        """
+            out += value
+            rest = after[end.upperBound...]
+        }
+        return out + rest
     }
 
     /// Every page-world script, in injection order: the shim, the handshake, the SDK.
