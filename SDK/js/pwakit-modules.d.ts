@@ -249,6 +249,7 @@ interface PWAKitModules {
     log: { payload: PWAKitLine; result: boolean };
     finish: { payload: PWAKitVerdict; result: boolean };
     hold: { payload: PWAKitHold; result: boolean };
+    hideAndShow: { payload: undefined; result: boolean };
   };
   /**
    * Small string secrets kept in the system's secret store (Keychain; Secret Service or an encrypted file on Linux).

@@ -111,14 +111,10 @@
 
         /// Routes one native message of the current document to the dispatcher.
         func received(_ posted: Posted, reply: PendingReply) {
-            switch page {
-            case .none:
-                reply.answer(nil)
-            case .opening(let generation, var queued):
-                queued.append((posted, reply))
-                page = .opening(generation: generation, queued: queued)
-            case .open(_, let id):
-                dispatch(posted, page: id, reply: reply)
+            switch page.receive((posted, reply)) {
+            case .refuse: reply.answer(nil)
+            case .queued: break
+            case .dispatch(let id): dispatch(posted, page: id, reply: reply)
             }
         }
 
@@ -132,10 +128,10 @@
                     reply.answer(await dispatcher.handleInlineJSON(text, from: id))
                 }
             case .batch(let texts, let document):
-                let generation = self.generation
+                let generation = page.generation
                 reply.answer(
                     BridgeBatch.answer(texts, page: id, dispatcher: dispatcher) { [weak self] answer in
-                        guard let self, generation == self.generation, case .open = self.page else { return }
+                        guard let self, self.page.isCurrent(generation) else { return }
                         // NB: the next document may already be in the view before its commit reaches
                         // this thread; the token keeps the answer from it.
                         self.evaluate(
@@ -148,34 +144,28 @@
         /// calls are cancelled, late answers dropped) and, if the document's origin is granted,
         /// a new one starts.
         func documentCommitted(_ uri: String) {
-            generation += 1
-            let generation = self.generation
-            let previous = page
-            page = .none
-            returnHeldPushes()
-            if case .opening(_, let queued) = previous {
-                for (_, reply) in queued { reply.answer(nil) }
-            }
+            let grant = navigator.grant(forDocumentAt: uri)
+            let origin = grant == .denied ? nil : Origin(url: uri).flatMap { $0.description == scriptedOrigin ? $0 : nil }
+            let (generation, ended) = page.commit(bridged: origin != nil)
+            for event in ended.returnedPushes { requeuePush(event) }
+            for (_, reply) in ended.refused { reply.answer(nil) }
             let dispatcher = self.dispatcher!
-            if case .open(_, let old) = previous {
+            if let old = ended.closed {
                 Task { await dispatcher.closePage(old) }
             }
-            let grant = navigator.grant(forDocumentAt: uri)
-            guard grant != .denied, let origin = Origin(url: uri), origin.description == scriptedOrigin else { return }
-            page = .opening(generation: generation, queued: [])
+            guard let origin else { return }
             let deliver: @Sendable (BridgeOutput) -> Void = { output in
                 Task { @MainActor [weak self] in self?.deliver(output, generation: generation) }
             }
             Task { @MainActor in
                 let id = await dispatcher.openPage(origin: origin.description, grant: grant, deliver: deliver)
-                guard case .opening(generation, let queued) = self.page else {
+                guard let (queued, pushes) = self.page.opened(id, generation: generation) else {
                     await dispatcher.closePage(id)
                     return
                 }
-                self.page = .open(generation: generation, id)
                 self.onPageEvent?(.opened(id, origin: origin.description))
                 for (text, reply) in queued { self.dispatch(text, page: id, reply: reply) }
-                self.releaseHeldPushes()
+                for event in pushes { self.show(event) }
             }
         }
 
@@ -209,13 +199,13 @@
 
         /// Delivers an event to the page load `generation`, if it is still the current one.
         func deliver(_ output: BridgeOutput, generation: UInt64) {
-            guard generation == self.generation, case .open = page else { return }
+            guard page.isCurrent(generation) else { return }
             evaluate(output.javaScript)
         }
 
         /// Sends `event` to the current page, if it has the bridge.
         func emit(_ event: BridgeEvent) {
-            guard case .open(_, let id) = page else { return }
+            guard let id = page.openPage else { return }
             let dispatcher = self.dispatcher!
             Task { await dispatcher.emit(event, to: id) }
         }
@@ -228,7 +218,7 @@
         // MARK: Host modules
 
         func pageReportedReady(_ caller: BridgeCaller) {
-            guard case .open(_, let id) = page, id == caller.pageLoad else { return }
+            guard let id = page.openPage, id == caller.pageLoad else { return }
             var line: [String: JSONValue] = ["event": "ready", "origin": .string(caller.origin)]
             if let builtAt {
                 let elapsed = ContinuousClock.now - builtAt
@@ -246,7 +236,6 @@
                 var object: [String: JSONValue] = ["event": "log", "origin": .string(origin), "message": .string(line.message)]
                 if let data = line.data { object["data"] = data }
                 emitLine(object)
-                if line.message == "toggle-visibility" { toggleVisibility() }
             case .finish(let verdict, let origin):
                 var object: [String: JSONValue] = [
                     "event": "finish", "origin": .string(origin), "passed": .number(Double(verdict.passed)),
@@ -259,6 +248,8 @@
                 var object: [String: JSONValue] = ["event": "held", "origin": .string(origin), "completed": .bool(completed)]
                 if let label { object["label"] = .string(label) }
                 emitLine(object)
+            case .hideAndShow:
+                hideAndShow()
             }
         }
     }

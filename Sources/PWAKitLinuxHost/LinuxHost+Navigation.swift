@@ -204,12 +204,7 @@
             }
         }
 
-        var isBridged: Bool {
-            switch page {
-            case .none: false
-            case .opening, .open: true
-            }
-        }
+        var isBridged: Bool { page.isBridged }
 
         // MARK: Signing in
 

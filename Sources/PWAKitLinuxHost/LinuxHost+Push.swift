@@ -27,7 +27,7 @@
             guard let push, pushEnabled, isBridged, Self.grantsNotifications(navigator.grant(forDocumentAt: uri)) else {
                 return
             }
-            let generation = self.generation
+            let generation = page.generation
             let deliver: @Sendable (BridgeEvent) -> Void = { event in
                 Task { @MainActor [weak self] in self?.deliverPush(event, generation: generation) }
             }
@@ -39,35 +39,17 @@
         }
 
         func deliverPush(_ event: BridgeEvent, generation: UInt64) {
-            guard generation == self.generation else {
-                // NB: the page it was meant for is gone (a navigation committed before the relay
-                // was detached): the relay keeps it for the next page, in order.
-                requeuePush(event)
-                return
+            switch page.push(event, generation: generation) {
+            case .show: show(event)
+            // NB: its page is still opening; it waits in the page state, behind any held before it.
+            case .held: break
+            // NB: the page it was meant for is gone (a navigation committed before the relay was
+            // detached): the relay keeps it for the next page, in order.
+            case .requeue: requeuePush(event)
             }
-            guard case .open = page, heldPushes.isEmpty else {
-                // NB: its page is still opening; it waits here, behind any held before it.
-                heldPushes.append(event)
-                return
-            }
-            show(event)
         }
 
-        /// The current page load is open: pushes held while it opened go to it, in order.
-        func releaseHeldPushes() {
-            let held = heldPushes
-            heldPushes.removeAll()
-            for event in held { show(event) }
-        }
-
-        /// A new document committed: pushes held for the previous one go back to the relay, in order.
-        func returnHeldPushes() {
-            let held = heldPushes
-            heldPushes.removeAll()
-            for event in held { requeuePush(event) }
-        }
-
-        private func show(_ event: BridgeEvent) {
+        func show(_ event: BridgeEvent) {
             emitLine(["event": "push", "data": event.data ?? .null])
             // NB: handed to the view here and now, not through another task that a commit could
             // overtake; the page holds it from this point on.

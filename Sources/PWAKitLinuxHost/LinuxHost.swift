@@ -27,19 +27,8 @@
         var contentManager: UnsafeMutablePointer<WebKitUserContentManager>!
         var signInBar: UnsafeMutablePointer<GtkWidget>!
 
-        /// The bridge page of the current document.
-        enum PageState {
-            /// No document with the bridge.
-            case none
-            /// The dispatcher is opening the page; messages wait in order.
-            case opening(generation: UInt64, queued: [(Posted, PendingReply)])
-            /// Messages go to this page.
-            case open(generation: UInt64, PageLoadID)
-        }
-
-        var page: PageState = .none
-        /// Bumped on every committed main-frame load.
-        var generation: UInt64 = 0
+        /// The bridge page of the current document: its generation, queued messages and held pushes.
+        var page = PageLoadState<(Posted, PendingReply)>()
         /// The origin the injected scripts are bound to (nil: none injected).
         var scriptedOrigin: String?
         var exitStatus: Int32 = 0
@@ -65,8 +54,6 @@
         var pushEnabled = false
         /// Attaching and detaching the relay, in the order the loads happened.
         var relayChain: Task<Void, Never>?
-        /// Pushes for the current document that arrived while its page load was still opening.
-        var heldPushes: [BridgeEvent] = []
         /// The simulated device behind the providers, which ``HostOptions/simulation`` scripts.
         let device: SimulatedDevice?
 
@@ -316,9 +303,9 @@
             emit(BridgeEvent(type: "visibilitychange", data: ["visible": .bool(visible)]))
         }
 
-        /// Hides and shows the window again (test mode), which the page sees as two
-        /// `visibilitychange` events.
-        func toggleVisibility() {
+        /// Hides and shows the window again (`report.hideAndShow`, test mode), which the page sees
+        /// as two `visibilitychange` events.
+        func hideAndShow() {
             guard let window else { return }
             gtk_widget_hide(window)
             gtk_widget_show(window)

@@ -7,8 +7,8 @@ public struct ReportModule: ActionModule {
     /// `report`.
     public static let moduleName = "report"
 
-    /// The actions: `log {message, data?}`, `finish {passed, failed, data?}` and
-    /// `hold {ms, label?}`.
+    /// The actions: `log {message, data?}`, `finish {passed, failed, data?}`, `hold {ms, label?}`
+    /// and `hideAndShow`.
     public static let actions = ModuleActions<ReportModule>()
         .action("log", payload: Line.self, result: Bool.self) { module, line, context in
             module.sink(.log(line, origin: context.caller.origin))
@@ -34,6 +34,12 @@ public struct ReportModule: ActionModule {
                 throw error
             }
             module.sink(.held(label: hold.label, completed: true, origin: context.caller.origin))
+            return true
+        }
+        .action("hideAndShow", result: Bool.self) { module, context in
+            // Hides the host's window and shows it again, so a page can test what it does when it
+            // is hidden (two `visibilitychange` events); a host without a window ignores it.
+            module.sink(.hideAndShow(origin: context.caller.origin))
             return true
         }
 
@@ -71,6 +77,8 @@ public struct ReportModule: ActionModule {
         case finish(Verdict, origin: String)
         /// A `hold` call ended: it ran its time, or it was cancelled.
         case held(label: String?, completed: Bool, origin: String)
+        /// The page asked the host to hide its window and show it again.
+        case hideAndShow(origin: String)
     }
 
     /// Receives each entry.
