@@ -98,6 +98,7 @@ let serverTargets: [Target] = [
         dependencies: [
             "PWAKitServer",
             "PWAKitBundles",
+            "PWAKitTesting",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -171,13 +172,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PWAKitModulesTests",
-            dependencies: ["PWAKitModules"],
+            dependencies: ["PWAKitModules", "PWAKitTesting"],
             swiftSettings: strictSettings
         ),
         // Runs the built `pwakit` binary and checks its output and exit status.
         .testTarget(
             name: "pwakitCLITests",
-            dependencies: ["pwakit", "PWAKitCore", "PWAKitModules"],
+            dependencies: ["pwakit", "PWAKitCore", "PWAKitModules", "PWAKitTesting"],
             swiftSettings: strictSettings
         ),
     ] + serverTargets

@@ -1,3 +1,4 @@
+public import Foundation
 import Synchronization
 
 /// A clock that only moves when told to, so tests that involve time never sleep: the one manual
@@ -37,9 +38,24 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private let state = Mutex(State())
+    /// The wall-clock time at zero, for code that reads `Date`s (``date``).
+    public let origin: Date
 
-    /// Creates a clock at zero.
-    public init() {}
+    /// Creates a clock at zero, which is `origin` on the wall clock.
+    public init(origin: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        self.origin = origin
+    }
+
+    /// The wall-clock time now: ``origin`` plus the time this clock has moved.
+    public var date: Date {
+        let offset = now.offset.components
+        return origin.addingTimeInterval(Double(offset.seconds) + Double(offset.attoseconds) / 1e18)
+    }
+
+    /// Moves the clock forward by `seconds` (``advance(by:)`` in wall-clock units).
+    public func advance(seconds: Double) {
+        advance(by: .nanoseconds(Int64((seconds * 1e9).rounded())))
+    }
 
     /// The current instant.
     public var now: Instant { state.withLock { $0.now } }

@@ -1,4 +1,4 @@
-public import WatchLink
+import WatchLink
 
 /// The outcome of a seeded chaos run: workload totals, faults injected and invariant violations.
 public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {

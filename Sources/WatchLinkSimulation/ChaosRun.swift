@@ -1,5 +1,5 @@
 import Foundation
-public import WatchLink
+import WatchLink
 
 /// A seeded chaos workload over a ``PairedSimulation`` with an invariant checker.
 ///

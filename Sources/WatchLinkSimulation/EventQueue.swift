@@ -1,4 +1,4 @@
-public import WatchLink
+import WatchLink
 
 /// A min-heap of timed closures, ordered by time and then by insertion, so runs are deterministic.
 struct EventQueue {

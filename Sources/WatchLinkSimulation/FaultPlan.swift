@@ -1,4 +1,4 @@
-public import WatchLink
+import WatchLink
 
 /// What the simulated network and devices do wrong, and how often.
 public struct FaultPlan: Sendable, Hashable {

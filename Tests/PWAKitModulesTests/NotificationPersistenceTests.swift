@@ -104,7 +104,8 @@ import Testing
     @Test func scheduleSaysWhenDeliveryIsDeferred() async throws {
         let harness = try await ModuleHarness()
         await harness.device.setNotificationPermission(.unavailable)
-        let payload: JSONValue = ["id": "x", "title": "T", "trigger": ["type": "timeInterval", "seconds": 5]]
+        // NB: an hour ahead, so it is still pending when listed, however slow the machine.
+        let payload: JSONValue = ["id": "x", "title": "T", "trigger": ["type": "timeInterval", "seconds": 3600]]
         let answer = try await harness.data("notifications", "schedule", payload)
         #expect(answer?["deferred"] == true)
         #expect(try await harness.data("notifications", "getPending")?["notifications"]?[0]?["id"] == "x")

@@ -1,6 +1,7 @@
 import Foundation
 import PWAKitCore
 import PWAKitModules
+import PWAKitTesting
 import Testing
 
 @Suite struct NotificationScheduleTests {
@@ -138,34 +139,19 @@ actor Delivered {
     func add(_ id: String) { ids.append(id) }
 }
 
-/// A wall clock that moves only when told; sleepers wait until it passes their date.
-final class ManualWallClock: WallClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    private var sleepers: [(Date, CheckedContinuation<Void, any Error>)] = []
+/// PWAKitTesting's ``ManualClock`` as the notification scheduler's `WallClock`: it moves only when
+/// told, and sleepers wait until it passes their date.
+struct ManualWallClock: WallClock {
+    let clock: ManualClock
 
-    init(now: Date) { current = now }
+    init(now: Date) { clock = ManualClock(origin: now) }
 
-    func now() -> Date { lock.withLock { current } }
+    func now() -> Date { clock.date }
 
-    func advance(by seconds: TimeInterval) {
-        let due: [CheckedContinuation<Void, any Error>] = lock.withLock {
-            current = current.addingTimeInterval(seconds)
-            let ready = sleepers.filter { $0.0 <= current }.map(\.1)
-            sleepers.removeAll { $0.0 <= current }
-            return ready
-        }
-        for continuation in due { continuation.resume() }
-    }
+    func advance(by seconds: TimeInterval) { clock.advance(seconds: seconds) }
 
     func sleep(until date: Date) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let now = lock.withLock { () -> Bool in
-                if date <= current { return true }
-                sleepers.append((date, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-        }
+        let wait = date.timeIntervalSince(clock.date)
+        try await clock.sleep(until: clock.now.advanced(by: .nanoseconds(Int64((max(0, wait) * 1e9).rounded()))))
     }
 }

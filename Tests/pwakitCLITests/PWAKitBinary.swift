@@ -1,8 +1,10 @@
 import Foundation
+import PWAKitTesting
 import Testing
 
-/// Runs the built `pwakit` executable and captures what it prints.
-struct PWAKitBinary {
+/// Runs the built `pwakit` executable and captures what it prints (through PWAKitTesting's
+/// ``BuiltBinary``, the one binary runner of the tests).
+enum PWAKitBinary {
     /// What one run printed and how it exited.
     struct Run {
         var status: Int32
@@ -14,52 +16,17 @@ struct PWAKitBinary {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The executable next to the test bundle (`.build/<triple>/debug/pwakit`).
+    /// The executable next to the test bundle (`.build/<triple>/debug/pwakit`), or `PWAKIT_BINARY`.
     static func locate() throws -> URL {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var candidates = [
-            runner.deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            // NB: on macOS the tests run inside `PWAKitPackageTests.xctest/Contents/MacOS`.
-            runner.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent(),
-        ].map { $0.appendingPathComponent("pwakit") }
-        if let explicit = ProcessInfo.processInfo.environment["PWAKIT_BINARY"] {
-            candidates.insert(URL(fileURLWithPath: explicit), at: 0)
-        }
-        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "no pwakit executable in \(candidates.map(\.path))")
+        try BuiltBinary.locate("pwakit", override: "PWAKIT_BINARY", packageRoot: repositoryRoot).url
     }
 
     /// Runs `pwakit` with `arguments` in `directory`.
     static func run(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:]) throws
         -> Run
     {
-        let scratch = try TemporaryDirectory()
-        let outURL = scratch.url.appendingPathComponent("stdout")
-        let errURL = scratch.url.appendingPathComponent("stderr")
-        try Data().write(to: outURL)
-        try Data().write(to: errURL)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = try locate()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return Run(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        let run = try BuiltBinary(url: try locate()).run(arguments, in: directory, environment: environment)
+        return Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 }
 

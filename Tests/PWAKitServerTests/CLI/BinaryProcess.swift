@@ -1,17 +1,19 @@
 import Foundation
+import PWAKitTesting
 import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Runs the built `pwakit` binary (set `PWAKIT_BINARY` to override the default `.build/debug/pwakit`).
+/// Runs the built `pwakit` binary (set `PWAKIT_BINARY` to override the default `.build/debug/pwakit`)
+/// through PWAKitTesting's ``BuiltBinary``.
 enum PWAKitBinary {
     static var url: URL {
-        if let override = ProcessInfo.processInfo.environment["PWAKIT_BINARY"] { return URL(fileURLWithPath: override) }
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/debug/pwakit")
+        return (try? BuiltBinary.locate("pwakit", override: "PWAKIT_BINARY", packageRoot: packageRoot).url)
+            ?? packageRoot.appendingPathComponent(".build/debug/pwakit")
     }
 
     struct Result: Sendable {
@@ -22,21 +24,8 @@ enum PWAKitBinary {
 
     /// Runs to completion and returns exit status and output.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Result(status: status, stdout: stdout, stderr: stderr)
+        let run = try await BuiltBinary(url: url).run(arguments, environment: environment)
+        return Result(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 }
 

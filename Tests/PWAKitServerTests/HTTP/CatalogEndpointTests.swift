@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import PWAKitBundles
 import PWAKitServer
+import PWAKitTesting
 import Testing
 
 @Suite("Catalog endpoints")
@@ -88,7 +89,7 @@ struct CatalogEndpointTests {
             // Written straight to the shared database, as another replica would: this server's kept list must not hide it.
             let app = AppRecord(
                 id: appId, name: "Elsewhere", description: "", icon: "", entryPath: "index.html", permissions: [],
-                channels: ["stable"], createdAt: harness.clock.now)
+                channels: ["stable"], createdAt: harness.clock.date)
             #expect(try await harness.server.storage.insertApp(app))
             #expect(try await listed().contains(appId))
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import PWAKitServer
+import PWAKitTesting
 import Testing
 
 @Suite("Identity endpoints")
@@ -59,7 +60,7 @@ struct IdentityEndpointTests {
             let first = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": user.refresh])
             let second = try #require(first.json["refreshToken"]?.string)
             // After the grace window (a retry within it is answered; see RefreshGraceTests).
-            harness.clock.advance(by: 11)
+            harness.clock.advance(seconds: 11)
             let replay = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": user.refresh])
             #expect(replay.status == .unauthorized)
             #expect(replay.json.errorCode == "refresh_token_reused")
@@ -82,14 +83,14 @@ struct IdentityEndpointTests {
         try await harness.test(transport) { client in
             let user = try await client.register()
             #expect(try await client.send(.get, "/v1/me", token: user.access).status == .ok)
-            harness.clock.advance(by: 15 * 60 + 1)
+            harness.clock.advance(seconds: 15 * 60 + 1)
             let me = try await client.send(.get, "/v1/me", token: user.access)
             #expect(me.status == .unauthorized)
             #expect(me.json.errorCode == "unauthorized")
             #expect(me.headers[.wwwAuthenticate] == "Bearer")
             let refreshed = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": user.refresh])
             #expect(refreshed.status == .ok)
-            harness.clock.advance(by: 31 * 24 * 3600)
+            harness.clock.advance(seconds: 31 * 24 * 3600)
             let stale = try #require(refreshed.json["refreshToken"]?.string)
             let expired = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": stale])
             #expect(expired.json.errorCode == "invalid_refresh_token")
@@ -116,7 +117,7 @@ struct IdentityEndpointTests {
             #expect(blocked.status == .tooManyRequests)
             #expect(blocked.json.errorCode == "too_many_attempts")
             #expect(blocked.headers[.retryAfter] == "900")
-            harness.clock.advance(by: 15 * 60 + 1)
+            harness.clock.advance(seconds: 15 * 60 + 1)
             let allowed = try await client.send(.post, "/v1/auth/login", json: ["email": email, "password": "right password"])
             #expect(allowed.status == .ok)
         }

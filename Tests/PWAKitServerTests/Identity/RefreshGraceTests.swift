@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import PWAKitServer
+import PWAKitTesting
 import Testing
 
 /// A client that lost the answer to a refresh retries it: within seconds, from the same address, it
@@ -21,7 +22,7 @@ struct RefreshGraceTests {
             let first = try await client.send(
                 .post, "/v1/auth/refresh", json: ["refreshToken": user.refresh], headers: Self.client)
             let lost = try #require(first.json["refreshToken"]?.string)
-            harness.clock.advance(by: 4)
+            harness.clock.advance(seconds: 4)
             let retried = try await client.send(
                 .post, "/v1/auth/refresh", json: ["refreshToken": user.refresh], headers: Self.client)
             #expect(retried.status == .ok)
@@ -34,7 +35,7 @@ struct RefreshGraceTests {
             #expect(next.status == .ok)
             let latest = try #require(next.json["accessToken"]?.string)
             // Whoever holds the lost token presents it later: that is a reuse, and the session ends.
-            harness.clock.advance(by: 60)
+            harness.clock.advance(seconds: 60)
             let theft = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": lost], headers: Self.client)
             #expect(theft.json.errorCode == "refresh_token_reused")
             #expect(try await client.send(.get, "/v1/me", token: latest).status == .unauthorized)
@@ -54,7 +55,7 @@ struct RefreshGraceTests {
 
             let late = try await client.register()
             _ = try await client.send(.post, "/v1/auth/refresh", json: ["refreshToken": late.refresh], headers: Self.client)
-            harness.clock.advance(by: 11)
+            harness.clock.advance(seconds: 11)
             let afterWindow = try await client.send(
                 .post, "/v1/auth/refresh", json: ["refreshToken": late.refresh], headers: Self.client)
             #expect(afterWindow.json.errorCode == "refresh_token_reused")

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import PWAKitTesting
 import Testing
 
 /// What a JWT library on the other side reads: whole-second times, an unverified email.
@@ -16,7 +17,7 @@ struct TokenClaimsTests {
     @Test("iat and exp are whole seconds in access and launch tokens (the clock has fractions)")
     func wholeSeconds() async throws {
         let harness = try await Harness.make(engine: .sqlite)
-        harness.clock.advance(by: 0.731)
+        harness.clock.advance(seconds: 0.731)
         try await harness.test(.router) { client in
             let user = try await client.register()
             let access = try Self.payload(user.access)

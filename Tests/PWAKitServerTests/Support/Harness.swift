@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import PWAKitBundles
+import PWAKitTesting
 
 @testable import PWAKitServer
 
@@ -18,7 +19,7 @@ enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
 /// A server with a test clock, fast password hashing, a temporary blob store and a seeded admin.
 struct Harness: Sendable {
     let server: PlatformServer
-    let clock: TestClock
+    let clock: ManualClock
     let blobRoot: URL
     let adminEmail: String
     static let adminPassword = "admin-password-1"
@@ -29,7 +30,7 @@ struct Harness: Sendable {
         // NB: each harness starts at its own hour in 2100–2111, so login failures other runs left in a shared
         // PostgreSQL database fall outside its throttle window, its own never reach a real-time server's, and a
         // real-time server's purge (which deletes rows older than its own now) never deletes them.
-        let clock = TestClock(Date(timeIntervalSince1970: 4_102_444_800 + Double(Int.random(in: 0..<100_000)) * 3600))
+        let clock = ManualClock(origin: Date(timeIntervalSince1970: 4_102_444_800 + Double(Int.random(in: 0..<100_000)) * 3600))
         var configuration = ServerConfiguration()
         configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
         configuration.keyWrappingKey = StorageEngine.testWrappingKey
@@ -37,7 +38,7 @@ struct Harness: Sendable {
         configuration.registrationLimit = 10_000
         configure(&configuration)
         let blobRoot = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-blobs-\(UUID().uuidString)")
-        let environment = ServerEnvironment(now: { clock.now }, randomBytes: ServerEnvironment.live.randomBytes)
+        let environment = ServerEnvironment(now: { clock.date }, randomBytes: ServerEnvironment.live.randomBytes)
         let server = try await PlatformServer.make(
             storage: try await engine.open(), blobs: try FileBlobStore(root: blobRoot), configuration: configuration,
             environment: environment)
