@@ -10,21 +10,21 @@
 package enum MessageIDScanner {
     /// The readable id in `bytes`, or `nil` when there is none.
     package static func readableID(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var reader = JSONReader(bytes: bytes, maxDepth: 1)
+        var reader = JSONReader(bytes: bytes, maxDepth: 1, builder: JSONValueBuilder())
         reader.skipWhitespace()
         guard reader.index < bytes.count else { return nil }
         if bytes[reader.index] == UInt8(ascii: "\"") {
             // The page posted the message as a JSON string: scan the text inside it.
             guard var text = try? reader.readString() else { return nil }
             return text.withUTF8 { inner in
-                var innerReader = JSONReader(bytes: inner, maxDepth: 1)
+                var innerReader = JSONReader(bytes: inner, maxDepth: 1, builder: JSONValueBuilder())
                 return scanObject(&innerReader)
             }
         }
         return scanObject(&reader)
     }
 
-    private static func scanObject(_ reader: inout JSONReader) -> String? {
+    private static func scanObject(_ reader: inout JSONReader<JSONValueBuilder>) -> String? {
         let bytes = reader.bytes
         reader.skipWhitespace()
         guard reader.index < bytes.count, bytes[reader.index] == UInt8(ascii: "{") else { return nil }
@@ -70,7 +70,7 @@ package enum MessageIDScanner {
     ///
     /// NB: plain keys are compared in place, without building a `String`; only a key with
     /// escapes is decoded, so that `"\u0069d"` is still recognised.
-    private static func keyIsID(_ reader: inout JSONReader) -> Bool? {
+    private static func keyIsID(_ reader: inout JSONReader<JSONValueBuilder>) -> Bool? {
         let bytes = reader.bytes
         let start = reader.index + 1
         var end = start
@@ -85,7 +85,7 @@ package enum MessageIDScanner {
     }
 
     /// Skips one value leniently; `false` when the text ends before the value does.
-    private static func skipValue(_ reader: inout JSONReader) -> Bool {
+    private static func skipValue(_ reader: inout JSONReader<JSONValueBuilder>) -> Bool {
         let bytes = reader.bytes
         var depth = 0
         while reader.index < bytes.count {
@@ -114,7 +114,7 @@ package enum MessageIDScanner {
         return false
     }
 
-    private static func skipString(_ reader: inout JSONReader) -> Bool {
+    private static func skipString(_ reader: inout JSONReader<JSONValueBuilder>) -> Bool {
         let bytes = reader.bytes
         reader.index += 1
         while reader.index < bytes.count {

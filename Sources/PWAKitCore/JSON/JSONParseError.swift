@@ -52,13 +52,19 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var offset: Int
     /// The path to the value at fault, like `payload.items[3].name` (empty for the root).
     public var path: String
+    /// The line (1-based) of ``offset``.
+    public var line: Int
+    /// The column (1-based, in Unicode scalars, as an editor counts) of ``offset``.
+    public var column: Int
 
     /// Creates an error.
-    public init(code: Code, message: String, offset: Int, path: String) {
+    public init(code: Code, message: String, offset: Int, path: String, line: Int = 1, column: Int = 1) {
         self.code = code
         self.message = message
         self.offset = offset
         self.path = path
+        self.line = line
+        self.column = column
     }
 
     /// `path: message (at byte offset)`.

@@ -3,8 +3,9 @@ public import Foundation
 /// A strict JSON parser (RFC 8259) that produces ``JSONValue``.
 ///
 /// Unlike `JSONDecoder` it rejects duplicate keys instead of silently keeping one of them,
-/// bounds nesting depth, refuses invalid UTF-8 and lone surrogates, and reports the path of
-/// the value at fault.
+/// bounds nesting depth, refuses invalid UTF-8 and lone surrogates, and reports the path, line
+/// and column of the value at fault. The configuration reader reads through the same
+/// `JSONReader` into a tree that keeps positions and duplicate keys.
 public struct JSONParser: Sendable {
     /// The deepest nesting of arrays and objects accepted.
     public var maxDepth: Int
@@ -48,13 +49,7 @@ public struct JSONParser: Sendable {
 
     /// Parses a whole document held in `bytes`.
     public func parse(bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
-        var reader = JSONReader(bytes: bytes.bindMemory(to: UInt8.self), maxDepth: maxDepth)
-        reader.skipWhitespace()
-        let value = try reader.readValue()
-        reader.skipWhitespace()
-        if reader.index < reader.bytes.count {
-            throw reader.error(.trailingCharacters, "unexpected text after the JSON value")
-        }
-        return value
+        var reader = JSONReader(bytes: bytes.bindMemory(to: UInt8.self), maxDepth: maxDepth, builder: JSONValueBuilder())
+        return try reader.readDocument(allowingByteOrderMark: false)
     }
 }

@@ -119,7 +119,7 @@ import Testing
         let reply = await page.send(#"{"id":"p","module":"echo","action":"echo","payload":{"list":[1,2,03]}}"#)
         #expect(
             reply
-                == #"{"id":"p","success":false,"error":"malformed JSON: payload.list[2]: leading zeros are not allowed (at byte 66)","code":"invalid_message","details":{"offset":66,"path":"payload.list[2]","reason":"invalid_number"}}"#
+                == #"{"id":"p","success":false,"error":"malformed JSON: payload.list[2]: numbers must not have leading zeros (at byte 66)","code":"invalid_message","details":{"offset":66,"path":"payload.list[2]","reason":"invalid_number"}}"#
         )
     }
 
