@@ -189,6 +189,49 @@ struct UpdaterTests {
     }
 }
 
+@Suite("Updater finishing an interrupted install")
+struct InterruptedInstallTests {
+    @Test("a release whose record was stored but whose state was not (a kill between the two) is installed by the next update")
+    func finishesAnInstallKilledBetweenItsTwoWrites() async throws {
+        try await LivePlatform.run { platform in
+            let key = SigningKey.generate()
+            try await platform.createApp("quiz", key: key)
+            try await platform.publish("quiz", version: "1.0.0", files: ["index.html": Array("v1".utf8)], key: key)
+            let (account, _) = try await platform.signedInAccount()
+            let root = temporaryDirectory()
+            let store = try BundleStore(root: root)
+            let updater = Updater(
+                client: platform.client, store: store, trust: PublisherTrust(keys: [key.verifyingKey]), tokens: account)
+            for try await _ in updater.update(appId: "quiz", channel: "stable", activation: .immediately) {}
+            let v1 = try #require(try store.app("quiz").active)
+            // The kill: v2's record is written, the state is the one from before.
+            let state = root.appendingPathComponent("apps/quiz/state.json")
+            let before = try Data(contentsOf: state)
+            try await platform.publish("quiz", version: "2.0.0", files: ["index.html": Array("v2".utf8)], key: key)
+            for try await _ in updater.update(appId: "quiz", channel: "stable", activation: .immediately) {}
+            let v2 = try #require(try store.app("quiz").active)
+            #expect(v2 != v1)
+            try before.write(to: state)
+            #expect(try store.app("quiz").active == v1)
+            // The server says up to date (2.0.0 is installed); the update finishes the install.
+            var events: [Updater.Event] = []
+            for try await event in updater.update(appId: "quiz", channel: "stable", activation: .immediately) {
+                events.append(event)
+            }
+            #expect(try store.app("quiz").active == v2)
+            #expect(events.contains { if case .installed = $0 { true } else { false } })
+            // Once adopted, it is up to date.
+            var again: [Updater.Event] = []
+            for try await event in updater.update(appId: "quiz", channel: "stable") { again.append(event) }
+            #expect(again == [.upToDate])
+            // An explicit rollback is not undone by the next update.
+            try store.activate(appId: "quiz", bundleHash: v1)
+            for try await _ in updater.update(appId: "quiz", channel: "stable", activation: .immediately) {}
+            #expect(try store.app("quiz").active == v1)
+        }
+    }
+}
+
 @Suite("URLSession transport under cancellation")
 struct TransportCancellationTests {
     @Test("cancelling calls in flight, 200 times at random moments, neither hangs nor loses an answer")

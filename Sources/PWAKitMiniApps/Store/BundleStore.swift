@@ -198,6 +198,11 @@ public final class BundleStore: Sendable {
                 signature: release.envelope.signature, installedAt: Date())
             try writeJSON(record, to: releasePath(appId, release.bundleHash), directory: "\(appDirectory(appId))/releases")
             app.channel = release.manifest.channel
+            var adopted = app.adopted ?? installed.map(\.bundleHash)
+            let kept = Set(installed.map(\.bundleHash))
+            adopted.removeAll { !kept.contains($0) }
+            if !adopted.contains(release.bundleHash) { adopted.append(release.bundleHash) }
+            app.adopted = adopted
             switch activation {
             case .immediately: Self.activate(&app, release.bundleHash)
             case .nextLaunch:

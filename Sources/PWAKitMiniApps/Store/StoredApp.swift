@@ -15,6 +15,10 @@ public struct StoredApp: Codable, Sendable, Hashable {
     public var bad: [String]
     /// The channel the app follows.
     public var channel: String?
+    /// The releases whose install completed: the state took them in. A release record not listed
+    /// here is an install killed between its record and this state (``Updater`` finishes it). `nil`
+    /// in state written before the list existed.
+    public var adopted: [String]?
 
     /// An app with nothing installed.
     public init() {

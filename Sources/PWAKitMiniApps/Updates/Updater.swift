@@ -104,6 +104,19 @@ public struct Updater: Sendable {
         return .available(release)
     }
 
+    /// The newest installed release of `appId` when an install of it was interrupted after its
+    /// record was written and before the app's state took it in (a kill between the two writes):
+    /// not in the state's ``StoredApp/adopted`` list, nor marked bad. Verified again against the
+    /// pinned keys, as any release is before it is installed.
+    func interruptedInstall(appId: String) throws -> VerifiedRelease? {
+        guard let newest = try store.installedReleases(appId: appId).first else { return nil }
+        let app = try store.app(appId)
+        guard let adopted = app.adopted, !adopted.contains(newest.bundleHash), !app.bad.contains(newest.bundleHash)
+        else { return nil }
+        return try trust.verify(
+            SignedRelease(manifest: newest.manifest, keyId: newest.keyId, signature: newest.signature), appId: appId)
+    }
+
     /// Downloads what `release` needs and installs it; `progress` is called as bytes arrive.
     @discardableResult
     public func install(
@@ -148,7 +161,14 @@ public struct Updater: Sendable {
                 do {
                     switch try await check(appId: appId, channel: channel) {
                     case .upToDate:
-                        continuation.yield(.upToDate)
+                        if let interrupted = try interruptedInstall(appId: appId) {
+                            // A release whose files and record were stored, but whose install was
+                            // killed before the app's state named it: finish that install.
+                            let app = try store.install(interrupted, activation: activation)
+                            continuation.yield(.installed(interrupted, app))
+                        } else {
+                            continuation.yield(.upToDate)
+                        }
                     case .available(let release):
                         let app = try await install(release, activation: activation) { continuation.yield(.progress($0)) }
                         continuation.yield(.installed(release, app))
