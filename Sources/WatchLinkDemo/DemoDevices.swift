@@ -66,6 +66,10 @@ enum DemoDevices {
             if let state = lastStep.withLock({ $0 }), step.n > state.value { try await state.update(step.n) }
             return StepDone(n: step.n, total: now)
         }
+        let mood = Mutex<SharedState<String>?>(nil)
+        try connection.register(MoodCheck.self) { _ in
+            MoodSeen(mood: mood.withLock { $0 }?.value ?? "")
+        }
         let files = await connection.receivedFiles()
         Task {
             for await file in files {
@@ -76,8 +80,9 @@ enum DemoDevices {
         try await connection.start()
         let states = try await DemoStates(connection)
         lastStep.withLock { $0 = states.lastStep }
+        mood.withLock { $0 = states.mood }
         try await states.mood.update("watch-up")
-        emit("watch ready")
+        emit("watch ready on \(try options.string("socket")); waiting for the phone")
         var last = ""
         Task { await states.report() }
         while true {
@@ -105,6 +110,10 @@ enum DemoDevices {
             }
         }
         try await connection.start()
+        if !connection.status.isReachable {
+            // NB: nothing is lost meanwhile: requests wait in the outbox (and the log) until it connects.
+            emit("waiting for the watch on \(try options.string("socket")) (start it with: watchlink-demo watch …)")
+        }
         if let path = options.values["file"] {
             let transfer = try await connection.transferFile(URL(fileURLWithPath: path), metadata: ["from": "phone"])
             emit("file queued \(transfer.id.uuidString.prefix(8)) \(transfer.fileName) \(transfer.size)")
@@ -120,6 +129,10 @@ enum DemoDevices {
         try await states.mood.update("finished")
         let ok = results.filter { $0.hasPrefix("ok") }.count
         emit("done ok=\(ok) err=\(results.count - ok) health=\(connection.status.health.rawValue)")
+        // NB: shared state travels on its own channel; before exiting, wait until the watch says it
+        // sees the last value, or the process could end before it left.
+        let seen = await waitForWatch(toSee: "finished", over: connection, timeout: timeout)
+        emit(seen ? "watch confirmed mood finished" : "the watch did not confirm mood finished within the timeout")
         let linger = try options.int("linger", default: 0)
         if linger > 0 {
             // NB: keep the connection up so shared state can converge, and report it as it does.
@@ -127,6 +140,21 @@ enum DemoDevices {
             try? await Task.sleep(for: .seconds(linger))
             reporter.cancel()
         }
+    }
+
+    /// Asks the watch which mood it sees until it is `mood` or `timeout` passes; whether it saw it.
+    static func waitForWatch(toSee mood: String, over connection: WatchConnection, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let left = deadline - ContinuousClock.now
+            if let seen = try? await connection.send(MoodCheck(), strategy: .messageOnly, timeout: min(left, .seconds(5))),
+                seen.mood == mood
+            {
+                return true
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
     }
 
     /// What the step sender waits for: a request accepted into the outbox, or a step's outcome line.

@@ -6,11 +6,24 @@ struct DemoOptions {
     var values: [String: String] = [:]
 
     static let usage = """
+        A phone and a watch as two processes over a Unix socket, or a chaos replay.
+
         usage: watchlink-demo watch --socket PATH --data DIR [--runs FILE]
                watchlink-demo phone --socket PATH --data DIR [--count N] [--strategy NAME] [--timeout SECONDS] [--linger SECONDS]
                    [--pace-ms MS] [--limit-file PATH] [--file PATH]
                watchlink-demo chaos [--seed N] [--requests N]
+               watchlink-demo --help
+
+        The watch listens on the socket and serves steps; the phone sends --count steps (8 in flight),
+        sets the shared state "mood" to happy and then finished, and waits until the watch says it sees
+        "finished" (or --timeout passes) before it exits. Both keep their queues in --data, so either may
+        be killed and started again with the same arguments.
         """
+
+    /// Whether the arguments ask for help.
+    static func wantsHelp(_ arguments: [String]) -> Bool {
+        arguments.contains { ["--help", "-h", "help"].contains($0) }
+    }
 
     init(_ arguments: [String]) throws(WatchLinkError) {
         guard let command = arguments.first, ["watch", "phone", "chaos"].contains(command) else {

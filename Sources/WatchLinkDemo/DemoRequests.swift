@@ -12,3 +12,15 @@ struct StepDone: Codable, Sendable {
     var n: Int
     var total: Int
 }
+
+/// Asks the watch which mood it sees: how the phone learns that its last shared-state update
+/// arrived before it exits.
+struct MoodCheck: WatchRequest {
+    typealias Response = MoodSeen
+    static var typeKey: WatchTypeKey { WatchTypeKey("demo.mood-check") }
+}
+
+/// The mood the watch sees.
+struct MoodSeen: Codable, Sendable {
+    var mood: String
+}

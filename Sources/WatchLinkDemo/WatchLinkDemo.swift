@@ -6,8 +6,13 @@ import WatchLinkSimulation
 @main
 struct WatchLinkDemo {
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if DemoOptions.wantsHelp(arguments) {
+            print(DemoOptions.usage)
+            exit(0)
+        }
         do {
-            let options = try DemoOptions(Array(CommandLine.arguments.dropFirst()))
+            let options = try DemoOptions(arguments)
             switch options.command {
             case "watch": try await DemoDevices.watch(options)
             case "phone": try await DemoDevices.phone(options)

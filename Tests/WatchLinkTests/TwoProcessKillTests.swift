@@ -75,6 +75,31 @@ import Testing
         var description: String { "gave up waiting for \(what)" }
     }
 
+    /// The README's demo as a new user runs it: help, a phone that says what it waits for, and a
+    /// run in which the watch sees the phone's last shared-state value before the phone exits.
+    @Test func theDemoDoesWhatItsDocsSay() async throws {
+        let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
+        let help = try Child(binary, ["--help"])
+        help.process.waitUntilExit()
+        #expect(help.process.terminationStatus == 0)
+        try await waitFor("the usage") { help.output.contains { $0.hasPrefix("usage: watchlink-demo watch") } }
+
+        let root = URL(fileURLWithPath: "/tmp/wl-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let socket = root.appendingPathComponent("s").path
+        let phone = try Child(
+            binary, ["phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", "20"])
+        try await waitFor("the phone to say it waits") { phone.output.contains { $0.hasPrefix("waiting for the watch on") } }
+        let watch = try Child(binary, ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path])
+        defer { watch.kill9() }
+        phone.process.waitUntilExit()
+        #expect(phone.process.terminationStatus == 0)
+        #expect(phone.output.contains("done ok=20 err=0 health=healthy"), "\(phone.output)")
+        #expect(phone.output.contains("watch confirmed mood finished"), "\(phone.output)")
+        try await waitFor("the watch to see mood finished") { watch.output.contains("watch sees mood finished") }
+    }
+
     @Test func killingEitherProcessLosesNothingAndRunsNothingTwice() async throws {
         let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
         let root = URL(fileURLWithPath: "/tmp/wl-kill-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
