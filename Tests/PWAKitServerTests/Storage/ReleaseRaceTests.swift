@@ -57,39 +57,51 @@ struct ReleaseRaceTests {
             print("Release race suite SKIPPED: PWAKIT_TEST_POSTGRES_URL not set")
             return
         }
-        try await StorageEngine.postgres.withStorage { control in
-            try await control.migrate()
+        // NB: a database of its own: its trigger on `releases` and the insert it holds open never
+        // make another test's statements wait (they did, past a live test's 20 s read timeout).
+        try await StorageEngine.postgres.withIsolatedDatabase { url in
+            let control = try await SQLStorage.postgres(url: url, maximumConnections: 1)
             let hold = Hold()
             do {
+                try await control.migrate()
                 for statement in hold.create { try await control.driver.execute(statement) }
-                try await race(hold, control: control)
+                try await race(hold, control: control, url: url)
             } catch {
                 for statement in hold.drop { _ = try? await control.driver.execute(statement) }
+                try? await control.close()
                 throw error
             }
             for statement in hold.drop { try await control.driver.execute(statement) }
+            try await control.close()
         }
     }
 
-    private func race(_ hold: Hold, control: SQLStorage) async throws {
-        try await StorageEngine.postgres.withStorage { storage in
+    private func race(_ hold: Hold, control: SQLStorage, url: String) async throws {
+        let storage = try await SQLStorage.postgres(url: url, maximumConnections: 4)
+        do {
             let appId = hold.appId
             let higher = Task { try await storage.insertReleaseMovingForward(Self.release(appId, "1.1.0", 1_001_000)) }
             // Wait until 1.1.0 is inserted but held before its commit.
-            try await Self.poll(control, "SELECT 1 AS x FROM pg_stat_activity WHERE wait_event = 'PgSleep'")
+            try await Self.poll(
+                control,
+                "SELECT 1 AS x FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = current_database()")
             let lower = Task { try await storage.insertReleaseMovingForward(Self.release(appId, "1.0.5", 1_000_005)) }
             // Wait until 1.0.5 either landed (the race) or waits its turn behind 1.1.0.
             try await Self.poll(
                 control,
                 """
                 SELECT 1 AS x FROM releases WHERE app_id = $1 AND version = '1.0.5'
-                UNION ALL SELECT 1 AS x FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+                UNION ALL SELECT 1 AS x FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()
                 """, [.text(appId)])
             try await control.driver.execute("INSERT INTO \(hold.gate) (opened) VALUES (true)")
             #expect(try await higher.value)
             #expect(try await lower.value == false, "1.0.5 landed after 1.1.0")
             #expect(try await storage.releases(appId: appId, channel: "stable").map(\.version) == ["1.1.0"])
+        } catch {
+            try? await storage.close()
+            throw error
         }
+        try await storage.close()
     }
 
     /// Re-runs `sql` until it returns a row, for at most ten seconds.
