@@ -50,7 +50,7 @@ public struct ReviewRequest: Codable, Sendable, Hashable {
     /// Whether the system was asked to show its prompt (it decides whether it does).
     public var requested: Bool
     /// ``requested`` under the PWAKit project's name (the system decides whether its prompt shows).
-    public var presented: Bool
+    public private(set) var presented: Bool
 
     /// The outcome: `requested` under both names.
     public init(requested: Bool) {

@@ -77,7 +77,7 @@ public struct BiometricAuthentication: Codable, Sendable, Hashable {
     /// Always true: failures are errors.
     public var authenticated: Bool
     /// ``authenticated`` under the PWAKit project's name.
-    public var success: Bool
+    public private(set) var success: Bool
 
     /// The outcome: `authenticated` under both names.
     public init(authenticated: Bool) {

@@ -68,7 +68,7 @@ public struct HealthAuthorizationResult: Codable, Sendable, Hashable {
     /// Whether the prompt was shown (or had been answered before).
     public var requested: Bool
     /// Always true: failures are errors (the PWAKit project's SDK reads it).
-    public var success: Bool
+    public private(set) var success: Bool
 
     /// Creates a result.
     public init(requested: Bool) {

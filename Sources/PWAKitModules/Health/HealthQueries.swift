@@ -76,7 +76,7 @@ public struct StepCount: Codable, Sendable, Hashable {
     /// The total.
     public var count: Int
     /// ``count`` under the PWAKit project's name.
-    public var totalSteps: Int
+    public private(set) var totalSteps: Int
 
     /// Creates a result.
     public init(count: Int) {
@@ -93,15 +93,15 @@ public struct HeartRateSample: Codable, Sendable, Hashable {
     public var bpm: Double
     /// ``bpm`` as the PWAKit project reports a reading: `value` in `unit` (`count/min`) of
     /// `quantityType` (`heartRate`) over `startDate`…`endDate` (both ``date``).
-    public var value: Double
+    public private(set) var value: Double
     /// `count/min`.
-    public var unit: String
+    public private(set) var unit: String
     /// ``date``.
-    public var startDate: ISODate
+    public private(set) var startDate: ISODate
     /// ``date``.
-    public var endDate: ISODate
+    public private(set) var endDate: ISODate
     /// `heartRate`.
-    public var quantityType: String
+    public private(set) var quantityType: String
 
     /// Creates a sample.
     public init(date: ISODate, bpm: Double) {

@@ -129,7 +129,7 @@ public struct RecordedWorkout: Codable, Sendable, Hashable {
     /// Seconds from start to end.
     public var duration: Double
     /// ``energyBurned`` under the PWAKit project's name.
-    public var calories: Double?
+    public private(set) var calories: Double?
 
     /// The entry for `workout`.
     public init(_ workout: Workout) {
@@ -154,7 +154,7 @@ public struct WorkoutSaved: Codable, Sendable, Hashable {
     /// Always true: failures are errors.
     public var saved: Bool
     /// ``saved`` under the PWAKit project's name.
-    public var success: Bool
+    public private(set) var success: Bool
 
     /// Creates a result.
     public init(saved: Bool) {

@@ -154,13 +154,13 @@ public struct PurchaseResult: Codable, Sendable, Hashable {
     public var productId: String?
     /// The outcome as the PWAKit project's SDK reads it: `success` (purchased), `pending`,
     /// `cancelled`, and the ``transaction``'s id.
-    public var success: Bool
+    public private(set) var success: Bool
     /// `status` is `pending`.
-    public var pending: Bool
+    public private(set) var pending: Bool
     /// `status` is `cancelled`.
-    public var cancelled: Bool
+    public private(set) var cancelled: Bool
     /// The transaction's id, when purchased.
-    public var transactionId: String?
+    public private(set) var transactionId: String?
 
     /// Creates a result.
     public init(status: PurchaseStatus, transaction: Entitlement? = nil, productId: String? = nil) {
@@ -209,7 +209,7 @@ public struct EntitlementList: Codable, Sendable, Hashable {
     /// The entitlements.
     public var entitlements: [Entitlement]
     /// The ids of the products owned, each once, as the PWAKit project's SDK reads them.
-    public var ownedProductIds: [String]
+    public private(set) var ownedProductIds: [String]
 
     /// Creates a result.
     public init(entitlements: [Entitlement]) {

@@ -17,7 +17,7 @@ public struct NotificationPermission: Codable, Sendable, Hashable {
     /// The state.
     public var state: NotificationPermissionState
     /// Whether ``state`` is `granted` (the PWAKit project's `requestPermission` answers it).
-    public var granted: Bool
+    public private(set) var granted: Bool
     /// Creates a result.
     public init(state: NotificationPermissionState) {
         self.state = state
@@ -32,7 +32,7 @@ public struct PushSubscription: Codable, Sendable, Hashable {
     /// The push provider, e.g. `apns`.
     public var provider: String
     /// Always true: failures are errors (the PWAKit project's SDK reads it).
-    public var success: Bool
+    public private(set) var success: Bool
     /// Creates a result.
     public init(token: String, provider: String) {
         self.token = token
@@ -295,7 +295,7 @@ public struct NotificationScheduled: Codable, Sendable, Hashable {
     /// When it will first fire.
     public var nextFireDate: ISODate
     /// Always true: failures are errors (the PWAKit project's SDK reads it).
-    public var success: Bool
+    public private(set) var success: Bool
     /// True when no notification service runs now: the notification is kept and shown once one does.
     public var deferred: Bool
 
@@ -332,7 +332,7 @@ public struct PendingNotification: Codable, Sendable, Hashable {
     /// Whether the trigger repeats.
     public var repeats: Bool
     /// ``nextFireDate`` under the PWAKit project's name.
-    public var nextTriggerDate: ISODate
+    public private(set) var nextTriggerDate: ISODate
 
     /// Creates an entry.
     public init(notification: LocalNotification, nextFireDate: ISODate) {
@@ -362,7 +362,7 @@ public struct PushEvent: Codable, Sendable, Hashable {
     /// Its subtitle.
     public var subtitle: String?
     /// ``data`` under the PWAKit project's name.
-    public var userInfo: JSONValue?
+    public private(set) var userInfo: JSONValue?
 
     /// Creates an event.
     public init(

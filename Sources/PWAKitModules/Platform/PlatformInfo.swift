@@ -27,11 +27,11 @@ public struct PlatformInfo: Codable, Sendable, Equatable {
     /// Each module alias (the PWAKit project's module names) → the module it names.
     public var aliases: [String: String]
     /// ``osVersion`` under the PWAKit project's name.
-    public var version: String
+    public private(set) var version: String
     /// ``appBuild`` under the PWAKit project's name.
-    public var buildNumber: String
+    public private(set) var buildNumber: String
     /// ``pwakitVersion`` under the PWAKit project's name.
-    public var pwaKitVersion: String
+    public private(set) var pwaKitVersion: String
 
     /// Real hardware or a simulation.
     public enum DeviceFeatures: String, Codable, Sendable, SchemaEnum {

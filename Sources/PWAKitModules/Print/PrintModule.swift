@@ -56,7 +56,7 @@ public struct PrintOutcome: Codable, Sendable, Hashable {
     /// True when the job was sent; false when the user cancelled.
     public var printed: Bool
     /// ``printed`` under the PWAKit project's name.
-    public var success: Bool
+    public private(set) var success: Bool
 
     /// The outcome: `printed` under both names.
     public init(printed: Bool) {
@@ -70,7 +70,7 @@ public struct PrintAbility: Codable, Sendable, Hashable {
     /// Whether printing is available.
     public var available: Bool
     /// ``available`` under the PWAKit project's native name.
-    public var canPrint: Bool
+    public private(set) var canPrint: Bool
 
     /// The answer: `available` under both names.
     public init(available: Bool) {

@@ -153,7 +153,7 @@ public struct ShareOutcome: Codable, Sendable, Hashable {
     /// True when the content was shared; false when the user dismissed the sheet.
     public var shared: Bool
     /// ``shared`` under the PWAKit project's name.
-    public var completed: Bool
+    public private(set) var completed: Bool
 
     /// The outcome: `shared` under both names.
     public init(shared: Bool) {
@@ -167,7 +167,7 @@ public struct ShareAbility: Codable, Sendable, Hashable {
     /// Whether `share` would accept the content.
     public var canShare: Bool
     /// ``canShare`` under the PWAKit project's name.
-    public var available: Bool
+    public private(set) var available: Bool
 
     /// The answer: `canShare` under both names.
     public init(canShare: Bool) {
