@@ -40,13 +40,13 @@ let serverCLIDependencies: [Target.Dependency] = [
 let serverTargets: [Target] = [
     .target(
         name: "PWAKitBundles",
-        dependencies: ["PWAKitErrors", .product(name: "Crypto", package: "swift-crypto")],
+        dependencies: ["PWAKitErrors", "PWAKitEncoding", .product(name: "Crypto", package: "swift-crypto")],
         swiftSettings: strictSettings
     ),
     .target(
         name: "PWAKitServer",
         dependencies: [
-            "PWAKitBundles", "PWAKitFiles", "PWAKitErrors",
+            "PWAKitBundles", "PWAKitFiles", "PWAKitErrors", "PWAKitEncoding",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -99,6 +99,7 @@ let serverTargets: [Target] = [
             "PWAKitServer",
             "PWAKitBundles",
             "PWAKitTesting",
+            "PWAKitEncoding",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -164,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "PWAKitCoreTests",
             dependencies: [
-                "PWAKitCore", "PWAKitTesting",
+                "PWAKitCore", "PWAKitTesting", "PWAKitRetry",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
@@ -187,22 +188,23 @@ let package = Package(
 // MARK: - WatchLink (phone <-> watch messaging); no package dependencies, only PWAKitFiles.
 package.products += [
     .library(name: "WatchLink", targets: ["WatchLink"]),
-    .library(name: "WatchLinkSimulation", targets: ["WatchLinkSimulation"]),
     .executable(name: "watchlink-demo", targets: ["WatchLinkDemo"]),
     .executable(name: "watchlink-benchmark", targets: ["WatchLinkBenchmark"]),
 ]
 package.targets += [
-    .target(name: "WatchLink", dependencies: ["PWAKitFiles", "PWAKitErrors"], swiftSettings: strictSettings),
-    .target(name: "WatchLinkSimulation", dependencies: ["WatchLink"], swiftSettings: strictSettings),
-    .executableTarget(name: "WatchLinkDemo", dependencies: ["WatchLink", "WatchLinkSimulation"], swiftSettings: strictSettings),
+    .target(name: "WatchLink", dependencies: ["PWAKitFiles", "PWAKitErrors", "PWAKitRetry"], swiftSettings: strictSettings),
+    .target(name: "WatchLinkSimulation", dependencies: ["WatchLink", "PWAKitRetry"], swiftSettings: strictSettings),
+    .executableTarget(
+        name: "WatchLinkDemo", dependencies: ["WatchLink", "WatchLinkSimulation", "PWAKitRetry"],
+        swiftSettings: strictSettings),
     .executableTarget(
         name: "WatchLinkBenchmark",
-        dependencies: ["WatchLink"],
+        dependencies: ["WatchLink", "PWAKitRetry"],
         path: "Benchmarks/WatchLinkBenchmark",
         swiftSettings: strictSettings
     ),
     .testTarget(
-        name: "WatchLinkTests", dependencies: ["WatchLink", "WatchLinkSimulation", "PWAKitTesting"],
+        name: "WatchLinkTests", dependencies: ["WatchLink", "WatchLinkSimulation", "PWAKitTesting", "PWAKitRetry"],
         swiftSettings: strictSettings),
 ]
 // MARK: - end WatchLink
@@ -265,11 +267,17 @@ package.products += [
 
 // MARK: - Shared pieces and the device side of the mini-app platform.
 // PWAKitAPI: the server's wire types and a client over an injected transport (no Hummingbird);
-// PWAKitFiles: crash-safe file replacement and file locks; PWAKitMiniApps: account, catalog,
+// PWAKitFiles: crash-safe file replacement and file locks; PWAKitErrors: the one error shape;
+// PWAKitRetry: backoff over any Clock and the seeded generator; PWAKitEncoding: hex, base64url; PWAKitMiniApps: account, catalog,
 // bundle store, updater, ready-bound rollback and the `session` module (no WebKit, no server).
 package.targets += [
-    .target(name: "PWAKitAPI", dependencies: ["PWAKitBundles", "PWAKitErrors"], swiftSettings: strictSettings),
+    .target(name: "PWAKitAPI", dependencies: ["PWAKitBundles", "PWAKitErrors", "PWAKitRetry"], swiftSettings: strictSettings),
     .target(name: "PWAKitErrors", swiftSettings: strictSettings),
+    .target(name: "PWAKitRetry", swiftSettings: strictSettings),
+    .target(name: "PWAKitEncoding", swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitRetryTests", dependencies: ["PWAKitRetry", "PWAKitTesting"], swiftSettings: strictSettings),
+    .testTarget(name: "PWAKitEncodingTests", dependencies: ["PWAKitEncoding"], swiftSettings: strictSettings),
     .target(name: "PWAKitTesting", swiftSettings: strictSettings),
     .testTarget(
         name: "PWAKitErrorsTests", dependencies: ["PWAKitErrors", "PWAKitFiles", "PWAKitCore", "PWAKitBundles"],
@@ -288,6 +296,7 @@ package.targets += [
         name: "PWAKitMiniAppsTests",
         dependencies: [
             "PWAKitMiniApps", "PWAKitAPI", "PWAKitFiles", "PWAKitServer", "PWAKitBundles", "PWAKitCore", "PWAKitModules",
+            "PWAKitTesting", "PWAKitRetry",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -297,6 +306,8 @@ package.targets += [
 ]
 package.products += [
     .library(name: "PWAKitErrors", targets: ["PWAKitErrors"]),
+    .library(name: "PWAKitRetry", targets: ["PWAKitRetry"]),
+    .library(name: "PWAKitEncoding", targets: ["PWAKitEncoding"]),
     .library(name: "PWAKitTesting", targets: ["PWAKitTesting"]),
     .library(name: "PWAKitFiles", targets: ["PWAKitFiles"]),
     .library(name: "PWAKitAPI", targets: ["PWAKitAPI"]),

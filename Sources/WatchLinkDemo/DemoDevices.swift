@@ -104,8 +104,8 @@ enum DemoDevices {
         let events = await connection.events()
         Task {
             for await event in events {
-                if case .fileTransferFinished(let id, let code) = event {
-                    emit("file finished \(id.uuidString.prefix(8)) \(code?.rawValue ?? "delivered")")
+                if event.kind == .fileTransferFinished, let id = event.requestID {
+                    emit("file finished \(id.uuidString.prefix(8)) \(event.code?.rawValue ?? "delivered")")
                 }
             }
         }
@@ -176,7 +176,7 @@ enum DemoDevices {
         let events = await connection.events()
         let forwarder = Task {
             for await event in events {
-                if case .requestAccepted = event { sink.yield(.accepted) }
+                if event.kind == .requestAccepted { sink.yield(.accepted) }
             }
         }
         defer { forwarder.cancel() }

@@ -1,69 +1,69 @@
 import WatchLink
 
 /// The outcome of a seeded chaos run: workload totals, faults injected and invariant violations.
-public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
+package struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     /// The seed that reproduces the run.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Requests the workload tried to submit.
-    public var requests = 0
+    package var requests = 0
     /// Requests submitted while their sender was crashed (never accepted, never promised).
-    public var submittedWhileDown = 0
+    package var submittedWhileDown = 0
     /// Requests accepted by their sender.
-    public var accepted = 0
+    package var accepted = 0
     /// Accepted requests answered with a value.
-    public var succeeded = 0
+    package var succeeded = 0
     /// Accepted requests settled with an error, by code.
-    public var failures: [String: Int] = [:]
+    package var failures: [String: Int] = [:]
     /// Accepted requests with no outcome at all.
-    public var lost = 0
+    package var lost = 0
     /// Non-durable requests that died unsettled with their sender's process (and caller).
-    public var abandoned = 0
+    package var abandoned = 0
     /// `outcome_unknown` settlements whose handler had run once.
-    public var outcomeUnknownRanOnce = 0
+    package var outcomeUnknownRanOnce = 0
     /// `outcome_unknown` settlements whose handler had not run (crash before it was called).
-    public var outcomeUnknownNeverRan = 0
+    package var outcomeUnknownNeverRan = 0
     /// Requests whose handler ran more than once.
-    public var duplicated = 0
+    package var duplicated = 0
     /// Requests settled after their deadline while their sender was running.
-    public var late = 0
+    package var late = 0
     /// Ordered requests whose handlers ran out of send order.
-    public var fifoViolations = 0
+    package var fifoViolations = 0
     /// Shared-state keys whose values differ between the devices after quiescence.
-    public var divergedStates = 0
+    package var divergedStates = 0
     /// Cancellations the workload made (as a caller's task would), while the sender was up.
-    public var cancels = 0
+    package var cancels = 0
     /// Accepted requests settled `cancelled` whose handler had run once (sent before the cancel).
-    public var cancelledRanOnce = 0
+    package var cancelledRanOnce = 0
     /// Accepted requests settled `cancelled` whose handler never ran.
-    public var cancelledNeverRan = 0
+    package var cancelledNeverRan = 0
     /// File transfers the system accepted (the sender was up and activated).
-    public var files = 0
+    package var files = 0
     /// Accepted file transfers whose file is in the receiver's inbox after quiescence.
-    public var filesDelivered = 0
+    package var filesDelivered = 0
     /// File transfers the workload cancelled while the sender was up.
-    public var fileCancels = 0
+    package var fileCancels = 0
     /// Shared-state updates made.
-    public var stateUpdates = 0
+    package var stateUpdates = 0
     /// Faults injected, by kind.
-    public var faults: [FaultKind: Int] = [:]
+    package var faults: [FaultKind: Int] = [:]
     /// The run's trace digest; equal digests mean identical runs.
-    public var traceDigest: UInt64 = 0
+    package var traceDigest: UInt64 = 0
     /// Descriptions of the first violations found.
-    public var violations: [String] = []
+    package var violations: [String] = []
 
     /// Creates an empty report for `seed`.
-    public init(seed: UInt64) { self.seed = seed }
+    package init(seed: UInt64) { self.seed = seed }
 
     /// Whether every invariant held.
-    public var passed: Bool {
+    package var passed: Bool {
         lost == 0 && duplicated == 0 && late == 0 && fifoViolations == 0 && divergedStates == 0 && violations.isEmpty
     }
 
     /// The total of all injected faults.
-    public var totalFaults: Int { faults.values.reduce(0, +) }
+    package var totalFaults: Int { faults.values.reduce(0, +) }
 
     /// Adds another run's totals into this one (the seed and digest are kept).
-    public mutating func absorb(_ other: ChaosReport) {
+    package mutating func absorb(_ other: ChaosReport) {
         requests += other.requests
         submittedWhileDown += other.submittedWhileDown
         accepted += other.accepted
@@ -89,7 +89,7 @@ public struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One line suitable for quoting.
-    public var description: String {
+    package var description: String {
         let failureText = failures.keys.sorted().map { "\($0)=\(failures[$0]!)" }.joined(separator: " ")
         let faultText = faults.keys.sorted().map { "\($0.rawValue)=\(faults[$0]!)" }.joined(separator: " ")
         return

@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import WatchLink
 
 /// A seeded chaos workload over a ``PairedSimulation`` with an invariant checker.
@@ -12,7 +13,7 @@ import WatchLink
 /// too), `cancelled` only for requests a caller cancelled, ordered handlers in send order,
 /// shared state converged; every file not cancelled in its receiver's inbox exactly once with its
 /// bytes, no file twice, no transfer finished twice or with an outcome it cannot have.
-public enum ChaosRun {
+package enum ChaosRun {
     /// Shared-state keys and how each resolves conflicts.
     static let stateKeys: [(String, StateResolution)] = [
         ("latest", .latestWins),
@@ -38,7 +39,7 @@ public enum ChaosRun {
     }
 
     /// Runs `requests` requests under `faults` from `seed` and checks the invariants.
-    public static func run(seed: UInt64, requests: Int, faults: FaultPlan = FaultPlan()) -> ChaosReport {
+    package static func run(seed: UInt64, requests: Int, faults: FaultPlan = FaultPlan()) -> ChaosReport {
         let world = PairedSimulation(seed: seed, faults: faults)
         var workload = SeededRandom(seed: seed ^ 0x5EED_5EED_5EED_5EED)
         var report = ChaosReport(seed: seed)

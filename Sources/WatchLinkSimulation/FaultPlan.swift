@@ -1,37 +1,37 @@
 import WatchLink
 
 /// What the simulated network and devices do wrong, and how often.
-public struct FaultPlan: Sendable, Hashable {
+package struct FaultPlan: Sendable, Hashable {
     /// Probability a transfer is lost.
-    public var dropRate = 0.25
+    package var dropRate = 0.25
     /// Probability a transfer is delivered twice.
-    public var duplicateRate = 0.05
+    package var duplicateRate = 0.05
     /// Probability a queued transfer swaps places with the next one.
-    public var reorderRate = 0.05
+    package var reorderRate = 0.05
     /// Probability a transfer is held back long enough to overtake others.
-    public var delayRate = 0.05
+    package var delayRate = 0.05
     /// Normal one-way latency range, in milliseconds.
-    public var latency: ClosedRange<Int64> = 1...20
+    package var latency: ClosedRange<Int64> = 1...20
     /// Latency of a delayed transfer, in milliseconds.
-    public var longDelay: ClosedRange<Int64> = 200...4000
+    package var longDelay: ClosedRange<Int64> = 200...4000
     /// Mean time between reachability flaps, in milliseconds (0 disables).
-    public var flapInterval: Int64 = 20_000
+    package var flapInterval: Int64 = 20_000
     /// How long the link stays down in a flap, in milliseconds.
-    public var flapDowntime: ClosedRange<Int64> = 200...5000
+    package var flapDowntime: ClosedRange<Int64> = 200...5000
     /// Mean time between crashes of each device, in milliseconds (0 disables).
-    public var crashInterval: Int64 = 60_000
+    package var crashInterval: Int64 = 60_000
     /// How long a crashed device stays down, in milliseconds.
-    public var downtime: ClosedRange<Int64> = 100...2000
+    package var downtime: ClosedRange<Int64> = 100...2000
     /// Probability of a crash between any two effects a device performs.
-    public var crashPointRate = 0.0005
+    package var crashPointRate = 0.0005
     /// Probability of a crash after a handler's start mark is synced and before the handler is called.
-    public var crashBeforeHandlerRate = 0.001
+    package var crashBeforeHandlerRate = 0.001
 
     /// The standard chaos plan: 25% drops, 5% duplicates, reordering, delays, flaps and crashes.
-    public init() {}
+    package init() {}
 
     /// A plan without any faults.
-    public static var none: FaultPlan {
+    package static var none: FaultPlan {
         var plan = FaultPlan()
         plan.dropRate = 0
         plan.duplicateRate = 0
@@ -46,7 +46,7 @@ public struct FaultPlan: Sendable, Hashable {
 }
 
 /// The kinds of fault the simulation injects.
-public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
     /// A transfer was lost.
     case drop
     /// A transfer was delivered twice.
@@ -65,7 +65,7 @@ public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case crashBeforeHandler = "crash_before_handler"
 
     /// Orders kinds by declaration.
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    package static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -1,43 +1,44 @@
-public import Foundation
-public import WatchLink
+package import Foundation
+package import PWAKitRetry
+package import WatchLink
 
 /// Receives what happens in a ``PairedSimulation``, for invariant checking.
-public struct SimulationObserver {
+package struct SimulationObserver {
     /// A handler body executed on a device.
-    public var handlerRan: (DeviceOrigin, InboundCall) -> Void = { _, _ in }
+    package var handlerRan: (DeviceOrigin, InboundCall) -> Void = { _, _ in }
     /// A request was accepted by its sender.
-    public var accepted: (DeviceOrigin, UUID) -> Void = { _, _ in }
+    package var accepted: (DeviceOrigin, UUID) -> Void = { _, _ in }
     /// A request was settled at its sender.
-    public var completed: (DeviceOrigin, UUID, Result<Data, WatchLinkError>) -> Void = { _, _, _ in }
+    package var completed: (DeviceOrigin, UUID, Result<Data, WatchLinkError>) -> Void = { _, _, _ in }
     /// A device crashed; its durable log is passed for inspection.
-    public var crashed: (DeviceOrigin, SimulatedDisk) -> Void = { _, _ in }
+    package var crashed: (DeviceOrigin, SimulatedDisk) -> Void = { _, _ in }
     /// A file reached a device; its `url` is deleted when this returns. Throwing refuses it
     /// (it stays queued and is delivered again).
-    public var fileReceived: (DeviceOrigin, ReceivedFile) throws(WatchLinkError) -> Void = { _, _ in }
+    package var fileReceived: (DeviceOrigin, ReceivedFile) throws(WatchLinkError) -> Void = { _, _ in }
     /// A device heard that one of its file transfers finished (`nil`: delivered).
-    public var fileTransferFinished: (DeviceOrigin, FileTransfer, WatchLinkError?) -> Void = { _, _, _ in }
+    package var fileTransferFinished: (DeviceOrigin, FileTransfer, WatchLinkError?) -> Void = { _, _, _ in }
 
     /// Creates an observer that ignores everything.
-    public init() {}
+    package init() {}
 }
 
 /// A deterministic, discrete-event simulation of a phone and a watch with a faulty link.
 ///
 /// Everything — latency, faults, crashes, engine jitter — is drawn from one seeded generator
 /// and events run in (time, insertion) order, so a seed replays byte-identically.
-public final class PairedSimulation {
+package final class PairedSimulation {
     /// Simulated time in milliseconds.
-    public private(set) var now: Int64 = 1_700_000_000_000
+    package private(set) var now: Int64 = 1_700_000_000_000
     /// The fault plan; replace it with ``FaultPlan/none`` to let the system quiesce.
-    public var faults: FaultPlan
+    package var faults: FaultPlan
     /// Faults injected so far, by kind.
-    public private(set) var faultCounts: [FaultKind: Int] = [:]
+    package private(set) var faultCounts: [FaultKind: Int] = [:]
     /// What the invariant checker hears.
-    public var observer = SimulationObserver()
+    package var observer = SimulationObserver()
     /// The seeded source of every random choice.
-    public internal(set) var random: SeededRandom
+    package internal(set) var random: SeededRandom
     /// A running FNV-1a digest of every delivery, for replay comparison.
-    public private(set) var traceDigest: UInt64 = 0xcbf2_9ce4_8422_2325
+    package private(set) var traceDigest: UInt64 = 0xcbf2_9ce4_8422_2325
 
     var queue = EventQueue()
     var endpoints: [DeviceOrigin: SimulatedEndpoint] = [:]
@@ -55,7 +56,7 @@ public final class PairedSimulation {
     let fileScratch = FileManager.default.temporaryDirectory.appendingPathComponent("watchlink-sim-\(UUID().uuidString)")
 
     /// Creates a simulation; devices boot when ``start(configuration:resolutions:handler:)`` is called.
-    public init(seed: UInt64, faults: FaultPlan = FaultPlan()) {
+    package init(seed: UInt64, faults: FaultPlan = FaultPlan()) {
         self.random = SeededRandom(seed: seed)
         self.faults = faults
     }
@@ -63,10 +64,10 @@ public final class PairedSimulation {
     deinit { try? FileManager.default.removeItem(at: fileScratch) }
 
     /// The device `origin`.
-    public func endpoint(_ origin: DeviceOrigin) -> SimulatedEndpoint { endpoints[origin]! }
+    package func endpoint(_ origin: DeviceOrigin) -> SimulatedEndpoint { endpoints[origin]! }
 
     /// Boots both devices and starts the fault processes.
-    public func start(
+    package func start(
         configuration: LinkEngine.Configuration = LinkEngine.Configuration(), resolutions: [String: StateResolution] = [:],
         handler: @escaping (DeviceOrigin, InboundCall) -> Result<Data, WatchLinkError>
     ) {
@@ -83,12 +84,12 @@ public final class PairedSimulation {
     }
 
     /// Schedules `work` at simulated time `time`.
-    public func schedule(at time: Int64, _ work: @escaping () -> Void) {
+    package func schedule(at time: Int64, _ work: @escaping () -> Void) {
         queue.push(at: max(time, now), work)
     }
 
     /// Runs events until none remain before `time`, then sets the clock to `time`.
-    public func run(until time: Int64) {
+    package func run(until time: Int64) {
         while let next = queue.nextTime, next <= time, let (at, work) = queue.pop() {
             now = max(now, at)
             work()
@@ -97,7 +98,7 @@ public final class PairedSimulation {
     }
 
     /// Whether any events are pending.
-    public var hasPendingEvents: Bool { !queue.isEmpty }
+    package var hasPendingEvents: Bool { !queue.isEmpty }
 
     // MARK: Faults
 
@@ -174,7 +175,7 @@ public final class PairedSimulation {
     }
 
     /// Ends every fault process and brings the link and both devices up, so the system can quiesce.
-    public func quiesce() {
+    package func quiesce() {
         faults = .none
         linkUp = true
         schedule(at: now) { [unowned self] in self.refreshReachability() }

@@ -1,25 +1,26 @@
-public import Foundation
-public import WatchLink
+package import Foundation
+package import PWAKitRetry
+package import WatchLink
 
 /// One simulated device: a ``LinkEngine`` over a ``SimulatedSession`` and a ``SimulatedDisk``,
 /// with synchronous handlers. It performs the engine's effects one at a time, and the
 /// simulation may crash it between any two of them.
-public final class SimulatedEndpoint: SimulationDelegate {
+package final class SimulatedEndpoint: SimulationDelegate {
     /// Which device this is.
-    public let origin: DeviceOrigin
+    package let origin: DeviceOrigin
     unowned let world: PairedSimulation
     /// The engine of the running process; `nil` while crashed.
-    public internal(set) var engine: LinkEngine?
+    package internal(set) var engine: LinkEngine?
     var session: SimulatedSession?
     /// The device's durable log.
-    public internal(set) var disk = SimulatedDisk()
+    package internal(set) var disk = SimulatedDisk()
     /// Whether the process is running.
-    public internal(set) var isUp = true
+    package internal(set) var isUp = true
     var incarnation = 0
     var lastReachable = false
     var scheduledWake: Int64?
     /// The time of the last restart.
-    public internal(set) var lastRestart: Int64 = 0
+    package internal(set) var lastRestart: Int64 = 0
     let handler: (InboundCall) -> Result<Data, WatchLinkError>
     let resolutions: [String: StateResolution]
     let configuration: LinkEngine.Configuration
@@ -64,17 +65,17 @@ public final class SimulatedEndpoint: SimulationDelegate {
     }
 
     /// Submits a request from this device (no-op while crashed).
-    public func submit(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy) {
+    package func submit(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy) {
         apply { $0.submit(request, strategy: strategy, retry: retry, now: now) }
     }
 
     /// Updates a shared-state value on this device (no-op while crashed).
     /// Cancels a request as its caller's task would (``LinkEngine/cancel(_:now:)``).
-    public func cancel(_ id: UUID) {
+    package func cancel(_ id: UUID) {
         apply { $0.cancel(id, now: now) }
     }
 
-    public func updateState(_ key: String, value: Data) {
+    package func updateState(_ key: String, value: Data) {
         apply { $0.updateState(key, value: value, now: now) }
     }
 
@@ -162,16 +163,16 @@ public final class SimulatedEndpoint: SimulationDelegate {
     /// Queues a file transfer from this device.
     ///
     /// - Throws: `not_activated` while the device is down or activating, or the session's error.
-    public func transferFile(_ url: URL, metadata: [String: String] = [:]) throws(WatchLinkError) -> FileTransfer {
+    package func transferFile(_ url: URL, metadata: [String: String] = [:]) throws(WatchLinkError) -> FileTransfer {
         guard isUp, let session else { throw WatchLinkError(.notActivated, "device is down") }
         return try session.transferFile(url, metadata: metadata)
     }
 
     /// Cancels a file transfer from this device.
-    public func cancelFileTransfer(_ id: UUID) { session?.cancelFileTransfer(id) }
+    package func cancelFileTransfer(_ id: UUID) { session?.cancelFileTransfer(id) }
 
     /// File transfers from this device not yet delivered (owned by the simulated system, so they survive crashes).
-    public var outstandingFileTransfers: [FileTransfer] { world.fileQueues[origin.counterpart]!.map(\.0) }
+    package var outstandingFileTransfers: [FileTransfer] { world.fileQueues[origin.counterpart]!.map(\.0) }
 
     /// A file arrived: the observer sees it while its temporary file exists.
     func sessionDidReceiveFile(_ file: ReceivedFile) throws(WatchLinkError) {

@@ -1,11 +1,11 @@
-public import Foundation
-public import WatchLink
+package import Foundation
+package import WatchLink
 
 /// A ``WatchSession`` inside a ``PairedSimulation``: WatchConnectivity's semantics, with faults.
 ///
 /// One instance exists per process lifetime of a simulated device; the queues and contexts it
 /// hands data to belong to the simulated system and survive the app's crashes.
-public final class SimulatedSession: WatchSession {
+package final class SimulatedSession: WatchSession {
     unowned let world: PairedSimulation
     let side: DeviceOrigin
     let incarnation: Int
@@ -20,16 +20,16 @@ public final class SimulatedSession: WatchSession {
     }
 
     /// The activation state.
-    public var activationState: SessionActivationState { state }
+    package var activationState: SessionActivationState { state }
     /// Whether both devices are up, activated and the link is up.
-    public var isReachable: Bool { state == .activated && world.isReachable(from: side) }
+    package var isReachable: Bool { state == .activated && world.isReachable(from: side) }
     /// The last context this device sent.
-    public var applicationContext: Data? { world.sentContext[side] }
+    package var applicationContext: Data? { world.sentContext[side] }
     /// The last context this device received.
-    public var receivedApplicationContext: Data? { world.receivedContext[side] }
+    package var receivedApplicationContext: Data? { world.receivedContext[side] }
 
     /// Activation completes after a short simulated delay.
-    public func activate(delegate: any WatchSessionDelegate) {
+    package func activate(delegate: any WatchSessionDelegate) {
         let forwarding = ForwardingDelegate(target: delegate)
         self.forwarding = forwarding
         attach(forwarding)
@@ -41,26 +41,26 @@ public final class SimulatedSession: WatchSession {
     }
 
     /// Sends a live message; fails unless reachable.
-    public func sendMessage(_ data: Data) throws(WatchLinkError) {
+    package func sendMessage(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .message)
         guard isReachable else { throw WatchLinkError(.notReachable, "counterpart not reachable") }
         world.transmitMessage(from: side, data)
     }
 
     /// Queues a user-info transfer.
-    public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
+    package func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .userInfo)
         world.enqueueUserInfo(from: side, data)
     }
 
     /// Replaces the application context.
-    public func updateApplicationContext(_ data: Data) throws(WatchLinkError) {
+    package func updateApplicationContext(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .applicationContext)
         world.updateContext(from: side, data)
     }
 
     /// Reads the file now and queues it; the simulated system delivers it, with faults.
-    public func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer {
+    package func transferFile(_ url: URL, metadata: [String: String]) throws(WatchLinkError) -> FileTransfer {
         guard state == .activated else { throw WatchLinkError(.notActivated, "session not activated") }
         let (transfer, data) = try FileTransfer.readAll(url, metadata: metadata, id: world.random.uuid())
         world.enqueueFile(from: side, transfer, data)
@@ -68,15 +68,15 @@ public final class SimulatedSession: WatchSession {
     }
 
     /// File transfers from this device not yet delivered.
-    public var outstandingFileTransfers: [FileTransfer] { world.fileQueues[side.counterpart]!.map(\.0) }
+    package var outstandingFileTransfers: [FileTransfer] { world.fileQueues[side.counterpart]!.map(\.0) }
 
     /// Nothing of a queued file has moved yet; `nil` once it was delivered.
-    public func progress(ofFileTransfer id: UUID) -> FileTransferProgress? {
+    package func progress(ofFileTransfer id: UUID) -> FileTransferProgress? {
         outstandingFileTransfers.first { $0.id == id }.map { FileTransferProgress(completedBytes: 0, totalBytes: $0.size) }
     }
 
     /// Removes a queued file transfer and reports it finished with `cancelled`.
-    public func cancelFileTransfer(_ id: UUID) { world.cancelFile(from: side, id) }
+    package func cancelFileTransfer(_ id: UUID) { world.cancelFile(from: side, id) }
 
     private func precheck(_ data: Data, _ channel: SessionChannel) throws(WatchLinkError) {
         guard state == .activated else { throw WatchLinkError(.notActivated, "session not activated") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PWAKitAPI
 import PWAKitCore
 import PWAKitErrors
 import PWAKitFiles
@@ -47,7 +48,9 @@ struct CommandFailure: Error {
 
     /// Any other error of the project's shape (``CodedError``): its code, its message with the
     /// field at fault, and the status its kind means (a file that cannot be read or written, or
-    /// invalid input).
+    /// invalid input). A file-system error reads as its message alone; every other error names
+    /// its code after the message (`no such app (not_found)`); a server that cannot be reached
+    /// says so.
     init(_ error: any CodedError) {
         if let configuration = error as? ConfigurationError {
             self.init(configuration)
@@ -55,13 +58,33 @@ struct CommandFailure: Error {
         }
         let report = ErrorReport(error)
         var status = Status.invalid
-        if let file = error as? FileSystemError {
-            status = ["open", "read"].contains(file.operation) ? .unreadable : .cannotWrite
-        }
-        let message =
+        var message =
             report.field.map { field in report.message.hasPrefix(field) ? report.message : "\(field): \(report.message)" }
             ?? report.message
+        if let file = error as? FileSystemError {
+            status = ["open", "read"].contains(file.operation) ? .unreadable : .cannotWrite
+        } else if let client = error as? APIClientError, client.code == .network || client.code == .timeout {
+            message = "the server cannot be reached (\(report.message))"
+        } else {
+            message += " (\(report.code))"
+        }
         self.init(status: status, code: report.code, message: message)
+    }
+
+    /// A failure that is only a sentence (`no password: set PWAKIT_PASSWORD …`): exit status 1.
+    init(_ message: String, code: String = "failed") {
+        self.init(status: .invalid, code: code, message: message)
+    }
+
+    /// Runs an asynchronous command body the way ``run(json:_:)`` runs a synchronous one.
+    static func run(json: Bool = false, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let failure as CommandFailure {
+            try run(json: json) { throw failure }
+        } catch let error as any CodedError {
+            try run(json: json) { throw CommandFailure(error) }
+        }
     }
 
     /// Runs a command body, turning any failure into its message on standard error (or a
@@ -76,19 +99,23 @@ struct CommandFailure: Error {
                 throw CommandFailure(error)
             }
         } catch let failure as CommandFailure {
-            if json {
-                if let message = failure.message {
-                    Console.writeJSON(
-                        JSONFailure(error: .init(code: failure.code, message: message, report: failure.report)))
-                }
-            } else {
-                if let message = failure.message { Console.writeError("error: \(message)") }
-                if let report = failure.report {
-                    Console.writeError(ReportFormatter.lines(for: report).joined(separator: "\n"))
-                }
-            }
-            throw ExitCode(failure.status.rawValue)
+            throw report(failure, json: json)
         }
+    }
+
+    /// Writes `failure` as ``run(json:_:)`` does and returns the exit status to throw.
+    static func report(_ failure: CommandFailure, json: Bool = false) -> ExitCode {
+        if json {
+            if let message = failure.message {
+                Console.writeJSON(JSONFailure(error: .init(code: failure.code, message: message, report: failure.report)))
+            }
+        } else {
+            if let message = failure.message { Console.writeError("error: \(message)") }
+            if let report = failure.report {
+                Console.writeError(ReportFormatter.lines(for: report).joined(separator: "\n"))
+            }
+        }
+        return ExitCode(failure.status.rawValue)
     }
 
     private struct JSONFailure: Encodable {

@@ -1,5 +1,7 @@
 import Foundation
 import PWAKitAPI
+import PWAKitRetry
+import PWAKitTesting
 import Synchronization
 import Testing
 
@@ -28,20 +30,18 @@ final class ScriptedTransport: HTTPTransport {
 struct APIClientTests {
     static let me = #"{"id":"u1","email":"a@example.com","displayName":"A","role":"user"}"#
 
-    func client(_ transport: ScriptedTransport, waits: Waits? = nil) -> APIClient {
-        APIClient(
-            baseURL: URL(string: "http://127.0.0.1:1")!, transport: transport,
-            sleep: { duration in waits?.record(duration) }, random: { 0.5 })
+    func client(_ transport: ScriptedTransport, clock: ImmediateClock = ImmediateClock()) -> APIClient {
+        APIClient(baseURL: URL(string: "http://127.0.0.1:1")!, transport: transport, clock: clock, random: { 0.5 })
     }
 
     @Test("an idempotent call is retried on a lost connection and on 503, with jittered backoff, at most 3 times")
     func retriesIdempotentCalls() async throws {
         let transport = ScriptedTransport([.fail(.network), .answer(503, ""), .answer(200, Self.me)])
-        let waits = Waits()
-        let user = try await client(transport, waits: waits).me(accessToken: "t")
+        let clock = ImmediateClock()
+        let user = try await client(transport, clock: clock).me(accessToken: "t")
         #expect(user.email == "a@example.com")
         #expect(transport.sent.withLock { $0 }.count == 3)
-        #expect(waits.all == [.milliseconds(100), .milliseconds(200)])
+        #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200)])
         let exhausted = ScriptedTransport([.answer(503, ""), .answer(503, ""), .answer(503, ""), .answer(200, Self.me)])
         let error = await #expect(throws: APIClientError.self) { try await client(exhausted).me(accessToken: "t") }
         #expect(error?.status == 503)
@@ -80,20 +80,12 @@ struct APIClientTests {
         #expect(hostile?.code == .init("invalid_argument"))
     }
 
-    @Test("backoff doubles up to its cap and is scaled by the jitter")
-    func backoff() {
-        let policy = HTTPRetryPolicy(maximumAttempts: 5, initialBackoff: .milliseconds(200), maximumBackoff: .milliseconds(500))
-        #expect(policy.backoff(after: 1, unit: 1) == .milliseconds(200))
-        #expect(policy.backoff(after: 2, unit: 1) == .milliseconds(400))
-        #expect(policy.backoff(after: 3, unit: 1) == .milliseconds(500))
-        #expect(policy.backoff(after: 3, unit: 0.5) == .milliseconds(250))
-        #expect(policy.backoff(after: 1, unit: 0) == .zero)
+    @Test("a cancelled call stops retrying: no attempt after the cancellation")
+    func cancellationStopsRetries() async throws {
+        let transport = ScriptedTransport([.fail(.network), .fail(.network), .fail(.network)])
+        let task = Task { try await client(transport).me(accessToken: "t") }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(transport.sent.withLock { $0 }.count <= 1)
     }
-}
-
-/// The waits a client asked for.
-final class Waits: Sendable {
-    private let waits = Mutex<[Duration]>([])
-    func record(_ duration: Duration) { waits.withLock { $0.append(duration) } }
-    var all: [Duration] { waits.withLock { $0 } }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PWAKitAPI
 import PWAKitBundles
 import PWAKitMiniApps
+import PWAKitTesting
 import Testing
 
 @Suite("Catalog against a live server")
@@ -41,7 +42,8 @@ struct CatalogTests {
             let (account, _) = try await platform.signedInAccount()
             _ = try await CatalogStore(client: platform.client, tokens: account, directory: directory).refresh()
         }
-        let offline = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: UnreachableTransport(), sleep: { _ in })
+        let offline = APIClient(
+            baseURL: URL(string: "http://127.0.0.1:9")!, transport: UnreachableTransport(), clock: ImmediateClock())
         let catalog = CatalogStore(client: offline, tokens: FixedToken(token: "t"), directory: directory)
         let stale = try await catalog.refresh()
         #expect(stale.isStale)

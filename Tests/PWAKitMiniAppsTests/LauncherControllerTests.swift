@@ -4,6 +4,7 @@ import PWAKitBundles
 import PWAKitCore
 import PWAKitMiniApps
 import PWAKitModules
+import PWAKitTesting
 import Testing
 
 @Suite("launcher: the controller and its privileged bridge module, against a live server")
@@ -163,7 +164,7 @@ struct LauncherControllerTests {
         // The server is gone now.
         let url = try #require(baseURL)
         let offline = LauncherController(
-            account: AccountSession(client: APIClient(baseURL: url, sleep: { _ in }), vault: vault), store: store,
+            account: AccountSession(client: APIClient(baseURL: url, clock: ImmediateClock()), vault: vault), store: store,
             trust: PublisherTrust(keys: [key.verifyingKey]), catalogDirectory: directory.appendingPathComponent("catalog"))
         var presented: [String] = []
         offline.present = { app, _, _ in presented.append(app.appId) }

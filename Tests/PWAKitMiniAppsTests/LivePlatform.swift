@@ -6,6 +6,7 @@ import PWAKitAPI
 import PWAKitBundles
 import PWAKitMiniApps
 import PWAKitModules
+import PWAKitTesting
 import Synchronization
 
 @testable import PWAKitServer
@@ -53,7 +54,7 @@ struct LivePlatform: Sendable {
     }
 
     /// A client over the counting transport.
-    var client: APIClient { APIClient(baseURL: baseURL, transport: transport, sleep: { _ in }) }
+    var client: APIClient { APIClient(baseURL: baseURL, transport: transport, clock: ImmediateClock()) }
 
     /// Creates an app whose releases `key` signs.
     func createApp(_ appId: String, key: SigningKey, channels: [String] = ["stable", "beta"], permissions: [String] = [])

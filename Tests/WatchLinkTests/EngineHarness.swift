@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 
 @testable import WatchLink
 

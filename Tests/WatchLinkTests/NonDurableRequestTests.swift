@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import Testing
 
 @testable import WatchLink

@@ -1,3 +1,4 @@
+import PWAKitRetry
 import Testing
 
 @testable import WatchLink

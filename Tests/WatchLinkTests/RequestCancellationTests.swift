@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import PWAKitTesting
 import Synchronization
 import Testing
@@ -126,7 +127,7 @@ import Testing
 
         opening.yield()
         for await event in events {
-            if case .lateResponseDropped = event { break }
+            if event.kind == .lateResponseDropped { break }
         }
         // NB: the connection still works; the clock never moved.
         opening.yield()

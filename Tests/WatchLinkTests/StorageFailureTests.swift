@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import PWAKitTesting
 import Synchronization
 import Testing
@@ -53,10 +54,10 @@ import Testing
             let clock = ManualClock()
             let t0 = WatchTimestamp(milliseconds: 1_000_000)
             phone = WatchConnection(
-                origin: .phone, session: phoneSession, store: phoneStore, clock: clock, wallClockAtStart: t0,
+                origin: .phone, session: phoneSession, durableStore: phoneStore, clock: clock, wallClockAtStart: t0,
                 random: SeededRandom(seed: 1))
             watch = WatchConnection(
-                origin: .watch, session: watchSession, store: watchStore, clock: clock, wallClockAtStart: t0,
+                origin: .watch, session: watchSession, durableStore: watchStore, clock: clock, wallClockAtStart: t0,
                 random: SeededRandom(seed: 2))
             let runs = self.runs
             try watch.register(Ping.self) { ping in

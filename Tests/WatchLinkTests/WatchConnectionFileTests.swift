@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import PWAKitTesting
 import Testing
 
@@ -58,7 +59,7 @@ import Testing
         let url = try FileTransferTests.write("x", named: "x.txt", in: folder)
         let transfer = try await phone.transferFile(url)
         for await event in watchEvents {
-            if case .fileRejected(let error) = event {
+            if event.kind == .fileRejected, let error = event.error {
                 #expect(error.details["field"] == "fileInbox")
                 break
             }

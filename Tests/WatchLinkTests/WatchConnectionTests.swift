@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import PWAKitRetry
 import PWAKitTesting
 import Synchronization
 import Testing
@@ -109,7 +110,7 @@ import Testing
         clock.advance(by: .seconds(1))
         var settled = false
         for await event in events {
-            if case .requestSettled(_, nil) = event { settled = true; break }
+            if event.kind == .requestSettled, event.code == nil { settled = true; break }
             clock.advance(by: .seconds(1))
         }
         #expect(settled)

@@ -1,6 +1,7 @@
 public import Foundation
 import PWAKitBundles
 import PWAKitErrors
+public import PWAKitRetry
 
 /// The platform server's HTTP API as typed calls: one contract with the server (the wire types of
 /// this module), errors as ``APIClientError``, idempotent calls retried with backoff.
@@ -9,27 +10,26 @@ public struct APIClient: Sendable {
     public let baseURL: URL
     /// What carries the requests.
     public let transport: any HTTPTransport
-    /// How idempotent calls are retried.
-    public var retry: HTTPRetryPolicy
+    /// How idempotent calls are retried (``RetryPolicy/http``: three attempts in all).
+    public var retry: RetryPolicy
     /// The time one request may take.
     public var timeout: Duration
-    /// Waits between attempts (injected so tests never sleep).
-    public var sleep: @Sendable (Duration) async throws -> Void
+    /// What the waits between attempts sleep on (injected so tests never sleep).
+    public var clock: any Clock<Duration>
     /// A uniform random number in [0, 1) for jitter.
     public var random: @Sendable () -> Double
 
     /// Creates a client.
     public init(
-        baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), retry: HTTPRetryPolicy = .standard,
-        timeout: Duration = .seconds(30),
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await ContinuousClock().sleep(for: $0) },
+        baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), retry: RetryPolicy = .http,
+        timeout: Duration = .seconds(30), clock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.baseURL = baseURL
         self.transport = transport
         self.retry = retry
         self.timeout = timeout
-        self.sleep = sleep
+        self.clock = clock
         self.random = random
     }
 
@@ -65,22 +65,22 @@ public struct APIClient: Sendable {
         fields["Accept"] = fields["Accept"] ?? "application/json"
         let request = HTTPRequestData(method: method, url: url, headers: fields, body: body, timeout: timeout)
         let mayRetry = idempotent ?? ["GET", "HEAD", "PUT", "DELETE"].contains(method)
-        let attempts = mayRetry ? retry.maximumAttempts : 1
-        var attempt = 1
-        while true {
-            try Task.checkCancellation()
-            do {
-                let response = try await transport.send(request)
-                if attempt < attempts, [502, 503, 504].contains(response.status) {
-                    try await sleep(retry.backoff(after: attempt, unit: random()))
-                    attempt += 1
-                    continue
-                }
-                return response
-            } catch let error as APIClientError where error.isTransient && attempt < attempts {
-                try await sleep(retry.backoff(after: attempt, unit: random()))
-                attempt += 1
-            }
+        let policy = mayRetry ? retry : .none
+        // NB: bound to a local first; opening the stored existential directly fails to type-check
+        // when Foundation is imported (Swift 6.3).
+        let clock = clock
+        let transport = transport
+        return try await policy.run(clock: clock, jitter: random, shouldRetry: Self.isTransient) { _ in
+            try await transport.send(request)
+        }
+    }
+
+    /// Whether an outcome is worth another attempt: a gateway answer (502, 503, 504) or a
+    /// transient ``APIClientError`` (a lost connection, a timeout).
+    static func isTransient(_ outcome: Result<HTTPResponseData, any Error>) -> Bool {
+        switch outcome {
+        case .success(let response): [502, 503, 504].contains(response.status)
+        case .failure(let error): (error as? APIClientError)?.isTransient == true
         }
     }
 
@@ -139,4 +139,10 @@ public struct APIClient: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(value)
     }
+}
+
+extension RetryPolicy {
+    /// The HTTP client's policy: three attempts in all, 200 ms then 400 ms at most, jittered,
+    /// the ceiling capped at 5 s.
+    public static let http = RetryPolicy(maximumDelay: .seconds(5), maximumAttempts: 3)
 }

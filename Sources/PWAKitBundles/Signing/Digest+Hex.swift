@@ -1,5 +1,6 @@
 public import Crypto
 public import Foundation
+import PWAKitEncoding
 
 extension SHA256 {
     /// The lowercase hexadecimal SHA-256 of some bytes.
@@ -10,15 +11,5 @@ extension SHA256 {
 
 extension SHA256Digest {
     /// The digest as 64 lowercase hexadecimal digits.
-    public var hexString: String {
-        var text = ""
-        text.reserveCapacity(64)
-        for byte in self {
-            text.append(Self.hexDigits[Int(byte >> 4)])
-            text.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
-        return text
-    }
-
-    private static let hexDigits: [Character] = Array("0123456789abcdef")
+    public var hexString: String { Hex.encode(self) }
 }

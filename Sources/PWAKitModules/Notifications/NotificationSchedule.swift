@@ -1,4 +1,5 @@
 public import Foundation
+public import PWAKitErrors
 
 /// The pending local notifications and when each fires next: a pure value that the
 /// scheduler drives with its clock, so every rule here is tested without waiting.
@@ -110,12 +111,45 @@ public struct NotificationSchedule: Sendable {
     }
 }
 
-/// Why a notification could not be scheduled.
-public enum ScheduleError: Error, Sendable, Hashable {
-    /// Its trigger never fires after now.
-    case neverFires
+/// Why a notification could not be scheduled: a struct that can grow, with stable codes.
+public struct ScheduleError: CodedError, Hashable {
+    /// The stable code.
+    public struct Code: RawRepresentable, Hashable, Sendable {
+        /// The code as written (`never_fires`).
+        public let rawValue: String
+        /// Creates a code.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Its trigger never fires after now.
+        public static let neverFires = Code(rawValue: "never_fires")
+        /// The schedule is full.
+        public static let tooManyPending = Code(rawValue: "too_many_pending")
+        /// The system's scheduler refused it (Apple: UNUserNotificationCenter's error).
+        public static let rejected = Code(rawValue: "rejected")
+    }
+
+    /// The code.
+    public let code: Code
+    /// What went wrong.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The trigger never fires after now.
+    public static let neverFires = ScheduleError(.neverFires, "this trigger never fires after now")
     /// The schedule is full.
-    case tooManyPending
-    /// The system's scheduler refused it (Apple: UNUserNotificationCenter's error).
-    case rejected(String)
+    public static let tooManyPending = ScheduleError(
+        .tooManyPending, "\(NotificationSchedule.limit) notifications are already pending")
+    /// The system's scheduler refused it, for `reason`.
+    public static func rejected(_ reason: String) -> ScheduleError {
+        ScheduleError(.rejected, "the system refused it: \(reason)")
+    }
+
+    /// `schedule.<code>`.
+    public var codeName: String { "schedule.\(code.rawValue)" }
+    /// `schedule.<code>: <message>`.
+    public var description: String { "\(codeName): \(message)" }
 }

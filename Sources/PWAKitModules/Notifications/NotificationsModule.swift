@@ -79,17 +79,13 @@ public struct NotificationsModule: ActionModule {
             do throws(ScheduleError) {
                 entry = try await module.scheduler.add(notification)
             } catch {
-                switch error {
+                switch error.code {
                 case .neverFires:
-                    throw BridgeError.field(
-                        .module("notifications", "invalid_trigger"), path: "payload.trigger",
-                        "this trigger never fires after now")
-                case .rejected(let reason):
-                    throw BridgeError(.module("notifications", "schedule_failed"), "the system refused it: \(reason)")
+                    throw BridgeError.field(.module("notifications", "invalid_trigger"), path: "payload.trigger", error.message)
                 case .tooManyPending:
-                    throw BridgeError(
-                        .module("notifications", "too_many_pending"),
-                        "\(NotificationSchedule.limit) notifications are already pending")
+                    throw BridgeError(.module("notifications", "too_many_pending"), error.message)
+                default:
+                    throw BridgeError(.module("notifications", "schedule_failed"), error.message)
                 }
             }
             return NotificationScheduled(

@@ -20,8 +20,19 @@ public protocol BlobStore: Sendable {
 
 /// Why a blob upload was refused.
 public struct BlobStoreError: Error, Hashable, Sendable {
-    /// The stable reason.
-    public enum Reason: String, Sendable { case hashMismatch = "hash_mismatch", tooLarge = "too_large", notFound = "not_found" }
+    /// The stable reason: a struct, so reasons can be added.
+    public struct Reason: RawRepresentable, Hashable, Sendable {
+        /// The reason as written (`hash_mismatch`).
+        public let rawValue: String
+        /// Creates a reason.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The bytes do not hash to the blob's name.
+        public static let hashMismatch = Reason(rawValue: "hash_mismatch")
+        /// The blob is larger than allowed.
+        public static let tooLarge = Reason(rawValue: "too_large")
+        /// No blob has that hash.
+        public static let notFound = Reason(rawValue: "not_found")
+    }
     /// The reason.
     public let reason: Reason
     /// Creates an error.

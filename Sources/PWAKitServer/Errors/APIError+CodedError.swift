@@ -16,6 +16,7 @@ extension BlobStoreError: CodedError {
         case .hashMismatch: "the bytes do not hash to the blob's name"
         case .tooLarge: "the blob is larger than allowed"
         case .notFound: "no blob has that hash"
+        default: "the blob store refused it (\(reason.rawValue))"
         }
     }
     /// The reason.

@@ -39,7 +39,7 @@ extension PlatformServer {
                     throw APIError(
                         .contentTooLarge, .payloadTooLarge, "a blob must be at most \(configuration.maximumBlobSize) bytes",
                         field: "body")
-                case .hashMismatch, .notFound:
+                default:
                     throw APIError(
                         .unprocessableContent, .hashMismatch, "the uploaded bytes do not hash to \(hash)", field: "body")
                 }

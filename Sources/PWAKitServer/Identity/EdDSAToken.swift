@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PWAKitEncoding
 
 /// Verification of compact EdDSA JSON Web Tokens with one Ed25519 key, without jwt-kit's key
 /// collection (an actor hop per call) on the path every authenticated request takes.
@@ -24,7 +25,7 @@ enum EdDSAToken {
         else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        guard (try? decoder.decode(Header.self, from: header))?.alg == "EdDSA" else { return nil }
-        return try? decoder.decode(Payload.self, from: payload)
+        guard (try? decoder.decode(Header.self, from: Data(header)))?.alg == "EdDSA" else { return nil }
+        return try? decoder.decode(Payload.self, from: Data(payload))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import JWTKit
 import PWAKitBundles
+import PWAKitEncoding
 
 /// Signs and verifies the server's EdDSA tokens. The signing key lives in the database so every
 /// replica signs and verifies with the same key.

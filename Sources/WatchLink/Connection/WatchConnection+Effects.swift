@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import Synchronization
 
 extension WatchConnection {

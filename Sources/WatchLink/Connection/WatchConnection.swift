@@ -1,4 +1,5 @@
 public import Foundation
+public import PWAKitRetry
 import Synchronization
 
 /// Typed, reliable request/response and shared state between phone and watch.
@@ -46,7 +47,7 @@ public actor WatchConnection {
     nonisolated let syncQueue = DispatchQueue(label: "watchlink.sync")
     var storageError: WatchLinkError?
 
-    /// Creates a connection for `origin` over `session`, keeping its log in `store`.
+    /// Creates a connection for `origin` over `session`, keeping its log in a file.
     ///
     /// - Parameters:
     ///   - clock: drives retries and deadlines; pass a `ManualClock` (PWAKitTesting) in tests.
@@ -54,10 +55,32 @@ public actor WatchConnection {
     ///   - random: the source of retry jitter and ids.
     ///   - fileInbox: where received files are copied (see ``receivedFiles()``); without one they are refused.
     public init<C: Clock>(
-        origin: DeviceOrigin, session: any WatchSession & Sendable, store: any DurableStore, clock: C,
-        wallClockAtStart: WatchTimestamp = WatchTimestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
-        random: SeededRandom = .systemSeeded(), configuration: LinkEngine.Configuration = LinkEngine.Configuration(),
-        fileInbox: FileInbox? = nil
+        origin: DeviceOrigin, session: any WatchSession & Sendable, store: FileStore, clock: C,
+        wallClockAtStart: WatchTimestamp = .now, random: SeededRandom = .systemSeeded(),
+        configuration: WatchLinkConfiguration = WatchLinkConfiguration(), fileInbox: FileInbox? = nil
+    ) where C.Duration == Duration {
+        self.init(
+            origin: origin, session: session, durableStore: store, clock: clock, wallClockAtStart: wallClockAtStart,
+            random: random, configuration: configuration, fileInbox: fileInbox)
+    }
+
+    /// Creates a connection for `origin` over `session`, keeping its log in memory (lost when the
+    /// process ends). The parameters are those of the file-backed initializer.
+    public init<C: Clock>(
+        origin: DeviceOrigin, session: any WatchSession & Sendable, store: InMemoryStore, clock: C,
+        wallClockAtStart: WatchTimestamp = .now, random: SeededRandom = .systemSeeded(),
+        configuration: WatchLinkConfiguration = WatchLinkConfiguration(), fileInbox: FileInbox? = nil
+    ) where C.Duration == Duration {
+        self.init(
+            origin: origin, session: session, durableStore: store, clock: clock, wallClockAtStart: wallClockAtStart,
+            random: random, configuration: configuration, fileInbox: fileInbox)
+    }
+
+    /// Creates a connection over any durable store (the package's tests use failing stores).
+    package init<C: Clock>(
+        origin: DeviceOrigin, session: any WatchSession & Sendable, durableStore store: any DurableStore, clock: C,
+        wallClockAtStart: WatchTimestamp = .now, random: SeededRandom = .systemSeeded(),
+        configuration: WatchLinkConfiguration = WatchLinkConfiguration(), fileInbox: FileInbox? = nil
     ) where C.Duration == Duration {
         let start = clock.now
         self.fileInbox = fileInbox

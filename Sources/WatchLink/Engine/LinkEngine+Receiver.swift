@@ -1,8 +1,8 @@
-public import Foundation
+package import Foundation
 
 extension LinkEngine {
     /// Data arrived from the counterpart on `channel`.
-    public mutating func receive(_ data: Data, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
+    package mutating func receive(_ data: Data, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
         let frame: WireFrame
         do {
             frame = try WireCodec.decode(data)
@@ -21,7 +21,7 @@ extension LinkEngine {
     }
 
     /// The handler for an inbound call returned (or threw).
-    public mutating func handlerFinished(
+    package mutating func handlerFinished(
         idempotencyKey key: String, requestID: UUID, result: Result<Data, WatchLinkError>, now: WatchTimestamp
     ) -> [LinkAction] {
         guard case .started(let start, true, let durable)? = inbox[key] else { return [] }

@@ -1,4 +1,5 @@
-public import Foundation
+package import Foundation
+package import PWAKitRetry
 
 extension LinkEngine {
     /// Accepts a request into the outbox and transmits it if possible.
@@ -6,7 +7,7 @@ extension LinkEngine {
     /// A durable request is persisted and synced before `.accepted`; from then on it is
     /// settled exactly once per process (`.complete`) — with its response, or with a definite
     /// error (`timeout`, `expired`, `outbox_overflow`, `payload_too_large`, `not_reachable`).
-    public mutating func submit(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy, now: WatchTimestamp)
+    package mutating func submit(_ request: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy, now: WatchTimestamp)
         -> [LinkAction]
     {
         var request = request
@@ -73,7 +74,7 @@ extension LinkEngine {
     ///
     /// A request never handed to the session is simply gone. One already sent may still run at the
     /// receiver; its answer is then dropped and reported as ``LinkEvent/lateResponseDropped(_:)``.
-    public mutating func cancel(_ id: UUID, now: WatchTimestamp) -> [LinkAction] {
+    package mutating func cancel(_ id: UUID, now: WatchTimestamp) -> [LinkAction] {
         guard let pending = outbox[id] else { return [] }
         if pending.lastChannel != nil {
             cancelledAfterSending.append(id)
@@ -87,7 +88,7 @@ extension LinkEngine {
     }
 
     /// The session refused data handed to it.
-    public mutating func transmitFailed(
+    package mutating func transmitFailed(
         _ purpose: SendPurpose, channel: SessionChannel, data: Data, error: WatchLinkError, now: WatchTimestamp
     ) -> [LinkAction] {
         if error.code == .notReachable { isReachable = false }

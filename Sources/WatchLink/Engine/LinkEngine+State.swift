@@ -1,15 +1,15 @@
-public import Foundation
+package import Foundation
 
 extension LinkEngine {
     /// Sets how concurrent updates of the shared state `key` are reconciled (default: latest wins).
-    public mutating func registerState(_ key: String, resolution: StateResolution) {
+    package mutating func registerState(_ key: String, resolution: StateResolution) {
         resolutions[key] = resolution
     }
 
     /// A local update of the shared state `key`: saved durably, then published (coalesced).
     ///
     /// Updates made before activation are kept and published once the session activates.
-    public mutating func updateState(_ key: String, value: Data, now: WatchTimestamp) -> [LinkAction] {
+    package mutating func updateState(_ key: String, value: Data, now: WatchTimestamp) -> [LinkAction] {
         var version =
             states[key]?.version
             ?? StateVersion(
@@ -30,7 +30,7 @@ extension LinkEngine {
     ///
     /// - Throws: `payload_too_large`, naming the key, so the updater learns of it instead of the
     ///   context silently never being published.
-    public func checkStateFits(_ key: String, value: Data) throws(WatchLinkError) {
+    package func checkStateFits(_ key: String, value: Data) throws(WatchLinkError) {
         var candidate = states
         let version =
             states[key]?.version
@@ -49,12 +49,12 @@ extension LinkEngine {
     }
 
     /// Whether some shared-state value has not yet been confirmed by the counterpart.
-    public var hasUnconfirmedState: Bool {
+    package var hasUnconfirmedState: Bool {
         states.contains { key, entry in remoteStates[key]?.version.compare(to: entry.version) != .same }
     }
 
     /// Whether the shared state `key` has local changes the counterpart has not confirmed.
-    public func isUnconfirmed(_ key: String) -> Bool {
+    package func isUnconfirmed(_ key: String) -> Bool {
         guard let entry = states[key] else { return false }
         return remoteStates[key]?.version.compare(to: entry.version) != .same
     }

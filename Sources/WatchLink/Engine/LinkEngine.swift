@@ -1,4 +1,5 @@
-public import Foundation
+package import Foundation
+package import PWAKitRetry
 
 /// The protocol core of one device: outbox, inbox, ordered channel and shared state.
 ///
@@ -6,32 +7,9 @@ public import Foundation
 /// effects to perform, in order (``LinkAction``). It never reads a clock, sleeps or does I/O,
 /// so it is tested synchronously and driven identically by the chaos simulation, the
 /// two-process transport and WatchConnectivity.
-public struct LinkEngine: Sendable {
+package struct LinkEngine: Sendable {
     /// Tunables; the defaults follow the seed.
-    public struct Configuration: Sendable, Hashable {
-        /// Most requests the outbox holds; the oldest is dropped (and reported) beyond it.
-        public var outboxLimit = 100
-        /// Requests older than this are dropped from the outbox with `expired`.
-        public var outboxExpiry: Duration = .seconds(3600)
-        /// How long to wait for a reply to a live message before retrying.
-        public var messageReplyTimeout: Duration = .seconds(2)
-        /// How long to wait for a reply to a queued (user-info or context) transfer before retrying.
-        public var queuedReplyTimeout: Duration = .seconds(15)
-        /// Shared-state updates within this window are coalesced into one context update.
-        public var stateCoalescing: Duration = .milliseconds(50)
-        /// While the counterpart has not confirmed a shared-state value, it is republished this often.
-        public var stateRepublishInterval: Duration = .seconds(5)
-        /// How long a finished inbox entry is kept after its request's deadline.
-        public var inboxRetention: Duration = .seconds(60)
-        /// Most out-of-order ordered requests buffered.
-        public var orderedBufferLimit = 1024
-        /// Records appended before the log is compacted into a snapshot; at least as many as the
-        /// last snapshot held, so compaction stays amortised constant per record.
-        public var compactionThreshold = 2000
-
-        /// The seed's defaults.
-        public init() {}
-    }
+    package typealias Configuration = WatchLinkConfiguration
 
     struct Pending: Sendable {
         var entry: OutboxEntry
@@ -48,20 +26,20 @@ public struct LinkEngine: Sendable {
     }
 
     /// The device this engine runs on.
-    public let origin: DeviceOrigin
+    package let origin: DeviceOrigin
     /// The tunables.
-    public var configuration: Configuration
+    package var configuration: Configuration
     var random: SeededRandom
     /// Whether the session has activated.
-    public private(set) var isActivated = false
+    package private(set) var isActivated = false
     /// Whether live messages can be sent.
-    public internal(set) var isReachable = false
+    package internal(set) var isReachable = false
     /// Consecutive-failure health.
-    public internal(set) var health: HealthTracker
+    package internal(set) var health: HealthTracker
     /// This run of the engine; non-durable requests addressed to another incarnation are refused.
-    public internal(set) var incarnation: LinkIncarnation
+    package internal(set) var incarnation: LinkIncarnation
     /// The counterpart's incarnation, as last heard from it.
-    public internal(set) var peerIncarnation: LinkIncarnation?
+    package internal(set) var peerIncarnation: LinkIncarnation?
 
     var outbox: [UUID: Pending] = [:]
     var outboxOrder: [UUID] = []
@@ -94,7 +72,7 @@ public struct LinkEngine: Sendable {
     static let cancelledMemory = 1024
 
     /// Creates an engine with empty durable state.
-    public init(
+    package init(
         origin: DeviceOrigin, configuration: Configuration = Configuration(), random: SeededRandom,
         health: HealthTracker = HealthTracker()
     ) {
@@ -106,19 +84,19 @@ public struct LinkEngine: Sendable {
     }
 
     /// The number of requests in the outbox.
-    public var pendingCount: Int { outbox.count }
+    package var pendingCount: Int { outbox.count }
 
     /// The ids of the requests in the outbox, oldest first.
-    public var pendingRequestIDs: [UUID] { outboxOrder }
+    package var pendingRequestIDs: [UUID] { outboxOrder }
 
     /// The current shared-state entry for `key`.
-    public func stateEntry(_ key: String) -> StateEntry? { states[key] }
+    package func stateEntry(_ key: String) -> StateEntry? { states[key] }
 
     /// Every shared-state entry, by key.
-    public var stateEntries: [String: StateEntry] { states }
+    package var stateEntries: [String: StateEntry] { states }
 
     /// Rebuilds the engine from its durable log and the session's persisted received context.
-    public mutating func recover(from records: [DurableRecord], receivedContext: Data?, now: WatchTimestamp) -> [LinkAction] {
+    package mutating func recover(from records: [DurableRecord], receivedContext: Data?, now: WatchTimestamp) -> [LinkAction] {
         var boot = incarnation.boot
         for record in records {
             switch record {
@@ -157,7 +135,7 @@ public struct LinkEngine: Sendable {
     }
 
     /// The session finished activating: flush everything queued before activation.
-    public mutating func activate(now: WatchTimestamp) -> [LinkAction] {
+    package mutating func activate(now: WatchTimestamp) -> [LinkAction] {
         isActivated = true
         var actions: [LinkAction] = [.event(.activated)]
         for id in outboxOrder where outbox[id]?.nextAttemptAt == nil || outbox[id]?.attempts == 0 {
@@ -169,7 +147,7 @@ public struct LinkEngine: Sendable {
     }
 
     /// Reachability changed.
-    public mutating func setReachable(_ reachable: Bool, now: WatchTimestamp) -> [LinkAction] {
+    package mutating func setReachable(_ reachable: Bool, now: WatchTimestamp) -> [LinkAction] {
         guard reachable != isReachable else { return [] }
         isReachable = reachable
         var actions: [LinkAction] = [.event(.reachabilityChanged(reachable))]
@@ -184,7 +162,7 @@ public struct LinkEngine: Sendable {
     }
 
     /// Processes everything due at `now`: retries, deadlines, expiry, context publication.
-    public mutating func tick(now: WatchTimestamp) -> [LinkAction] {
+    package mutating func tick(now: WatchTimestamp) -> [LinkAction] {
         var batch = SettleBatch()
         var sends: [LinkAction] = []
         for id in outboxOrder {
@@ -220,7 +198,7 @@ public struct LinkEngine: Sendable {
     }
 
     /// The earliest instant at which ``tick(now:)`` has work, if any.
-    public var nextWakeup: WatchTimestamp? {
+    package var nextWakeup: WatchTimestamp? {
         var earliest: WatchTimestamp?
         func consider(_ t: WatchTimestamp?) {
             guard let t else { return }

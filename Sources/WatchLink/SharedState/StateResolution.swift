@@ -1,4 +1,5 @@
 public import Foundation
+public import PWAKitRetry
 
 /// How concurrent shared-state updates are reconciled, on encoded values.
 ///

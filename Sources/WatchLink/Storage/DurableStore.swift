@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// `append` may buffer; only `sync` promises durability. `replace` is atomic: after a crash
 /// the log is either entirely the old one or entirely the new one.
-public protocol DurableStore: Sendable {
+package protocol DurableStore: Sendable {
     /// Every record that survived, in order.
     func load() throws(WatchLinkError) -> [DurableRecord]
     /// Appends records (not yet durable).
@@ -20,10 +20,10 @@ public protocol DurableStore: Sendable {
 
 extension DurableStore {
     /// Stores sync inline unless they say otherwise.
-    public var syncsInBackground: Bool { false }
+    package var syncsInBackground: Bool { false }
 }
 
-/// A store in memory, for tests and for devices that accept losing state on termination.
+/// A durable log in memory, for tests and for devices that accept losing state on termination.
 public final class InMemoryStore: DurableStore {
     private let disk = Mutex(SimulatedDisk())
 
@@ -31,13 +31,13 @@ public final class InMemoryStore: DurableStore {
     public init() {}
 
     /// Synced records.
-    public func load() -> [DurableRecord] { disk.withLock { $0.synced } }
+    package func load() -> [DurableRecord] { disk.withLock { $0.synced } }
     /// Appends records.
-    public func append(_ records: [DurableRecord]) { disk.withLock { for r in records { $0.append(r) } } }
+    package func append(_ records: [DurableRecord]) { disk.withLock { for r in records { $0.append(r) } } }
     /// Makes appended records durable.
-    public func sync() { disk.withLock { $0.sync() } }
+    package func sync() { disk.withLock { $0.sync() } }
     /// Replaces the log.
-    public func replace(with records: [DurableRecord]) { disk.withLock { $0.replace(with: records) } }
+    package func replace(with records: [DurableRecord]) { disk.withLock { $0.replace(with: records) } }
     /// Simulates a crash: unsynced records are lost.
     public func crash() { disk.withLock { $0.crash() } }
 }

@@ -35,7 +35,7 @@ public final class FileStore: DurableStore {
     }
 
     /// Reads every complete record.
-    public func load() throws(WatchLinkError) -> [DurableRecord] {
+    package func load() throws(WatchLinkError) -> [DurableRecord] {
         guard let bytes = try FileStore.readIfPresent(path) else { return [] }
         return try FileStore.decodeLog(bytes)
     }
@@ -78,16 +78,16 @@ public final class FileStore: DurableStore {
     }
 
     /// `fdatasync` waits on the disk, so the connection runs it off its actor.
-    public var syncsInBackground: Bool { true }
+    package var syncsInBackground: Bool { true }
 
     /// Buffers records for the next sync.
-    public func append(_ records: [DurableRecord]) throws(WatchLinkError) {
+    package func append(_ records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frame(records)
         state.withLock { $0.buffer += bytes }
     }
 
     /// Writes buffered records and syncs the file's data (`fdatasync`: the size an append changes is synced too).
-    public func sync() throws(WatchLinkError) {
+    package func sync() throws(WatchLinkError) {
         let result: Int32 = state.withLock { state in
             if state.buffer.isEmpty { return 0 }
             let ok = FileStore.writeAll(state.fd, state.buffer)
@@ -99,7 +99,7 @@ public final class FileStore: DurableStore {
     }
 
     /// Writes a new log beside the old one, syncs it and renames it into place.
-    public func replace(with records: [DurableRecord]) throws(WatchLinkError) {
+    package func replace(with records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frame(records)
         let failure: WatchLinkError? = state.withLock { state in
             let fd: Int32

@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 
 /// Encodes log records for ``FileStore``: the frequent request and inbox records in the binary
 /// layout of ``WireBinary``, the rare ones (counters, shared state) as sorted-key JSON.

@@ -1,3 +1,6 @@
+import Foundation
+import PWAKitRetry
+
 /// A wall-clock instant in whole milliseconds since 1970, as carried on the wire.
 public struct WatchTimestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// Milliseconds since 1970-01-01T00:00:00Z.
@@ -5,6 +8,9 @@ public struct WatchTimestamp: Hashable, Comparable, Sendable, Codable, CustomStr
 
     /// Creates a timestamp from milliseconds since 1970.
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+    /// The wall-clock time now.
+    public static var now: WatchTimestamp { WatchTimestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }
 
     /// Decodes a timestamp from a bare integer.
     public init(from decoder: any Decoder) throws {
@@ -32,12 +38,4 @@ public struct WatchTimestamp: Hashable, Comparable, Sendable, Codable, CustomStr
 
     /// The number of milliseconds.
     public var description: String { "\(milliseconds)ms" }
-}
-
-extension Duration {
-    /// The duration truncated to whole milliseconds.
-    var wholeMilliseconds: Int64 {
-        let parts = components
-        return parts.seconds &* 1000 &+ parts.attoseconds / 1_000_000_000_000_000
-    }
 }

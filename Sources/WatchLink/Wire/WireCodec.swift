@@ -1,13 +1,13 @@
-public import Foundation
+package import Foundation
 import PWAKitErrors
 
 /// Encodes and decodes wire frames deterministically.
 ///
 /// Requests and responses travel in the compact binary encoding of ``WireBinary``; contexts
 /// travel as sorted-key JSON. The decoder accepts both encodings of every frame kind.
-public enum WireCodec {
+package enum WireCodec {
     /// Frames larger than this are rejected before parsing (the largest session limit).
-    public static let maximumFrameSize = SessionLimits.applicationContext
+    package static let maximumFrameSize = SessionLimits.applicationContext
 
     private struct Envelope: Codable {
         var v: Int
@@ -40,7 +40,7 @@ public enum WireCodec {
     }
 
     /// Encodes a frame.
-    public static func encode(_ frame: WireFrame) -> Data {
+    package static func encode(_ frame: WireFrame) -> Data {
         switch frame {
         case .request(let request): WireBinary.encode(request)
         case .response(let response): WireBinary.encode(response)
@@ -63,7 +63,7 @@ public enum WireCodec {
     /// Decodes and validates a frame.
     ///
     /// - Throws: `payload_too_large`, `unsupported_version` or `invalid_envelope`, with the field at fault in `details["field"]`.
-    public static func decode(_ data: Data) throws(WatchLinkError) -> WireFrame {
+    package static func decode(_ data: Data) throws(WatchLinkError) -> WireFrame {
         if data.count > maximumFrameSize {
             throw WatchLinkError(
                 .payloadTooLarge, "frame of \(data.count) bytes exceeds \(maximumFrameSize)", details: ["field": "frame"])
@@ -109,7 +109,7 @@ public enum WireCodec {
     }
 
     /// The request id and idempotency key of a request frame too broken to decode, if they can be read.
-    public static func salvageRequestID(_ data: Data) -> (UUID, String)? {
+    package static func salvageRequestID(_ data: Data) -> (UUID, String)? {
         if data.first == WireBinary.marker {
             return data.count <= maximumFrameSize ? WireBinary.salvageRequestID([UInt8](data)) : nil
         }
@@ -120,14 +120,14 @@ public enum WireCodec {
     }
 
     /// Encodes a user value as JSON.
-    public static func encodeValue<T: Encodable>(_ value: T) throws(WatchLinkError) -> Data {
+    package static func encodeValue<T: Encodable>(_ value: T) throws(WatchLinkError) -> Data {
         do { return try makeEncoder().encode(value) } catch {
             throw WatchLinkError(.encodingFailed, "cannot encode \(T.self): \(describe(error))")
         }
     }
 
     /// Decodes a user value from JSON, naming `field` and the failing path on error.
-    public static func decodeValue<T: Decodable>(_ type: T.Type, from data: Data, field: String) throws(WatchLinkError) -> T {
+    package static func decodeValue<T: Decodable>(_ type: T.Type, from data: Data, field: String) throws(WatchLinkError) -> T {
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
             let path = fieldPath(of: error)
             throw WatchLinkError(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One unit on a session channel: a request, a response, or an application-context snapshot.
-public enum WireFrame: Hashable, Sendable {
+package enum WireFrame: Hashable, Sendable {
     /// A request envelope.
     case request(WireRequest)
     /// A response envelope.
@@ -10,20 +10,20 @@ public enum WireFrame: Hashable, Sendable {
     case context(WireContext)
 
     /// The wire protocol version this build writes and understands.
-    public static let protocolVersion = 1
+    package static let protocolVersion = 1
 }
 
 /// The application-context payload: latest wins, so it always carries the whole picture.
-public struct WireContext: Hashable, Sendable, Codable {
+package struct WireContext: Hashable, Sendable, Codable {
     /// Shared-state entries by state key.
-    public var states: [String: StateEntry]
+    package var states: [String: StateEntry]
     /// Requests routed through the context, pending at the sender.
-    public var requests: [WireRequest]
+    package var requests: [WireRequest]
     /// The sender's ordered floor (see ``WireRequest/floor``).
-    public var floor: UInt64?
+    package var floor: UInt64?
 
     /// Creates a context payload.
-    public init(states: [String: StateEntry] = [:], requests: [WireRequest] = [], floor: UInt64? = nil) {
+    package init(states: [String: StateEntry] = [:], requests: [WireRequest] = [], floor: UInt64? = nil) {
         self.states = states
         self.requests = requests
         self.floor = floor

@@ -1,39 +1,39 @@
-public import Foundation
+package import Foundation
 
 /// The envelope a request travels in.
-public struct WireRequest: Hashable, Sendable, Codable {
+package struct WireRequest: Hashable, Sendable, Codable {
     /// The stable key of the request's type.
-    public var typeKey: WatchTypeKey
+    package var typeKey: WatchTypeKey
     /// The JSON-encoded request value.
-    public var payload: Data
+    package var payload: Data
     /// Correlates the response with this request.
-    public var requestID: UUID
+    package var requestID: UUID
     /// The key the receiver deduplicates on; the request id unless the caller chose one.
-    public var idempotencyKey: String
+    package var idempotencyKey: String
     /// Whether the caller awaits only delivery, not a value.
-    public var isFireAndForget: Bool
+    package var isFireAndForget: Bool
     /// Whether the request is kept on disk by both sides until answered.
-    public var isDurable: Bool
+    package var isDurable: Bool
     /// When the caller created the request.
-    public var createdAt: WatchTimestamp
+    package var createdAt: WatchTimestamp
     /// After this instant the sender stops waiting and the receiver refuses to start the handler.
-    public var deadline: WatchTimestamp
+    package var deadline: WatchTimestamp
     /// The position in the sender's ordered channel, for requests whose handlers must run in order.
-    public var sequence: UInt64?
+    package var sequence: UInt64?
     /// Every ordered request of the sender below this sequence is settled there and may be skipped.
     ///
     /// Carried by every request, ordered or not, so the receiver learns of gaps promptly.
-    public var floor: UInt64?
+    package var floor: UInt64?
     /// How many times the sender has transmitted this request before.
-    public var attempt: Int
+    package var attempt: Int
     /// For a non-durable request: the receiver incarnation it is addressed to (`nil` until one is known).
-    public var target: LinkIncarnation?
+    package var target: LinkIncarnation?
     /// Whether the sender pinned the request to the ordered `message` channel (`messageOnly`), so the
     /// receiver runs its handler after those of earlier such requests, one at a time.
-    public var runsInArrivalOrder: Bool
+    package var runsInArrivalOrder: Bool
 
     /// Creates a request envelope.
-    public init(
+    package init(
         typeKey: WatchTypeKey, payload: Data, requestID: UUID, idempotencyKey: String? = nil,
         isFireAndForget: Bool = false, isDurable: Bool = true, createdAt: WatchTimestamp, deadline: WatchTimestamp,
         sequence: UInt64? = nil, floor: UInt64? = nil, attempt: Int = 0, target: LinkIncarnation? = nil,
@@ -61,7 +61,7 @@ public struct WireRequest: Hashable, Sendable, Codable {
     }
 
     /// Decodes a request; `serial` is optional (absent means `false`).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         typeKey = try c.decode(WatchTypeKey.self, forKey: .typeKey)
         payload = try c.decode(Data.self, forKey: .payload)

@@ -1,24 +1,24 @@
-public import Foundation
+package import Foundation
 
 /// The envelope a response travels in.
-public struct WireResponse: Hashable, Sendable, Codable {
+package struct WireResponse: Hashable, Sendable, Codable {
     /// The request this answers.
-    public var requestID: UUID
+    package var requestID: UUID
     /// The idempotency key of the request this answers.
-    public var idempotencyKey: String
+    package var idempotencyKey: String
     /// The encoded response value on success.
-    public var value: Data?
+    package var value: Data?
     /// The structured error on failure.
-    public var error: WatchLinkError?
+    package var error: WatchLinkError?
     /// When the response was produced.
-    public var createdAt: WatchTimestamp
+    package var createdAt: WatchTimestamp
     /// The responder's incarnation, stamped when the response is sent.
-    public var incarnation: LinkIncarnation?
+    package var incarnation: LinkIncarnation?
     /// The responder's ordered floor as a sender (see ``WireRequest/floor``), stamped when sent.
-    public var floor: UInt64?
+    package var floor: UInt64?
 
     /// Creates a response envelope from an outcome.
-    public init(requestID: UUID, idempotencyKey: String, outcome: Result<Data, WatchLinkError>, createdAt: WatchTimestamp) {
+    package init(requestID: UUID, idempotencyKey: String, outcome: Result<Data, WatchLinkError>, createdAt: WatchTimestamp) {
         self.requestID = requestID
         self.idempotencyKey = idempotencyKey
         self.createdAt = createdAt
@@ -29,7 +29,7 @@ public struct WireResponse: Hashable, Sendable, Codable {
     }
 
     /// The outcome the envelope carries.
-    public var outcome: Result<Data, WatchLinkError> {
+    package var outcome: Result<Data, WatchLinkError> {
         if let error { return .failure(error) }
         return .success(value ?? Data())
     }

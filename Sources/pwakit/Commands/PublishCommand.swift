@@ -37,11 +37,13 @@ struct PublishCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await CommandFailure.run { try await publish() }
+    }
+
+    private func publish() async throws {
         guard let password = password ?? ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"], !password.isEmpty else {
             // NB: not a usage error (64): the command line is right, the environment lacks the secret.
-            FileHandle.standardError.write(
-                Data("error: no password: set PWAKIT_PASSWORD to the administrator's or publisher's password\n".utf8))
-            throw ExitCode(1)
+            throw CommandFailure("no password: set PWAKIT_PASSWORD to the administrator's or publisher's password")
         }
         let signed = try JSONDecoder().decode(SignedRelease.self, from: try Data(contentsOf: URL(fileURLWithPath: release)))
         let manifest = try ManifestCoding.decode(try signed.manifestBytes())

@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import Testing
 
 @testable import PWAKitCore
@@ -128,7 +129,7 @@ import Testing
     /// string id is answered with that id.
     @Test func fuzzedMessagesKeepTheOneAnswerRule() async throws {
         let page = await TestPage.open(try makeDispatcher(modules: [EchoModule(), GreeterModule()]))
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         let seeds = [
             #"{"id":"abc","module":"echo","action":"echo","payload":{"x":[1,2.5,"s",null,true]}}"#,
             #"{"id":"g","module":"greeter","action":"hello","payload":{"name":"A","times":2,"tags":["t"]}}"#,

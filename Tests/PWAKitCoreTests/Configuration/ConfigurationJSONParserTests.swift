@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import Testing
 
 @testable import PWAKitCore
@@ -130,7 +131,7 @@ struct ConfigurationJSONParserTests {
     }
 
     @Test func randomBytesNeverCrashTheParser() {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         let alphabet = Array(#"{}[],:"\ -0123456789.eEtrufalsn"#.utf8) + [0x0A, 0xFF, 0xC3, 0x80]
         var failures = 0
         for _ in 0..<2_000 {

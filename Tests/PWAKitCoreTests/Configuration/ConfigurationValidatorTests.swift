@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import Testing
 
 @testable import PWAKitCore
@@ -292,7 +293,7 @@ struct ConfigurationValidatorTests {
     }
 
     @Test func randomMutationsNeverCrashTheValidator() {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let base = Array(
             Self.document(rest: ##", "features": {"iap": true}, "appearance": {"themeColor": "#112233"}"##).utf8)
         var invalid = 0

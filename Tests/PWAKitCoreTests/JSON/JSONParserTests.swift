@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import Testing
 
 @testable import PWAKitCore
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func serializerRoundTripsRandomValues() throws {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandom(seed: 42)
         for _ in 0..<500 {
             let value = randomValue(depth: 0, using: &generator)
             let text = JSONSerializer.serialize(value)
@@ -115,12 +116,12 @@ import Testing
     }
 }
 
-func randomString(using generator: inout SplitMix64) -> String {
+func randomString(using generator: inout SeededRandom) -> String {
     let alphabet: [Character] = ["a", "b", "Z", "0", " ", "\"", "\\", "\n", "\t", "é", "😀", "\u{0}", "\u{2028}", "/", "{", "]"]
     return String((0..<Int.random(in: 0...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
 }
 
-func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {
+func randomValue(depth: Int, using generator: inout SeededRandom) -> JSONValue {
     switch Int.random(in: 0...(depth > 3 ? 3 : 5), using: &generator) {
     case 0: return .null
     case 1: return .bool(Bool.random(using: &generator))

@@ -32,27 +32,14 @@ struct AdminConnection: ParsableArguments {
     /// every user of the machine) and runs `body` with the client and an access token; any failure is one
     /// `error:` line and exit status 1.
     func run(_ body: (APIClient, String) async throws -> Void) async throws {
-        do {
+        try await CommandFailure.run {
             guard let password = ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"], !password.isEmpty else {
-                throw AdminFailure("set PWAKIT_PASSWORD to the administrator's password")
+                throw CommandFailure("set PWAKIT_PASSWORD to the administrator's password")
             }
-            guard let base = URL(string: server) else { throw AdminFailure("--server is not a URL") }
+            guard let base = URL(string: server) else { throw CommandFailure("--server is not a URL") }
             let client = APIClient(baseURL: base)
             let token = try await client.login(LoginRequest(email: email, password: password)).accessToken
             try await body(client, token)
-        } catch let error as APIClientError {
-            FileHandle.standardError.write(Data("error: \(Self.sentence(error))\n".utf8))
-            throw ExitCode(1)
-        } catch let error as AdminFailure {
-            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
-            throw ExitCode(1)
-        }
-    }
-
-    static func sentence(_ error: APIClientError) -> String {
-        switch error.code {
-        case .network, .timeout: return "the server cannot be reached (\(error.message))"
-        default: return "\(error.message) (\(error.code)\(error.field.map { ", field \($0)" } ?? ""))"
         }
     }
 
@@ -63,10 +50,4 @@ struct AdminConnection: ParsableArguments {
         encoder.dateEncodingStrategy = .iso8601
         FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
-}
-
-/// An `admin` failure said plainly.
-struct AdminFailure: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }

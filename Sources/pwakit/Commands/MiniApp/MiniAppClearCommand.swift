@@ -28,7 +28,7 @@ struct MiniAppClearCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await MiniAppCommandFailure.run {
+        try await CommandFailure.run {
             let store = try storeOptions.open()
             if let appId {
                 let report = try store.clear(appId: appId)

@@ -54,33 +54,11 @@ struct AccountOptions: ParsableArguments {
 
     func signIn() async throws -> AccountSession {
         guard let password = password ?? ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"] else {
-            throw MiniAppCommandFailure("no password: pass --password or set PWAKIT_PASSWORD")
+            throw CommandFailure("no password: pass --password or set PWAKIT_PASSWORD")
         }
-        guard let url = URL(string: server) else { throw MiniAppCommandFailure("--server is not a URL") }
+        guard let url = URL(string: server) else { throw CommandFailure("--server is not a URL") }
         let account = AccountSession(client: APIClient(baseURL: url), vault: InMemorySecureStore())
         try await account.signIn(email: email, password: password)
         return account
-    }
-}
-
-/// A failure of a `miniapp` command: one sentence on standard error, exit status 1.
-struct MiniAppCommandFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-
-    /// Runs `body`, turning the errors of the runtime into their sentence and exit status 1.
-    static func run(_ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch let error as MiniAppError {
-            Console.writeError("error: \(error.code): \(error.message)\(error.field.map { " (\($0))" } ?? "")")
-            throw ExitCode(1)
-        } catch let error as APIClientError {
-            Console.writeError("error: \(error.code): \(error.message)\(error.field.map { " (\($0))" } ?? "")")
-            throw ExitCode(1)
-        } catch let error as MiniAppCommandFailure {
-            Console.writeError("error: \(error.description)")
-            throw ExitCode(1)
-        }
     }
 }

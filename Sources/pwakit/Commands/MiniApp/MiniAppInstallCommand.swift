@@ -45,7 +45,7 @@ struct MiniAppInstallCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await MiniAppCommandFailure.run {
+        try await CommandFailure.run {
             let store = try storeOptions.open()
             let session = try await account.signIn()
             let trust = PublisherTrust(keys: try trustKeys.map { try VerifyingKey(base64: $0) })

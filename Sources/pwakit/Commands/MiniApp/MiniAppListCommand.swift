@@ -15,7 +15,7 @@ struct MiniAppListCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() async throws {
-        try await MiniAppCommandFailure.run {
+        try await CommandFailure.run {
             let store = try storeOptions.open()
             let session = try await account.signIn()
             let cacheDirectory = store.root.appendingPathComponent("catalog")

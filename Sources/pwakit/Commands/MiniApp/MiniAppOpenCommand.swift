@@ -95,16 +95,18 @@ struct MiniAppOpenCommand: ParsableCommand {
             store = try storeOptions.open()
             guard let active = try store.prepareLaunch(appId: appId) else {
                 let bad = try store.app(appId).bad
-                Console.writeError(
-                    bad.isEmpty
-                        ? "error: \(appId) is not installed in \(store.root.path); run `pwakit miniapp install \(appId)`"
-                        : "error: \(appId) has no release left to open: \(bad.count) failed to become ready and were rolled back")
-                throw ExitCode(2)
+                throw CommandFailure(
+                    status: .unreadable, code: MiniAppError.Code.notInstalled.rawValue,
+                    message: bad.isEmpty
+                        ? "\(appId) is not installed in \(store.root.path); run `pwakit miniapp install \(appId)`"
+                        : "\(appId) has no release left to open: \(bad.count) failed to become ready and were rolled back")
             }
             release = active
         } catch let error as MiniAppError {
-            Console.writeError("error: \(error.code): \(error.message)")
-            throw ExitCode(2)
+            // NB: a store that cannot be opened or read is input that cannot be read (exit status 2).
+            throw CommandFailure.report(CommandFailure(status: .unreadable, code: error.codeName, message: error.message))
+        } catch let failure as CommandFailure {
+            throw CommandFailure.report(failure)
         }
         let account = signIn()
         if let account, !trustKeys.isEmpty { checkForUpdate(store: store, release: release, account: account) }

@@ -40,7 +40,7 @@ struct MiniAppStatusCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await MiniAppCommandFailure.run {
+        try await CommandFailure.run {
             let store = try storeOptions.open()
             let usage = try store.usage()
             var apps: [AppStatus] = []

@@ -1,7 +1,7 @@
 /// A small, fast, seedable random number generator (SplitMix64).
 ///
-/// The same seed always yields the same sequence, which is what lets a failing chaos run be
-/// replayed from its seed alone.
+/// The same seed always yields the same sequence, which is what lets a failing chaos or fuzz
+/// run be replayed from its seed alone.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
