@@ -84,6 +84,7 @@ public struct PlatformServer: Sendable {
         addBlobRoutes(to: table)
         addReleaseRoutes(to: table)
         addLaunchRoutes(to: table)
+        addEventRoutes(to: table)
     }
 
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.

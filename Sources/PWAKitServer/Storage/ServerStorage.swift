@@ -121,6 +121,18 @@ public protocol ServerStorage: Sendable {
     /// Marks a launch code used when it is unused, unexpired and for `appId`; returns it, or `nil`.
     func redeemLaunchCode(codeHash: String, appId: String, now: Date) async throws -> LaunchCodeRecord?
 
+    // MARK: Events
+    /// Stores every event whose id is not stored yet, in one statement; the ids stored by this call
+    /// (an id already stored, by any replica, is left as it was).
+    func insertEvents(_ events: [EventRecord]) async throws -> Set<String>
+    /// Counts events a user's devices dropped before sending them (a full buffer, an unreadable file),
+    /// once per report id; whether this call counted them.
+    func recordEventDrops(reportId: String, userId: String, dropped: Int, at: Date) async throws -> Bool
+    /// The events of a user, oldest first by occurrence.
+    func events(userId: String) async throws -> [EventRecord]
+    /// How many events a user's devices reported dropped.
+    func droppedEventCount(userId: String) async throws -> Int
+
     // MARK: Server keys
     /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.
     func serverKey(purpose: String, candidate: String, now: Date) async throws -> String

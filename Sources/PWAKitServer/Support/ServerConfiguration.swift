@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     public var throttleWindow: TimeInterval = 15 * 60
     /// The largest JSON body accepted by ordinary endpoints.
     public var maximumJSONBody = 64 * 1024
+    /// The largest `POST /v1/events` body (a batch of up to 500 events).
+    public var maximumEventBody = 1024 * 1024
     /// The largest release upload (the base64 manifest and its signature).
     public var maximumReleaseBody = 2 * 1024 * 1024
     /// The largest single blob accepted.

@@ -68,5 +68,20 @@ enum Schema {
                 "CREATE INDEX IF NOT EXISTS app_publishers_user ON app_publishers (user_id)",
             ]
         ),
+        (
+            3,
+            [
+                // NB: the primary key is what stores an event once, whichever replica a resent batch reaches.
+                """
+                CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL, \
+                source TEXT NOT NULL, occurred_at BIGINT NOT NULL, received_at BIGINT NOT NULL, properties TEXT NOT NULL)
+                """,
+                "CREATE INDEX IF NOT EXISTS events_user ON events (user_id, occurred_at)",
+                """
+                CREATE TABLE IF NOT EXISTS event_drops (report_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, \
+                dropped BIGINT NOT NULL, reported_at BIGINT NOT NULL)
+                """,
+            ]
+        ),
     ]
 }
