@@ -320,6 +320,26 @@ if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitAPI", "PWAKitMiniApps", "PWAKitFiles"]
 }
 // MARK: - end mini-apps
+
+// MARK: - App foundation: the crash-safe event buffer and its relay.
+package.targets += [
+    .target(
+        name: "PWAKitEvents", dependencies: ["PWAKitAPI", "PWAKitFiles", "PWAKitErrors", "PWAKitRetry"],
+        swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitEventsTests",
+        dependencies: [
+            "PWAKitEvents", "PWAKitAPI", "PWAKitTesting", "PWAKitRetry", "PWAKitServer",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ],
+        swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitEvents", targets: ["PWAKitEvents"])]
+if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
+    cli.dependencies += ["PWAKitEvents"]
+}
+// MARK: - end app foundation
 package.targets.append(
     .executableTarget(
         name: "MiniAppBenchmark",

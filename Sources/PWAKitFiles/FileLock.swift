@@ -25,6 +25,20 @@ public final class FileLock: Sendable {
 
     deinit { close(fd) }
 
+    /// Takes the lock exclusively if no other open file description holds it, without waiting;
+    /// whether it was taken. Give it back with ``unlock()`` (or by closing: the lock goes with
+    /// this object and with the process).
+    public func tryLock() throws(FileSystemError) -> Bool {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EWOULDBLOCK { return false }
+            guard errno == EINTR else { throw DurableFile.failure("flock", path) }
+        }
+        return true
+    }
+
+    /// Gives back a lock taken with ``tryLock()``.
+    public func unlock() { flock(fd, LOCK_UN) }
+
     /// Runs `body` holding the lock exclusively, waiting for other holders.
     public func withExclusiveLock<T, E: Error>(_ body: () throws(E) -> T) throws -> T {
         threads.lock()
