@@ -100,6 +100,7 @@ let serverTargets: [Target] = [
             "PWAKitBundles",
             "PWAKitTesting",
             "PWAKitEncoding",
+            "PWAKitRetry",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),

@@ -108,9 +108,17 @@ struct EventsRelayCommand: AsyncParsableCommand {
     @Option(help: "Events per batch (1 to 500).")
     var batchSize = 100
 
+    @Option(help: "Seconds one request may take before it counts as failed and is sent again.")
+    var timeout = 10
+
+    @Option(help: "The longest wait between failed attempts, in seconds (the wait doubles from 1 s up to it).")
+    var maxBackoff = 300
+
     func validate() throws {
         guard (1...500).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 500") }
         guard (1...86_400).contains(interval) else { throw ValidationError("--interval must be between 1 and 86400") }
+        guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 600") }
+        guard (1...3600).contains(maxBackoff) else { throw ValidationError("--max-backoff must be between 1 and 3600") }
     }
 
     func run() async throws {
@@ -118,9 +126,12 @@ struct EventsRelayCommand: AsyncParsableCommand {
             let buffer = try bufferOptions.open()
             let session = try await account.signIn()
             guard let url = URL(string: account.server) else { throw CommandFailure("--server is not a URL") }
+            var backoff = RetryPolicy.eventRelay
+            backoff.maximumDelay = .seconds(maxBackoff)
+            backoff.initialDelay = min(backoff.initialDelay, backoff.maximumDelay)
             let relay = try EventRelay(
-                buffer: buffer, client: APIClient(baseURL: url, retry: .none, timeout: .seconds(10)),
-                accessToken: { try await session.accessToken() }, batchSize: batchSize)
+                buffer: buffer, client: APIClient(baseURL: url, retry: .none, timeout: .seconds(timeout)),
+                accessToken: { try await session.accessToken() }, retry: backoff, batchSize: batchSize)
             if once {
                 let report = try await relay.flush()
                 print(
