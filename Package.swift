@@ -336,6 +336,17 @@ package.targets += [
         ],
         swiftSettings: strictSettings),
 ]
+package.targets.append(
+    .executableTarget(
+        name: "EventsBenchmark",
+        dependencies: [
+            "PWAKitEvents", "PWAKitAPI", "PWAKitServer", "PWAKitRetry",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ],
+        path: "Benchmarks/EventsBenchmark",
+        swiftSettings: strictSettings
+    ))
 package.products += [.library(name: "PWAKitEvents", targets: ["PWAKitEvents"])]
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitEvents"]

@@ -85,6 +85,7 @@ public struct PlatformServer: Sendable {
         addReleaseRoutes(to: table)
         addLaunchRoutes(to: table)
         addEventRoutes(to: table)
+        addFlagRoutes(to: table)
     }
 
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.

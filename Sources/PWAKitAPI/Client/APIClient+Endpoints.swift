@@ -182,6 +182,35 @@ extension APIClient {
         return response
     }
 
+    /// `POST /v1/events` (safe to send again: the server stores each event once by id).
+    public func sendEvents(_ batch: EventBatchRequest, accessToken: String) async throws -> EventBatchResponse {
+        try await call("POST", "/v1/events", body: Self.encode(batch), credential: .bearer(accessToken), idempotent: true)
+    }
+
+    /// `GET /v1/flags[?appId=]`: the feature flags' remote values for the signed-in user.
+    public func flags(appId: String? = nil, accessToken: String) async throws -> FlagsResponse {
+        let query = try appId.map { "?appId=\(try Self.segment($0))" } ?? ""
+        return try await call("GET", "/v1/flags" + query, credential: .bearer(accessToken))
+    }
+
+    /// `GET /v1/admin/flags`.
+    public func adminFlags(accessToken: String) async throws -> [FlagResponse] {
+        try await call("GET", "/v1/admin/flags", credential: .bearer(accessToken))
+    }
+
+    /// `PUT /v1/admin/flags/{key}`.
+    public func setFlag(_ key: String, _ request: SetFlagRequest, accessToken: String) async throws -> FlagResponse {
+        try await call(
+            "PUT", "/v1/admin/flags/\(try Self.segment(key))", body: Self.encode(request), credential: .bearer(accessToken))
+    }
+
+    /// `DELETE /v1/admin/flags/{key}[?appId=]`.
+    public func deleteFlag(_ key: String, appId: String? = nil, accessToken: String) async throws {
+        let query = try appId.map { "?appId=\(try Self.segment($0))" } ?? ""
+        try await callExpectingNoContent(
+            "DELETE", "/v1/admin/flags/\(try Self.segment(key))" + query, credential: .bearer(accessToken), idempotent: true)
+    }
+
     /// A path segment the client builds from a caller's value: plain characters only, so no value
     /// can add a segment or a query.
     static func segment(_ value: String) throws -> String {

@@ -13,51 +13,15 @@ public struct EventPayload: Codable, Hashable, Sendable {
     /// Which process recorded it: `app`, `share`, `cli`, … (see ``EventRules``).
     public var source: String
     /// Flat properties: strings, numbers and booleans.
-    public var properties: [String: EventValue]
+    public var properties: [String: ScalarValue]
 
     /// Creates an event.
-    public init(id: String, name: String, timestamp: Int64, source: String, properties: [String: EventValue] = [:]) {
+    public init(id: String, name: String, timestamp: Int64, source: String, properties: [String: ScalarValue] = [:]) {
         self.id = id
         self.name = name
         self.timestamp = timestamp
         self.source = source
         self.properties = properties
-    }
-}
-
-/// A property's value: a string, a number or a boolean (nothing nested, nothing null).
-public enum EventValue: Codable, Hashable, Sendable {
-    /// Text.
-    case string(String)
-    /// A number.
-    case number(Double)
-    /// A boolean.
-    case bool(Bool)
-
-    /// Decodes a JSON string, number or boolean.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else {
-            throw DecodingError.typeMismatch(
-                EventValue.self,
-                .init(codingPath: decoder.codingPath, debugDescription: "expected a string, a number or a boolean"))
-        }
-    }
-
-    /// Encodes the bare JSON value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let text): try container.encode(text)
-        case .number(let number): try container.encode(number)
-        case .bool(let flag): try container.encode(flag)
-        }
     }
 }
 

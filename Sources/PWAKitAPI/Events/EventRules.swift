@@ -74,7 +74,7 @@ public enum EventRules {
         return true
     }
 
-    static func isName(_ text: String, maximum: Int) -> Bool {
+    package static func isName(_ text: String, maximum: Int) -> Bool {
         let bytes = Array(text.utf8)
         guard let first = bytes.first, !bytes.isEmpty, bytes.count <= maximum,
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)

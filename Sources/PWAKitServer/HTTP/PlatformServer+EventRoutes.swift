@@ -63,7 +63,7 @@ extension PlatformServer {
         return EventBatchResponse(accepted: inserted.count, duplicates: valid - inserted.count, rejected: rejected)
     }
 
-    static func propertiesJSON(_ properties: [String: EventValue]) throws -> String {
+    static func propertiesJSON(_ properties: [String: ScalarValue]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(properties), as: UTF8.self)

@@ -113,10 +113,8 @@ struct ReleaseService: Sendable {
 
     /// A stable bucket in 0..<100 per (user, app, channel, version): raising a release's percentage only adds users.
     static func inRollout(userId: String, release: ReleaseRecord) -> Bool {
-        if release.rolloutPercent >= 100 { return true }
-        let digest = Array(SHA256.hash(data: Data("\(userId)|\(release.appId)|\(release.channel)|\(release.version)".utf8)))
-        let value = (UInt32(digest[0]) << 24) | (UInt32(digest[1]) << 16) | (UInt32(digest[2]) << 8) | UInt32(digest[3])
-        return Int(value % 100) < release.rolloutPercent
+        RolloutBucket.includes(
+            userId: userId, subject: "\(release.appId)|\(release.channel)|\(release.version)", percent: release.rolloutPercent)
     }
 
     func release(appId: String, bundleHash: String) async throws -> ReleaseRecord {

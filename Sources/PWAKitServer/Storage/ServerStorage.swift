@@ -133,6 +133,14 @@ public protocol ServerStorage: Sendable {
     /// How many events a user's devices reported dropped.
     func droppedEventCount(userId: String) async throws -> Int
 
+    // MARK: Feature flags
+    /// Sets a flag's value for every app (`appId` empty) or one, replacing what was there.
+    func setFlag(_ flag: FlagRecord) async throws
+    /// Removes a flag's value; whether there was one.
+    func deleteFlag(appId: String, key: String) async throws -> Bool
+    /// Every flag value, by app then key.
+    func flags() async throws -> [FlagRecord]
+
     // MARK: Server keys
     /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.
     func serverKey(purpose: String, candidate: String, now: Date) async throws -> String

@@ -83,5 +83,14 @@ enum Schema {
                 """,
             ]
         ),
+        (
+            4,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS flags (app_id TEXT NOT NULL, flag_key TEXT NOT NULL, value TEXT NOT NULL, \
+                rollout_percent INTEGER NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (app_id, flag_key))
+                """
+            ]
+        ),
     ]
 }

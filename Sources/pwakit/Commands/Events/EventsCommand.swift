@@ -64,7 +64,7 @@ struct EventsRecordCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandFailure.run {
             let buffer = try bufferOptions.open()
-            var fields: [String: EventValue] = [:]
+            var fields: [String: ScalarValue] = [:]
             for property in properties {
                 let parts = property.split(separator: "=", maxSplits: 1).map(String.init)
                 let value = parts.count > 1 ? parts[1] : ""
@@ -73,7 +73,7 @@ struct EventsRecordCommand: AsyncParsableCommand {
                     ? .bool(true)
                     : value == "false"
                         ? .bool(false)
-                        : Double(value).map(EventValue.number)
+                        : Double(value).map(ScalarValue.number)
                             ?? .string(value)
             }
             for sequence in 0..<count {
