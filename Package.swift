@@ -352,6 +352,20 @@ if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitEvents"]
 }
 // MARK: - end app foundation
+
+// MARK: - Deep links: routes as one parser-printer over custom-scheme and universal-link URLs, and the navigator.
+package.targets += [
+    .target(name: "PWAKitRouting", dependencies: ["PWAKitErrors"], swiftSettings: strictSettings),
+    // NB: PWAKitBundles only in the tests, to check the restated app-id rule against ManifestRules.
+    .testTarget(
+        name: "PWAKitRoutingTests", dependencies: ["PWAKitRouting", "PWAKitErrors", "PWAKitRetry", "PWAKitBundles"],
+        swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitRouting", targets: ["PWAKitRouting"])]
+if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
+    cli.dependencies += ["PWAKitRouting"]
+}
+// MARK: - end deep links
 package.targets.append(
     .executableTarget(
         name: "MiniAppBenchmark",

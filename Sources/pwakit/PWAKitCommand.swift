@@ -13,7 +13,7 @@ struct PWAKitCommand: AsyncParsableCommand {
             ValidateCommand.self, InitCommand.self, SchemaCommand.self, ModulesCommand.self, BridgeCommand.self,
             ServerCommand.self,
             BundleCommand.self, KeysCommand.self, PublishCommand.self, AdminCommand.self, MiniAppCommand.self,
-            LauncherCommand.self, RunCommand.self, EventsCommand.self,
+            LauncherCommand.self, RunCommand.self, EventsCommand.self, InstallDesktopCommand.self,
         ])
 
     /// Without a subcommand there is nothing to do: a usage error (exit 64) naming the commands, not success.
