@@ -348,6 +348,18 @@ package.targets.append(
         swiftSettings: strictSettings
     ))
 package.products += [.library(name: "PWAKitEvents", targets: ["PWAKitEvents"])]
+
+// Remote feature flags on the device: defaults, the server's values cached for offline, overrides; the `flags` module.
+package.targets += [
+    .target(name: "PWAKitFlags", dependencies: ["PWAKitAPI", "PWAKitFiles", "PWAKitCore"], swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitFlagsTests", dependencies: ["PWAKitFlags", "PWAKitAPI", "PWAKitCore", "PWAKitTesting"],
+        swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitFlags", targets: ["PWAKitFlags"])]
+if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
+    cli.dependencies += ["PWAKitFlags"]
+}
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitEvents"]
 }

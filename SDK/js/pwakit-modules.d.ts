@@ -70,6 +70,13 @@ interface PWAKitModules {
     /** The clipboard's text; `text` is absent when it holds none. */
     read: { payload: undefined; result: PWAKitClipboardContents };
   };
+  /** The app's feature flags, read-only: overrides, then the server's values, then the defaults. */
+  flags: {
+    /** One flag's value and where it comes from. */
+    get: { payload: PWAKitFlagKey; result: PWAKitFlagReading };
+    /** Every flag that has a value. */
+    all: { payload: undefined; result: PWAKitFlagTable };
+  };
   /**
    * Haptic feedback: impacts, notification patterns and selection ticks.
    * Feature flag `features.haptics` (default on); off → code `unavailable`.
@@ -388,6 +395,20 @@ interface PWAKitClipboardText {
 
 interface PWAKitClipboardContents {
   text?: string;
+}
+
+interface PWAKitFlagKey {
+  key: string;
+}
+
+interface PWAKitFlagReading {
+  key: string;
+  value: unknown;
+  source: string;
+}
+
+interface PWAKitFlagTable {
+  flags: Record<string, unknown>;
 }
 
 interface PWAKitImpactFeedback {

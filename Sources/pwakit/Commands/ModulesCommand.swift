@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitCore
+import PWAKitFlags
 import PWAKitHost
 import PWAKitMiniApps
 import PWAKitModules
@@ -59,7 +60,9 @@ struct ModulesCommand: ParsableCommand {
                 do throws(SchemaError) {
                     // The host's own modules too: where each is registered is said in the reference.
                     let schemas = try ModuleCatalog.schemas(
-                        including: [LifecycleModule.self, ReportModule.self, SessionModule.self, LauncherModule.self])
+                        including: [
+                            LifecycleModule.self, ReportModule.self, SessionModule.self, LauncherModule.self, FlagsModule.self,
+                        ])
                     let availability = [
                         "report": "test mode only (`pwakit run --report`, `miniapp open --report`)",
                         "session": "mini-apps only (`pwakit launcher`, `pwakit miniapp open`), answering their own origin",

@@ -5,6 +5,7 @@
     import PWAKitCore
     import PWAKitHost
     import PWAKitLinuxHost
+    import PWAKitFlags
     import PWAKitMiniApps
     import PWAKitModules
     import PWAKitFiles
@@ -151,10 +152,11 @@
             launch.version = release.manifest.version
             launch.build = String(release.bundleHash.prefix(12))
             let session = SessionModule(appId: appId, bundleHash: release.bundleHash, account: controller.account)
+            let flags = FlagsModule(store: MiniAppFlags.store(for: appId, in: store, account: controller.account))
             do {
                 let host = try LinuxHost(
                     launch: launch, options: options, providers: .simulated(device), device: device,
-                    extraModules: [session])
+                    extraModules: [session, flags])
                 host.onPageEvent = { [weak self, weak app] event in
                     guard let self, let app else { return }
                     if case .ready = event { self.readyApp = app.appId }

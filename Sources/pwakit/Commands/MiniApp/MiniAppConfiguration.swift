@@ -4,15 +4,15 @@ import PWAKitModules
 
 /// The configuration a mini-app runs under, built by the host (`miniapp open`, `launcher`):
 /// its own `app://<appId>/` origin, the grants its catalog entry asks for plus `lifecycle`,
-/// `session` and `platform`, and payments (with the host's merchant) when it asks for them.
+/// `session`, `platform` and `flags`, and payments (with the host's merchant) when it asks for them.
 enum MiniAppConfiguration {
     static func make(
         appId: String, name: String, entryPath: String, permissions: [String], extraGrants: [String] = [],
         allowed: [String] = [], merchant: PaymentsSection
     ) -> PWAConfiguration {
-        let grants = Set(permissions).union(["lifecycle", "session", "platform"]).union(extraGrants)
-        let name = PaymentsModule.moduleName
-        let payments = grants.contains { $0 == name || $0.hasPrefix(name + ".") }
+        let grants = Set(permissions).union(["lifecycle", "session", "platform", "flags"]).union(extraGrants)
+        let paymentsModule = PaymentsModule.moduleName
+        let payments = grants.contains { $0 == paymentsModule || $0.hasPrefix(paymentsModule + ".") }
         var features = FeatureFlags()
         features.payments = payments
         return PWAConfiguration(

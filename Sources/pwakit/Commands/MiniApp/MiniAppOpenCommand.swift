@@ -3,6 +3,7 @@ import Foundation
 import PWAKitAPI
 import PWAKitBundles
 import PWAKitCore
+import PWAKitFlags
 import PWAKitHost
 import PWAKitMiniApps
 import PWAKitModules
@@ -128,11 +129,12 @@ struct MiniAppOpenCommand: ParsableCommand {
         launch.build = String(release.bundleHash.prefix(12))
         let guardian = LaunchGuard(store: store, release: release, deadline: .seconds(readyTimeout))
         let session = SessionModule(appId: appId, bundleHash: release.bundleHash, account: account)
+        let flags = FlagsModule(store: MiniAppFlags.store(for: appId, in: store, account: account))
         #if WebKitGTK
             var options = host.hostOptions()
             if seedGlobals { options.pageScripts.append(SeedEraGlobals.script(platform: "linux")) }
             let status = MainActor.assumeIsolated { () -> Int32 in
-                HostRunOptions.openWindow(launch, options: options, extraModules: [session]) { window in
+                HostRunOptions.openWindow(launch, options: options, extraModules: [session, flags]) { window in
                     MiniAppWindow(window: window, guardian: guardian, account: account, output: options.output).attach()
                     options.output(
                         Self.line([
