@@ -272,7 +272,13 @@ package.products += [
 // PWAKitRetry: backoff over any Clock and the seeded generator; PWAKitEncoding: hex, base64url; PWAKitMiniApps: account, catalog,
 // bundle store, updater, ready-bound rollback and the `session` module (no WebKit, no server).
 package.targets += [
-    .target(name: "PWAKitAPI", dependencies: ["PWAKitBundles", "PWAKitErrors", "PWAKitRetry"], swiftSettings: strictSettings),
+    .target(
+        name: "PWAKitAPI", dependencies: ["PWAKitBundles", "PWAKitErrors", "PWAKitRetry", "PWAKitDependencies"],
+        swiftSettings: strictSettings),
+    .target(name: "PWAKitDependencies", swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitDependenciesTests", dependencies: ["PWAKitDependencies", "PWAKitAPI", "PWAKitFlags", "PWAKitTesting"],
+        swiftSettings: strictSettings),
     .target(name: "PWAKitErrors", swiftSettings: strictSettings),
     .target(name: "PWAKitRetry", swiftSettings: strictSettings),
     .target(name: "PWAKitEncoding", swiftSettings: strictSettings),
@@ -308,6 +314,7 @@ package.targets += [
 package.products += [
     .library(name: "PWAKitErrors", targets: ["PWAKitErrors"]),
     .library(name: "PWAKitRetry", targets: ["PWAKitRetry"]),
+    .library(name: "PWAKitDependencies", targets: ["PWAKitDependencies"]),
     .library(name: "PWAKitEncoding", targets: ["PWAKitEncoding"]),
     .library(name: "PWAKitTesting", targets: ["PWAKitTesting"]),
     .library(name: "PWAKitFiles", targets: ["PWAKitFiles"]),
@@ -351,7 +358,9 @@ package.products += [.library(name: "PWAKitEvents", targets: ["PWAKitEvents"])]
 
 // Remote feature flags on the device: defaults, the server's values cached for offline, overrides; the `flags` module.
 package.targets += [
-    .target(name: "PWAKitFlags", dependencies: ["PWAKitAPI", "PWAKitFiles", "PWAKitCore"], swiftSettings: strictSettings),
+    .target(
+        name: "PWAKitFlags", dependencies: ["PWAKitAPI", "PWAKitFiles", "PWAKitCore", "PWAKitDependencies"],
+        swiftSettings: strictSettings),
     .testTarget(
         name: "PWAKitFlagsTests", dependencies: ["PWAKitFlags", "PWAKitAPI", "PWAKitCore", "PWAKitTesting"],
         swiftSettings: strictSettings),
