@@ -11,9 +11,10 @@ import PWAKitServer
 #endif
 
 // EventsBenchmark: each figure against a floor measured in the same run.
-//   1. recording into the buffer (one file per event: write, fsync, rename, directory fsync) / the same
-//      bytes appended to one file with an fsync after each (the cheapest durable write of one event);
-//      also shown: the same bytes as one new file per event with an fsync and no rename;
+//   1. recording into the buffer (a line appended to this process's chunk and fdatasync'd; every 64 events
+//      the chunk sealed by a rename and a directory fsync) / the same bytes appended to one file with an
+//      fdatasync after each (the cheapest durable write of one event); also shown: the same bytes as one
+//      new file per event with an fsync and no rename;
 //   2. relaying N buffered events to an in-process server (SQLite) / posting the same batches with the
 //      same client and no buffer (read, delete, lock).
 // Usage: EventsBenchmark [--events N] [--runs R]
@@ -75,7 +76,7 @@ for run in 0..<runs {
                 let fd = open(appendPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
                 for event in bytes {
                     _ = event.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                    fsync(fd)
+                    fdatasync(fd)
                 }
                 close(fd)
             })
@@ -100,7 +101,7 @@ let bufferRate = median(bufferRates)
 print(
     String(
         format:
-            "record: buffer %.0f events/s, floor (append + fsync each) %.0f events/s, ratio %.2f; one file + fsync each %.0f events/s",
+            "record: buffer %.0f events/s, floor (append + fdatasync each) %.0f events/s, ratio %.2f; one file + fsync each %.0f events/s",
         bufferRate, appendRate, bufferRate / appendRate, median(fileRates)))
 
 // 2. Relaying.

@@ -4,6 +4,10 @@ import PWAKitEvents
 import PWAKitRetry
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A fresh buffer directory, removed afterwards.
 func withBufferDirectory(_ body: (URL) throws -> Void) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
@@ -36,22 +40,29 @@ struct EventBufferTests {
         #expect(parsed != nil)
     }
 
-    @Test("recorded events are queued oldest first, read back as recorded, and removed once sent")
+    /// Every event in the sealed chunks, oldest chunk first.
+    static func sealedEvents(_ buffer: EventBuffer) throws -> [EventPayload] {
+        try buffer.sealedChunks().flatMap { try buffer.read(chunk: $0)?.events ?? [] }
+    }
+
+    @Test("recorded events are sealed in chunks, read back as recorded, and removed once sent")
     func recordAndRead() throws {
         try withBufferDirectory { directory in
-            let buffer = try EventBuffer(directory: directory)
+            let buffer = try EventBuffer(directory: directory, limits: EventBufferLimits(chunkCapacity: 8, chunkAge: 3600))
             var random = SeededRandom(seed: 2)
-            let events = (0..<20).map { sampleEvent($0, timestamp: 1_800_000_000_000 + Int64(20 - $0), random: &random) }
+            let events = (0..<20).map { sampleEvent($0, timestamp: 1_800_000_000_000 + Int64($0), random: &random) }
             for event in events { try buffer.record(event) }
-            let names = try buffer.pending()
-            #expect(names.count == 20)
-            let read = try buffer.read(names)
-            #expect(read.map(\.event) == events.reversed())
-            try buffer.remove(Array(names.prefix(5)))
-            try buffer.remove(Array(names.prefix(5)))
-            #expect(try buffer.count() == 15)
+            #expect(try buffer.sealedChunks().count == 2)
+            #expect(try buffer.count() == 20)
+            try buffer.close()
+            let chunks = try buffer.sealedChunks()
+            #expect(chunks.map(EventBuffer.eventCount(ofChunk:)) == [8, 8, 4])
+            #expect(try Self.sealedEvents(buffer) == events)
+            try buffer.remove(chunk: chunks[0])
+            try buffer.remove(chunk: chunks[0])
+            #expect(try buffer.count() == 12)
             // Another process opening the same directory sees the same queue.
-            #expect(try EventBuffer(directory: directory).pending() == Array(names.dropFirst(5)))
+            #expect(try EventBuffer(directory: directory).sealedChunks() == Array(chunks.dropFirst()))
         }
     }
 
@@ -81,39 +92,69 @@ struct EventBufferTests {
         }
     }
 
-    @Test("a file that is not an event is moved aside and counted as dropped; it holds back nothing")
-    func corruptFiles() throws {
+    @Test("lines that are not events are skipped and counted as dropped when their chunk goes; they hold back nothing")
+    func corruptLines() throws {
         try withBufferDirectory { directory in
             let buffer = try EventBuffer(directory: directory)
             var random = SeededRandom(seed: 4)
-            try buffer.record(sampleEvent(0, random: &random))
-            let queue = directory.appendingPathComponent("queue")
-            try Data("{\"id\": 5".utf8).write(to: queue.appendingPathComponent("0000000000001-torn.json"))
-            try Data("{}".utf8).write(to: queue.appendingPathComponent("0000000000002-empty.json"))
-            let read = try buffer.read(try buffer.pending())
-            #expect(read.count == 1)
-            #expect(try buffer.count() == 1)
+            let good = sampleEvent(0, random: &random)
+            let line = String(decoding: try JSONEncoder().encode(good), as: UTF8.self)
+            let name = "1800000000000-3-\(UUID().uuidString.lowercased()).chunk"
+            try Data("{\"id\": 5\n\(line)\n{}\n".utf8).write(to: directory.appendingPathComponent("queue/\(name)"))
+            let read = try #require(try buffer.read(chunk: name))
+            #expect(read.events == [good])
+            #expect(read.unreadable == 2)
+            try buffer.remove(chunk: name, dropped: read.unreadable)
             #expect(try buffer.droppedCount() == 2)
             let report = try #require(try buffer.pendingDropReport())
             #expect(report.count == 2)
             try buffer.confirmDropReport(report)
             #expect(try buffer.pendingDropReport() == nil)
-            let moved = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("corrupt").path)
-            #expect(moved.count == 2)
+            #expect(try buffer.read(chunk: name) == nil)
         }
     }
 
-    @Test("over its limits the buffer drops its oldest events and counts them")
+    @Test("a killed process's chunk is cut back to its last complete line and sealed; a live one's is left alone")
+    func abandonedChunks() throws {
+        try withBufferDirectory { directory in
+            let buffer = try EventBuffer(directory: directory)
+            var random = SeededRandom(seed: 6)
+            let events = (0..<2).map { sampleEvent($0, timestamp: 1_800_000_000_000 + Int64($0), random: &random) }
+            let lines = try events.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) + "\n" }
+            let open = directory.appendingPathComponent("open")
+            try Data((lines.joined() + "{\"id\":\"torn").utf8).write(to: open.appendingPathComponent("dead.chunk"))
+            try Data(lines[0].utf8).write(to: open.appendingPathComponent("alive.chunk"))
+            try Data().write(to: open.appendingPathComponent("empty.chunk"))
+            try Data().write(to: open.appendingPathComponent("fresh.creating"))
+            try Data().write(to: open.appendingPathComponent("stale.creating"))
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -600)],
+                ofItemAtPath: open.appendingPathComponent("stale.creating").path)
+            // The live owner holds its chunk's lock.
+            let owner = Glibc.open(open.appendingPathComponent("alive.chunk").path, O_RDWR)
+            defer { Glibc.close(owner) }
+            #expect(flock(owner, LOCK_EX | LOCK_NB) == 0)
+
+            #expect(try buffer.recoverAbandoned() == 1)
+            #expect(try buffer.sealedChunks().map(EventBuffer.eventCount(ofChunk:)) == [2])
+            #expect(try Self.sealedEvents(buffer) == events)
+            let left = Set(try FileManager.default.contentsOfDirectory(atPath: open.path))
+            #expect(left == ["alive.chunk", "fresh.creating"])
+        }
+    }
+
+    @Test("over its limits the buffer drops its oldest chunks and counts their events")
     func limits() throws {
         try withBufferDirectory { directory in
-            let buffer = try EventBuffer(directory: directory, limits: EventBufferLimits(maximumEvents: 50, checkInterval: 10))
+            let buffer = try EventBuffer(
+                directory: directory,
+                limits: EventBufferLimits(maximumEvents: 50, chunkCapacity: 10, chunkAge: 3600, checkInterval: 1))
             var random = SeededRandom(seed: 5)
             let events = (0..<120).map { sampleEvent($0, timestamp: 1_800_000_000_000 + Int64($0), random: &random) }
             for event in events { try buffer.record(event) }
             #expect(try buffer.count() == 50)
             #expect(try buffer.droppedCount() == 70)
-            let kept = try buffer.read(try buffer.pending()).map(\.event)
-            #expect(kept == Array(events.suffix(50)))
+            #expect(try Self.sealedEvents(buffer) == Array(events.suffix(50)))
             let bytes = try EventBuffer(directory: directory, limits: EventBufferLimits(maximumBytes: 4096))
             #expect(try bytes.enforceLimits() > 0)
             #expect(try bytes.count() < 50)
@@ -124,11 +165,12 @@ struct EventBufferTests {
     func dropsDuringAReport() throws {
         try withBufferDirectory { directory in
             let buffer = try EventBuffer(directory: directory)
-            try Data("x".utf8).write(to: directory.appendingPathComponent("queue/0000000000001-a.json"))
-            _ = try buffer.read(try buffer.pending())
+            let first = "1800000000000-1-a.chunk"
+            let second = "1800000000001-1-b.chunk"
+            for name in [first, second] { try Data("x\n".utf8).write(to: directory.appendingPathComponent("queue/\(name)")) }
+            try buffer.remove(chunk: first, dropped: 1)
             let report = try #require(try buffer.pendingDropReport())
-            try Data("x".utf8).write(to: directory.appendingPathComponent("queue/0000000000002-b.json"))
-            _ = try buffer.read(try buffer.pending())
+            try buffer.remove(chunk: second, dropped: 1)
             try buffer.confirmDropReport(report)
             try buffer.confirmDropReport(report)
             let next = try #require(try buffer.pendingDropReport())
@@ -137,19 +179,19 @@ struct EventBufferTests {
         }
     }
 
-    @Test("temporary files a killed writer left behind are cleared; fresh ones are not")
-    func staleStaging() throws {
+    @Test("a chunk older than its age is sealed at the next event; events of an open chunk are counted")
+    func chunkAge() throws {
         try withBufferDirectory { directory in
-            _ = try EventBuffer(directory: directory)
-            let staging = directory.appendingPathComponent("staging")
-            let stale = staging.appendingPathComponent("old.tmp")
-            let fresh = staging.appendingPathComponent("new.tmp")
-            try Data("x".utf8).write(to: stale)
-            try Data("x".utf8).write(to: fresh)
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -600)], ofItemAtPath: stale.path)
-            _ = try EventBuffer(directory: directory)
-            #expect(!FileManager.default.fileExists(atPath: stale.path))
-            #expect(FileManager.default.fileExists(atPath: fresh.path))
+            var random = SeededRandom(seed: 7)
+            let patient = try EventBuffer(directory: directory, limits: EventBufferLimits(chunkAge: 3600))
+            for index in 0..<3 { try patient.record(sampleEvent(index, random: &random)) }
+            #expect(try patient.sealedChunks().isEmpty)
+            #expect(try patient.count() == 3)
+            try patient.seal()
+            #expect(try patient.sealedChunks().count == 1)
+            let eager = try EventBuffer(directory: directory, limits: EventBufferLimits(chunkAge: 0))
+            for index in 0..<3 { try eager.record(sampleEvent(index, random: &random)) }
+            #expect(try eager.sealedChunks().count == 4)
         }
     }
 
@@ -157,7 +199,7 @@ struct EventBufferTests {
     func concurrentRecording() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let buffer = try EventBuffer(directory: directory)
+        let buffer = try EventBuffer(directory: directory, limits: EventBufferLimits(chunkCapacity: 16))
         let ids = try await withThrowingTaskGroup(of: [String].self) { group in
             for writer in 0..<8 {
                 group.addTask {
@@ -173,6 +215,9 @@ struct EventBufferTests {
             }
             return try await group.reduce(into: [String]()) { $0 += $1 }
         }
-        #expect(Set(try buffer.read(try buffer.pending()).map(\.event.id)) == Set(ids))
+        try buffer.close()
+        let stored = try Self.sealedEvents(buffer).map(\.id)
+        #expect(stored.count == 400)
+        #expect(Set(stored) == Set(ids))
     }
 }

@@ -59,42 +59,85 @@ public actor EventRelay {
     public func flush() async throws -> RelayReport {
         while try !relayLock.tryLock() { try await clock.sleep(for: .milliseconds(250)) }
         defer { relayLock.unlock() }
+        try buffer.seal()
+        try buffer.recoverAbandoned()
+        try buffer.enforceLimits()
         var report = RelayReport()
-        var size = batchSize
         var failures = 0
         while true {
             try Task.checkCancellation()
-            let names = try buffer.pending(limit: size)
+            // Whole chunks, oldest first, up to the batch size (at least one chunk).
+            var chunks: [(name: String, events: [EventPayload], unreadable: Int)] = []
+            var total = 0
+            for name in try buffer.sealedChunks() {
+                guard chunks.isEmpty || total + EventBuffer.eventCount(ofChunk: name) <= batchSize else { break }
+                guard let contents = try buffer.read(chunk: name) else { continue }
+                chunks.append((name, contents.events, contents.unreadable))
+                total += contents.events.count
+            }
             let dropReport = try buffer.pendingDropReport()
-            guard !names.isEmpty || dropReport != nil else { return report }
-            let events = try buffer.read(names)
-            let readNames = events.map(\.name)
-            report.quarantined += names.count - readNames.count
-            if events.isEmpty && dropReport == nil { continue }
-            switch try await send(EventBatchRequest(events: events.map(\.event), dropped: dropReport)) {
-            case .answered(let answer):
-                try buffer.remove(readNames)
-                if let dropReport { try buffer.confirmDropReport(dropReport) }
+            guard !chunks.isEmpty || dropReport != nil else { return report }
+            let events = chunks.flatMap(\.events)
+            var outcome = Outcome.answered(EventBatchResponse(accepted: 0, duplicates: 0, rejected: []))
+            // NB: a chunk may hold more events than a batch; it goes in parts and is deleted after the last.
+            for start in stride(from: 0, to: max(events.count, 1), by: batchSize) {
+                let part = Array(events[min(start, events.count)..<min(start + batchSize, events.count)])
+                outcome = try await send(EventBatchRequest(events: part, dropped: start == 0 ? dropReport : nil))
+                guard case .answered(let answer) = outcome else { break }
                 report.accepted += answer.accepted
                 report.duplicates += answer.duplicates
                 report.rejected += answer.rejected.count
                 report.batches += 1
+            }
+            switch outcome {
+            case .answered:
+                for chunk in chunks {
+                    try buffer.remove(chunk: chunk.name, dropped: chunk.unreadable)
+                    report.quarantined += chunk.unreadable
+                }
+                if let dropReport { try buffer.confirmDropReport(dropReport) }
                 failures = 0
-                size = batchSize
             case .refusedWhole:
-                if readNames.count <= 1 {
-                    try buffer.quarantine(readNames)
-                    report.quarantined += readNames.count
-                    size = batchSize
-                } else {
-                    size = max(1, readNames.count / 2)
+                // NB: one event the server cannot read must not hold back the others: each is sent on its own.
+                for chunk in chunks {
+                    var refused = chunk.unreadable
+                    for event in chunk.events {
+                        switch try await sendWithRetries(EventBatchRequest(events: [event]), failures: &failures, report: &report)
+                        {
+                        case .answered(let answer):
+                            report.accepted += answer.accepted
+                            report.duplicates += answer.duplicates
+                            report.rejected += answer.rejected.count
+                            report.batches += 1
+                        case .refusedWhole, .failed:
+                            refused += 1
+                        }
+                    }
+                    try buffer.remove(chunk: chunk.name, dropped: refused)
+                    report.quarantined += refused
                 }
             case .failed(let retryAfter):
                 failures += 1
                 report.retries += 1
-                let backoff = retry.delay(forAttempt: min(failures, 30), unit: jitter())
-                try await clock.sleep(for: max(backoff, retryAfter ?? .zero))
+                try await clock.sleep(for: backoff(failures, retryAfter: retryAfter))
             }
+        }
+    }
+
+    private func backoff(_ failures: Int, retryAfter: Duration?) -> Duration {
+        max(retry.delay(forAttempt: min(failures, 30), unit: jitter()), retryAfter ?? .zero)
+    }
+
+    /// Sends one request until it is answered or refused whole, backing off between failures.
+    private func sendWithRetries(_ batch: EventBatchRequest, failures: inout Int, report: inout RelayReport) async throws
+        -> Outcome
+    {
+        while true {
+            let outcome = try await send(batch)
+            guard case .failed(let retryAfter) = outcome else { return outcome }
+            failures += 1
+            report.retries += 1
+            try await clock.sleep(for: backoff(failures, retryAfter: retryAfter))
         }
     }
 

@@ -16,13 +16,22 @@ struct EventsCommand: AsyncParsableCommand {
     )
 }
 
-/// Where the buffer is.
+/// Where the buffer is, and how much it holds.
 struct BufferOptions: ParsableArguments {
     @Option(help: "The event buffer directory (default: $XDG_DATA_HOME/pwakit/events or ~/.local/share/pwakit/events).")
     var buffer: String?
 
+    @Option(help: "Most events the buffer holds; beyond it the oldest are dropped and counted.")
+    var maxEvents = 10_000
+
+    func validate() throws {
+        guard (1...10_000_000).contains(maxEvents) else { throw ValidationError("--max-events must be between 1 and 10000000") }
+    }
+
     func open() throws -> EventBuffer {
-        try EventBuffer(directory: URL(fileURLWithPath: buffer ?? Self.defaultPath, isDirectory: true))
+        try EventBuffer(
+            directory: URL(fileURLWithPath: buffer ?? Self.defaultPath, isDirectory: true),
+            limits: EventBufferLimits(maximumEvents: maxEvents, maximumBytes: max(10 * 1024 * 1024, maxEvents * 2048)))
     }
 
     static var defaultPath: String {
