@@ -366,6 +366,27 @@ package.targets += [
         swiftSettings: strictSettings),
 ]
 package.products += [.library(name: "PWAKitFlags", targets: ["PWAKitFlags"])]
+
+// Observability: the telemetry facade over sinks (event buffer, swift-log, swift-metrics), consent and redaction.
+package.targets += [
+    .target(
+        name: "PWAKitObservability",
+        dependencies: [
+            "PWAKitEvents", "PWAKitAPI", "PWAKitErrors", "PWAKitFiles", "PWAKitDependencies",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ],
+        swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitObservabilityTests",
+        dependencies: [
+            "PWAKitObservability", "PWAKitEvents", "PWAKitAPI", "PWAKitTesting", "PWAKitDependencies",
+            .product(name: "InMemoryLogging", package: "swift-log"),
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+        ],
+        swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitObservability", targets: ["PWAKitObservability"])]
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitFlags"]
 }
