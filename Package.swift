@@ -387,6 +387,15 @@ package.targets += [
         swiftSettings: strictSettings),
 ]
 package.products += [.library(name: "PWAKitObservability", targets: ["PWAKitObservability"])]
+
+// Push on the device: the provider protocol, the server's device registry kept in step, the permission funnel.
+package.targets += [
+    .target(name: "PWAKitPush", dependencies: ["PWAKitAPI", "PWAKitObservability"], swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitPushTests", dependencies: ["PWAKitPush", "PWAKitAPI", "PWAKitObservability", "PWAKitTesting"],
+        swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitPush", targets: ["PWAKitPush"])]
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitFlags"]
 }

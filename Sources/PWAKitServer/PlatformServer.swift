@@ -86,6 +86,7 @@ public struct PlatformServer: Sendable {
         addLaunchRoutes(to: table)
         addEventRoutes(to: table)
         addFlagRoutes(to: table)
+        addDeviceRoutes(to: table)
     }
 
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.

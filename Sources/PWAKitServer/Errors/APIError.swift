@@ -55,6 +55,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         public static let internalError = Code("internal_error")
         /// Too much work is queued (password hashing); try again after `Retry-After`.
         public static let busy = Code("busy")
+        /// The server has no push sender configured (`pwakit server --push-log` or the APNs options).
+        public static let pushUnavailable = Code("push_unavailable")
         /// The release is signed by a publisher key that was revoked.
         public static let keyRevoked = Code("key_revoked")
     }

@@ -141,6 +141,14 @@ public protocol ServerStorage: Sendable {
     /// Every flag value, by app then key.
     func flags() async throws -> [FlagRecord]
 
+    // MARK: Push devices
+    /// Registers a device for a user; a token another user had moves to this one.
+    func upsertDevice(_ device: DeviceRecord) async throws
+    /// Removes a device; only `userId`'s own when given. Whether there was one.
+    func deleteDevice(token: String, userId: String?) async throws -> Bool
+    /// A user's devices, most recently registered first.
+    func devices(userId: String) async throws -> [DeviceRecord]
+
     // MARK: Server keys
     /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.
     func serverKey(purpose: String, candidate: String, now: Date) async throws -> String

@@ -46,6 +46,8 @@ public struct ServerConfiguration: Sendable {
     public var maximumJSONBody = 64 * 1024
     /// The largest `POST /v1/events` body (a batch of up to 500 events).
     public var maximumEventBody = 1024 * 1024
+    /// What delivers push notifications (`POST /v1/admin/push`); `nil` answers `push_unavailable`.
+    public var pushSender: (any PushSender)?
     /// The largest release upload (the base64 manifest and its signature).
     public var maximumReleaseBody = 2 * 1024 * 1024
     /// The largest single blob accepted.

@@ -57,6 +57,21 @@ struct ServerCommand: AsyncParsableCommand {
     )
     var proxyHops = 1
 
+    @Option(help: "Deliver push notifications by appending them, one JSON line each, to this file (development).")
+    var pushLog: String?
+
+    @Option(help: "The APNs provider key (.p8 file); with --apns-key-id, --apns-team-id and --apns-topic, pushes go to APNs.")
+    var apnsKey: String?
+
+    @Option(help: "The APNs key's id.")
+    var apnsKeyId: String?
+
+    @Option(help: "The team id the APNs key belongs to.")
+    var apnsTeamId: String?
+
+    @Option(help: "The app's bundle id (the apns-topic).")
+    var apnsTopic: String?
+
     @Option(help: ArgumentHelp("scrypt cost N for new password hashes (a power of two).", visibility: .hidden))
     var passwordCost = ScryptParameters.standard.n
 
@@ -151,6 +166,29 @@ struct ServerCommand: AsyncParsableCommand {
         return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
 
+    /// The push sender the options name: APNs, a local file, or none.
+    func pushSender() throws -> (any PushSender)? {
+        let apns = [apnsKey, apnsKeyId, apnsTeamId, apnsTopic]
+        if apns.contains(where: { $0 != nil }) {
+            guard let apnsKey, let apnsKeyId, let apnsTeamId, let apnsTopic else {
+                throw ValidationError("--apns-key, --apns-key-id, --apns-team-id and --apns-topic go together")
+            }
+            let pem: String
+            do {
+                pem = try String(contentsOfFile: apnsKey, encoding: .utf8)
+            } catch {
+                throw ValidationError("--apns-key: \(apnsKey) cannot be read")
+            }
+            do {
+                return APNsSender(
+                    credentials: try APNsRequest.Credentials(p8: pem, keyId: apnsKeyId, teamId: apnsTeamId, topic: apnsTopic))
+            } catch {
+                throw ValidationError("--apns-key: \(apnsKey) is not a PEM P-256 private key (.p8)")
+            }
+        }
+        return pushLog.map { LocalPushSender(file: URL(fileURLWithPath: $0)) }
+    }
+
     private func serve(storage: SQLStorage, dataURL: URL, wrappingKey: Data, logger: Logger) async throws {
         var configuration = ServerConfiguration()
         configuration.keyWrappingKey = wrappingKey
@@ -159,6 +197,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.trustForwardedFor = trustForwardedFor
         configuration.trustedProxyHops = proxyHops
         configuration.passwordHashing.n = passwordCost
+        configuration.pushSender = try pushSender()
         let server = try await PlatformServer.make(
             storage: storage, blobs: try FileBlobStore(root: dataURL.appendingPathComponent("blobs")),
             configuration: configuration)

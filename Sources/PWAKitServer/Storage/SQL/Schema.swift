@@ -92,5 +92,15 @@ enum Schema {
                 """
             ]
         ),
+        (
+            5,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS devices (token TEXT PRIMARY KEY, user_id TEXT NOT NULL, platform TEXT NOT NULL, \
+                environment TEXT NOT NULL, updated_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX IF NOT EXISTS devices_user ON devices (user_id)",
+            ]
+        ),
     ]
 }
