@@ -1,5 +1,6 @@
 public import Foundation
 public import PWAKitAPI
+public import PWAKitCore
 import PWAKitFiles
 import Synchronization
 
@@ -147,4 +148,21 @@ public final class FeatureFlagStore: Sendable {
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return decoder
     }()
+}
+
+extension FeatureFlagStore {
+    /// A store with the defaults the app's configuration declares (`flags` in `pwa-config.json`);
+    /// values that are not a string, a number or a boolean are left out (the validator refuses them).
+    public convenience init(configuration: PWAConfiguration, cacheFile: URL? = nil) {
+        var defaults: [String: ScalarValue] = [:]
+        for (key, value) in configuration.flags ?? [:] {
+            switch value {
+            case .string(let text): defaults[key] = .string(text)
+            case .number(let number): defaults[key] = .number(number)
+            case .bool(let flag): defaults[key] = .bool(flag)
+            default: continue
+            }
+        }
+        self.init(defaults: defaults, cacheFile: cacheFile)
+    }
 }

@@ -70,5 +70,34 @@
             #expect(logged?["build"] as? String == bridged?["build"] as? String)
             #expect(bridged?["version"] as? String == "1.0.0")
         }
+
+        @Test func flagDefaultsReachPagesThroughBridgeModulesAndRun() throws {
+            let site = try TemporaryDirectory()
+            try site.write(
+                "pwa-config.json",
+                #"{"version":1,"app":{"name":"Flags","bundleId":"dev.pwakit.flags","startUrl":"app://flags/index.html"},"origins":{"allowed":["flags"]},"flags":{"beta":true,"limit":3}}"#
+            )
+            try site.write(
+                "index.html",
+                """
+                <!doctype html><script>
+                addEventListener('load', async () => {
+                  const beta = await PWAKit.call('flags', 'get', { key: 'beta' });
+                  await PWAKit.call('report', 'log', { message: 'beta', data: beta });
+                  await PWAKit.call('report', 'finish', { passed: 1, failed: 0 });
+                });
+                </script>
+                """)
+            let modules = try PWAKitBinary.run(["modules", "--json", site.url.path])
+            #expect(modules.stdout.contains("\"flags\""), "\(modules.stderr)")
+            let answers = try Self.bridge(site.url.path, [#"{"id":"f","module":"flags","action":"all"}"#])
+            let all = answers.first { $0["id"] as? String == "f" }?["data"] as? [String: Any]
+            #expect((all?["flags"] as? [String: Any])?["limit"] as? Int == 3)
+            let run = try HostEndToEndTests.run(site.url.path)
+            #expect(run.status == 0, "\(run.events) \(run.stderr)")
+            let logged = run.events("log").first { $0["message"] as? String == "beta" }?["data"] as? [String: Any]
+            #expect(logged?["value"] as? Bool == true)
+            #expect(logged?["source"] as? String == "default")
+        }
     }
 #endif

@@ -325,6 +325,28 @@ public enum ConfigurationSchema {
         }
       },
       "additionalProperties": true
+    },
+    "flags": {
+      "description": "Optional. The defaults of the app's feature flags, read by the `flags` module and FeatureFlagStore: at most 256, each a boolean, a number or a string of at most 1024 bytes. The server's values (GET /v1/flags) and test overrides win over them.",
+      "type": "object",
+      "maxProperties": 256,
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_.]{0,63}$"
+      },
+      "additionalProperties": {
+        "type": [
+          "boolean",
+          "number",
+          "string"
+        ],
+        "maxLength": 1024
+      },
+      "examples": [
+        {
+          "new_onboarding": false,
+          "max_items": 20
+        }
+      ]
     }
   },
   "additionalProperties": true,

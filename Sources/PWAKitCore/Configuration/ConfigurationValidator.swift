@@ -12,7 +12,7 @@ public struct ConfigurationValidator: Sendable {
 
     /// The keys each object may have (others are warnings); the JSON Schema and the reference list the same.
     static let topLevelKeys = [
-        "$schema", "version", "app", "origins", "features", "appearance", "notifications", "payments",
+        "$schema", "version", "app", "origins", "features", "appearance", "notifications", "payments", "flags",
     ]
     static let appKeys = ["name", "bundleId", "startUrl"]
     static let originsKeys = ["allowed", "auth", "external", "grants"]
@@ -75,6 +75,7 @@ public struct ConfigurationValidator: Sendable {
         if let appearance = field("appearance") { checkAppearance(appearance, &context) }
         if let notifications = field("notifications") { checkNotifications(notifications, &context) }
         if let payments = field("payments") { checkPayments(payments, &context) }
+        if let flags = field("flags") { checkFlags(flags, &context) }
         let paymentsOn = field("features")?.members?.first { $0.key == "payments" }?.value == .bool(true)
         if paymentsOn, field("payments") == nil {
             context.error(
@@ -220,6 +221,45 @@ public struct ConfigurationValidator: Sendable {
             context.error(
                 "notifications.provider", .invalidValue,
                 "\(ValidationContext.quoted(provider)) is not one of \(accepted.joined(separator: ", "))")
+        }
+    }
+
+    /// The most flag defaults a configuration declares.
+    static let maximumFlags = 256
+
+    private func checkFlags(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
+        guard let members = value.members else {
+            context.wrongType(value, at: "flags", expected: "an object of flag defaults")
+            return
+        }
+        if members.count > Self.maximumFlags {
+            context.error("flags", .invalidValue, "at most \(Self.maximumFlags) flags, found \(members.count)")
+        }
+        for member in members {
+            let path = "flags." + member.key
+            if !Self.isFlagKey(member.key) {
+                context.error(
+                    path, .invalidValue, "a flag name is 1 to 64 characters of a-z, 0-9, _ and ., starting with a letter")
+                continue
+            }
+            switch member.value {
+            case .bool, .number: break
+            case .string(let text) where text.utf8.count > 1024:
+                context.error(path, .invalidValue, "a string default is at most 1024 bytes, found \(text.utf8.count)")
+            case .string: break
+            default: context.wrongType(member.value, at: path, expected: "a boolean, a number or a string")
+            }
+        }
+    }
+
+    static func isFlagKey(_ key: String) -> Bool {
+        let bytes = Array(key.utf8)
+        guard let first = bytes.first, bytes.count <= 64, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else {
+            return false
+        }
+        return bytes.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
         }
     }
 }

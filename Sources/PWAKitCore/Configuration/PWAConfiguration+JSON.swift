@@ -2,7 +2,7 @@ public import Foundation
 
 extension PWAConfiguration {
     /// The configuration as `pwa-config.json` text: sections in the documented order
-    /// (version, app, origins, features, appearance, notifications, payments), two-space indents,
+    /// (version, app, origins, features, appearance, notifications, payments, flags), two-space indents,
     /// a trailing newline. Decoding it gives back an equal configuration.
     public func encodedJSON() -> Data {
         Data((jsonTree.prettyPrinted() + "\n").utf8)
@@ -71,6 +71,25 @@ extension PWAConfiguration {
             }
             members.append(member("payments", .object(fields)))
         }
+        if let flags {
+            members.append(
+                member(
+                    "flags",
+                    .object(flags.keys.sorted().compactMap { key in flags[key].map { member(key, $0.configurationJSON) } })))
+        }
         return .object(members)
+    }
+}
+
+extension JSONValue {
+    /// The value as a configuration tree node (flag defaults are scalars; anything else is null).
+    var configurationJSON: ConfigurationJSON {
+        switch self {
+        case .string(let text): .string(text)
+        case .bool(let flag): .bool(flag)
+        case .number(let number):
+            number == number.rounded() && abs(number) < 1e15 ? .number(String(Int64(number))) : .number(String(number))
+        default: .null
+        }
     }
 }

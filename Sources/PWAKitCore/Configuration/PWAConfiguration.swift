@@ -20,6 +20,9 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
     public var notifications: NotificationsSection?
     /// Who is paid (`payments`), for apps that take payments.
     public var payments: PaymentsSection?
+    /// The defaults of the app's feature flags (`flags`): a string, a number or a boolean each; the
+    /// server's values and test overrides win over them.
+    public var flags: [String: JSONValue]?
 
     /// Creates a configuration from its sections.
     public init(
@@ -29,7 +32,8 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         features: FeatureFlags = FeatureFlags(),
         appearance: AppearanceSection = AppearanceSection(),
         notifications: NotificationsSection? = nil,
-        payments: PaymentsSection? = nil
+        payments: PaymentsSection? = nil,
+        flags: [String: JSONValue]? = nil
     ) {
         self.version = version
         self.app = app
@@ -38,10 +42,11 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         self.appearance = appearance
         self.notifications = notifications
         self.payments = payments
+        self.flags = flags
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, app, origins, features, appearance, notifications, payments
+        case version, app, origins, features, appearance, notifications, payments, flags
     }
 
     /// Decodes a configuration; `features` and `appearance` take their defaults when absent.
@@ -54,6 +59,7 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         appearance = try container.decodeIfPresent(AppearanceSection.self, forKey: .appearance) ?? AppearanceSection()
         notifications = try container.decodeIfPresent(NotificationsSection.self, forKey: .notifications)
         payments = try container.decodeIfPresent(PaymentsSection.self, forKey: .payments)
+        flags = try container.decodeIfPresent([String: JSONValue].self, forKey: .flags)
     }
 }
 

@@ -44,7 +44,8 @@ struct BridgeCommand: AsyncParsableCommand {
         }
         let registry: ModuleRegistry
         do throws(RegistryError) {
-            registry = try HostModules.registry(BuiltInModules.simulated(), features: configuration.features)
+            registry = try HostModules.registry(
+                BuiltInModules.simulated() + AppFlags.modules(for: configuration), features: configuration.features)
         } catch {
             Console.writeError("error: \(error.description)")
             throw ExitCode(1)

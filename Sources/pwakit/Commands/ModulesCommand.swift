@@ -87,11 +87,13 @@ struct ModulesCommand: ParsableCommand {
                 let here = URL(fileURLWithPath: ConfigurationLoader.fileName)
                 file = FileManager.default.fileExists(atPath: here.path) ? here : nil
             }
-            let features = try file.map { try ConfigurationLoader.load(from: $0).features } ?? FeatureFlags()
+            let configuration = try file.map { try ConfigurationLoader.load(from: $0) }
+            let features = configuration?.features ?? FeatureFlags()
             let registry: ModuleRegistry
             do throws(RegistryError) {
                 // The registry every host builds (`lifecycle`, the page's ready signal, included).
-                registry = try HostModules.registry(BuiltInModules.simulated(), features: features)
+                registry = try HostModules.registry(
+                    BuiltInModules.simulated() + AppFlags.modules(for: configuration), features: features)
             } catch {
                 throw CommandFailure(status: .invalid, code: "modules.registry", message: error.description)
             }

@@ -58,7 +58,8 @@ struct RunCommand: ParsableCommand {
             }
             var options = host.hostOptions()
             options.simulation = simulation
-            throw ExitCode(MainActor.assumeIsolated { HostRunOptions.openWindow(launch, options: options) })
+            let flags = AppFlags.modules(for: launch.configuration)
+            throw ExitCode(MainActor.assumeIsolated { HostRunOptions.openWindow(launch, options: options, extraModules: flags) })
         #else
             throw HostRunOptions.hostUnavailable()
         #endif
