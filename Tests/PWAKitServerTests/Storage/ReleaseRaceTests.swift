@@ -104,8 +104,8 @@ struct ReleaseRaceTests {
         try await storage.close()
     }
 
-    /// Re-runs `sql` until it returns a row, for at most a minute (a loaded two-core machine once
-    /// took more than ten seconds to start the second insert's statement).
+    /// Re-runs `sql` until it returns a row, for at most a minute (on a loaded two-core run the
+    /// second insert once showed neither landed nor waiting within ten seconds).
     static func poll(_ storage: SQLStorage, _ sql: String, _ binds: [SQLValue] = []) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while try await storage.driver.query(sql, binds).isEmpty {
