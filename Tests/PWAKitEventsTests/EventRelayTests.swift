@@ -103,7 +103,7 @@ struct EventRelayTests {
         #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(7), .seconds(8), .seconds(16), .seconds(32), .seconds(64)])
     }
 
-    @Test("a batch refused whole is split until the event at fault is alone; that one is quarantined")
+    @Test("a batch refused whole is sent again event by event; the event at fault alone is dropped and counted")
     func splitsRefusedBatches() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -49,7 +49,7 @@ public final class EventBuffer: Sendable {
         self.directory = directory
         self.limits = limits
         do {
-            for folder in ["open", "queue", "corrupt"] {
+            for folder in ["open", "queue"] {
                 try DurableFile.makeDirectory(directory.appendingPathComponent(folder).path, permissions: 0o700)
             }
             lock = try FileLock(path: directory.appendingPathComponent("buffer.lock").path)
@@ -64,7 +64,6 @@ public final class EventBuffer: Sendable {
 
     var openPath: String { directory.appendingPathComponent("open").path }
     var queuePath: String { directory.appendingPathComponent("queue").path }
-    var corruptPath: String { directory.appendingPathComponent("corrupt").path }
     var counterPath: String { directory.appendingPathComponent("dropped.json").path }
 
     // MARK: Recording

@@ -10,8 +10,8 @@ public import PWAKitRetry
 /// `Retry-After`, for as long as it takes: the queue is never dropped after some number of
 /// failures (the buffer's own limits bound it, with counted drops). A batch the server answered
 /// but whose answer was lost is sent again and the server stores nothing twice (it keys events
-/// by id). A batch refused whole (400, 413) is split until the event at fault is alone, and that
-/// one is quarantined. One relay runs per buffer at a time, across processes (a file lock).
+/// by id). A batch refused whole (400, 413, 422) is sent again one event at a time, and an
+/// event refused on its own is counted as dropped. One relay runs per buffer at a time, across processes (a file lock).
 public actor EventRelay {
     /// The buffer sent from.
     public nonisolated let buffer: EventBuffer

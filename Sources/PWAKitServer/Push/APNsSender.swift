@@ -2,9 +2,10 @@ public import Foundation
 public import PWAKitAPI
 import Synchronization
 
-/// Delivers through APNs over an HTTP transport (`URLSessionTransport`, which speaks HTTP/2 to
-/// APNs where the platform's URLSession does), with a provider token renewed every 50 minutes and
-/// renewed at once when APNs answers `ExpiredProviderToken`.
+/// Delivers through APNs over an injected HTTP transport (`URLSessionTransport` by default; APNs
+/// needs HTTP/2, which that transport gets only where the platform's URLSession negotiates it),
+/// with a provider token renewed every 50 minutes and at once when APNs answers
+/// `ExpiredProviderToken`.
 public final class APNsSender: PushSender {
     /// The provider key.
     public let credentials: APNsRequest.Credentials

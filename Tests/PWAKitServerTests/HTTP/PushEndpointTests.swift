@@ -173,8 +173,24 @@ struct PushEndpointTests {
         let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
         let renewing = APNsSender(credentials: credentials, transport: expiring, now: { clock.withLock { $0 } })
         _ = await renewing.send(message, to: device)
-        let tokens = expiring.requests.withLock { $0.map { $0.headers["authorization"] ?? "" } }
-        #expect(tokens.count == 2)
+        let renewed = expiring.requests.withLock { $0.map { $0.headers["authorization"] ?? "" } }
+        #expect(renewed.count == 2 && renewed[0] != renewed[1])
+
+        // The provider token is reused for 50 minutes, then renewed with a new `iat`.
+        let steady = ScriptedAPNs([])
+        let sender = APNsSender(credentials: credentials, transport: steady, now: { clock.withLock { $0 } })
+        _ = await sender.send(message, to: device)
+        clock.withLock { $0 = $0.addingTimeInterval(49 * 60) }
+        _ = await sender.send(message, to: device)
+        clock.withLock { $0 = $0.addingTimeInterval(2 * 60) }
+        _ = await sender.send(message, to: device)
+        let tokens = steady.requests.withLock { $0.map { $0.headers["authorization"] ?? "" } }
+        #expect(tokens[0] == tokens[1])
+        #expect(tokens[1] != tokens[2])
+        let claims = tokens[2].split(separator: ".")[1]
+        #expect(
+            Base64URL.decode(claims).map { String(decoding: $0, as: UTF8.self) }
+                == #"{"iat":1800003060,"iss":"T"}"#)
     }
 
     @Test("a push to a dead token unregisters the device", arguments: StorageEngine.available)
