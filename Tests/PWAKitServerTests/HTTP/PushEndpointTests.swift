@@ -22,8 +22,13 @@ final class ScriptedAPNs: HTTPTransport {
 
 @Suite("Push devices and sending")
 struct PushEndpointTests {
-    static let tokenA = String(repeating: "ab", count: 32)
-    static let tokenB = String(repeating: "cd", count: 32)
+    // NB: fresh per run: suites share one PostgreSQL database, and a token moves to whoever registers it last.
+    static let tokenA = freshToken()
+    static let tokenB = freshToken()
+
+    static func freshToken() -> String {
+        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
 
     @Test(
         "a user registers, lists and removes devices; a token moves to whoever registers it last",
@@ -33,18 +38,19 @@ struct PushEndpointTests {
         try await harness.test(.router) { client in
             let ann = try await client.register()
             let bob = try await client.register()
-            let created = try await client.send(.post, "/v1/devices", json: ["token": Self.tokenA], token: ann.access)
+            let (tokenA, tokenB) = (Self.freshToken(), Self.freshToken())
+            let created = try await client.send(.post, "/v1/devices", json: ["token": tokenA], token: ann.access)
             #expect(created.status == .created)
             #expect(created.json["environment"]?.string == "production")
             _ = try await client.send(
-                .post, "/v1/devices", json: ["token": Self.tokenB.uppercased(), "platform": "local", "environment": "sandbox"],
+                .post, "/v1/devices", json: ["token": tokenB.uppercased(), "platform": "local", "environment": "sandbox"],
                 token: ann.access)
             #expect(try await client.send(.get, "/v1/devices", token: ann.access).json.count == 2)
-            _ = try await client.send(.post, "/v1/devices", json: ["token": Self.tokenA], token: bob.access)
+            _ = try await client.send(.post, "/v1/devices", json: ["token": tokenA], token: bob.access)
             #expect(try await client.send(.get, "/v1/devices", token: ann.access).json.count == 1)
-            #expect(try await client.send(.delete, "/v1/devices/\(Self.tokenA)", token: ann.access).status == .notFound)
-            #expect(try await client.send(.delete, "/v1/devices/\(Self.tokenA)", token: bob.access).status == .noContent)
-            #expect(try await client.send(.delete, "/v1/devices/\(Self.tokenB)", token: ann.access).status == .noContent)
+            #expect(try await client.send(.delete, "/v1/devices/\(tokenA)", token: ann.access).status == .notFound)
+            #expect(try await client.send(.delete, "/v1/devices/\(tokenA)", token: bob.access).status == .noContent)
+            #expect(try await client.send(.delete, "/v1/devices/\(tokenB)", token: ann.access).status == .noContent)
             #expect(try await client.send(.get, "/v1/devices", token: ann.access).json.count == 0)
         }
     }
@@ -79,7 +85,7 @@ struct PushEndpointTests {
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let email = "push-\(uniqueSuffix())@example.com"
             let user = try await client.register(email: email)
-            for token in [Self.tokenA, Self.tokenB] {
+            for token in [Self.freshToken(), Self.freshToken()] {
                 _ = try await client.send(.post, "/v1/devices", json: ["token": token, "platform": "local"], token: user.access)
             }
             let body: [String: Any] = [
@@ -205,7 +211,7 @@ struct PushEndpointTests {
             let admin = try await client.login(email: harness.adminEmail, password: Harness.adminPassword)
             let email = "dead-\(uniqueSuffix())@example.com"
             let user = try await client.register(email: email)
-            for token in [Self.tokenA, Self.tokenB] {
+            for token in [Self.freshToken(), Self.freshToken()] {
                 _ = try await client.send(.post, "/v1/devices", json: ["token": token], token: user.access)
             }
             let sent = try await client.send(
