@@ -428,3 +428,15 @@ package.targets.append(
         path: "Benchmarks/MiniAppBenchmark",
         swiftSettings: strictSettings
     ))
+
+// MARK: - Apple files: Info.plist keys, entitlements, privacy manifest and site association from one configuration.
+package.targets += [
+    .target(name: "PWAKitAppleFiles", dependencies: ["PWAKitCore", "PWAKitErrors", "PWAKitFiles"], swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitAppleFilesTests", dependencies: ["PWAKitAppleFiles", "PWAKitCore", "PWAKitTesting"],
+        swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitAppleFiles", targets: ["PWAKitAppleFiles"])]
+if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
+    cli.dependencies += ["PWAKitAppleFiles"]
+}

@@ -79,6 +79,11 @@ public struct PlatformServer: Sendable {
 
     private func addRoutes(to table: RouteTable) {
         table.add(.get, "/v1/health") { _, _ in try JSONResponse.make(["status": "ok"]) }
+        table.add(.get, "/.well-known/apple-app-site-association") { _, _ in
+            guard let document = configuration.siteAssociation else { throw APIError.notFound("apple-app-site-association") }
+            // NB: Apple's CDN fetches it without redirects; an hour of caching keeps a fixed file cheap.
+            return JSONResponse.make(encoded: ByteBuffer(bytes: document), headers: [.cacheControl: "public, max-age=3600"])
+        }
         addIdentityRoutes(to: table)
         addCatalogRoutes(to: table)
         addBlobRoutes(to: table)

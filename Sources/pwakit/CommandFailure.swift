@@ -20,6 +20,8 @@ struct CommandFailure: Error {
         case outputExists = 3
         /// `init` could not write its output.
         case cannotWrite = 4
+        /// `sync --check`: a generated file differs from what the configuration makes.
+        case stale = 5
     }
 
     var status: Status

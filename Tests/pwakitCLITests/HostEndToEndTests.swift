@@ -50,6 +50,29 @@
             #expect(held.contains { $0["label"] as? String == "abort" && $0["completed"] as? Bool == false })
         }
 
+        @Test func aLinkOpensItsPageOnTheAppsOriginAndAForeignOneIsRefused() throws {
+            let data = try TemporaryDirectory()
+            let shot = data.url.appendingPathComponent("shot.png").path
+            for link in ["pwakit-hello://index.html?from=link", "https://pwakit.dev/open/index.html?from=link"] {
+                let run = try PWAKitBinary.run([
+                    "run", "Examples/hello", link, "--screenshot", shot, "--data-dir", data.url.path, "--timeout", "60",
+                ])
+                #expect(run.status == 0, "\(run.stderr)")
+                #expect(
+                    run.stdout.contains(#""url":"app:\/\/hello\/index.html?from=link""#)
+                        || run.stdout.contains(#""url":"app://hello/index.html?from=link""#), "\(run.stdout)")
+            }
+            for (link, code) in [
+                ("https://evil.example/open/index.html", "foreign_host"),
+                ("https://pwakit.dev/index.html", "outside_path_prefix"),
+                ("pwakit-hello://a/../index.html", "invalid_parameter"), ("other://index.html", "foreign_scheme"),
+            ] {
+                let run = try PWAKitBinary.run(["run", "Examples/hello", link, "--screenshot", shot])
+                #expect(run.status == 2, "\(link)")
+                #expect(run.stderr.contains("(\(code))"), "\(link): \(run.stderr)")
+            }
+        }
+
         @Test func aSeedEraPageShippingItsOwnBridgeTalksTheRawProtocol() throws {
             let run = try Self.run(Self.pages.appendingPathComponent("seed").path)
             #expect(run.failures == [])

@@ -118,17 +118,19 @@
             let store = work.url.appendingPathComponent("store").path
             let data = work.url.appendingPathComponent("launcher").path
             var tours = 0
-            func launcher(_ steps: [String], readyTimeout: Int = 10, during: ((Running) throws -> Void)? = nil) throws -> Running
-            {
+            func launcher(
+                _ steps: [String], readyTimeout: Int = 10, arguments: [String]? = nil, during: ((Running) throws -> Void)? = nil
+            ) throws -> Running {
                 tours += 1
                 let tour = try work.write(
                     "tour-\(tours).json", ##"{"timeoutSeconds": 60, "steps": [\##(steps.joined(separator: ","))]}"##)
                 let run = try Running(
                     try PWAKitBinary.locate(),
-                    [
-                        "launcher", "--server", server.url, "--store", store, "--data-dir", data, "--trust-key", publicKey,
-                        "--ready-timeout", "\(readyTimeout)", "--tour", tour.path,
-                    ], log: work.url.appendingPathComponent("launcher-\(tours).log"))
+                    ["launcher"] + (arguments ?? ["--server", server.url])
+                        + [
+                            "--store", store, "--data-dir", data, "--trust-key", publicKey, "--ready-timeout", "\(readyTimeout)",
+                            "--tour", tour.path,
+                        ], log: work.url.appendingPathComponent("launcher-\(tours).log"))
                 try during?(run)
                 let status = run.wait()
                 let failed = run.events.filter { $0["event"] as? String == "tourStep" && $0["ok"] as? Bool == false }
@@ -163,6 +165,33 @@
             #expect(opened.map { $0["appId"] as? String } == ["notes", "lights", "lights"])
             #expect(opened.map { $0["version"] as? String } == ["1.0.0", "1.0.0", "1.1.0"])
             #expect(first.events.contains { $0["event"] as? String == "releaseConfirmed" && $0["appId"] as? String == "lights" })
+
+            // 1b. A link opens a mini-app at its page, with no --server (the last run's is kept): a
+            //     custom-scheme link read under the link's own scheme, then a universal link read under
+            //     a configuration's identifiers.
+            let linked = try launcher(
+                [##"{"waitForApp": "lights"}"##, ##"{"back": true}"##],
+                arguments: ["pwakit-e2e://app/lights/index.html?from=link"])
+            #expect(linked.events.contains { $0["event"] as? String == "link" && $0["opened"] as? Bool == true })
+            #expect(
+                linked.events.contains { ($0["url"] as? String) == "app://lights/index.html?from=link" },
+                "\(linked.text.suffix(1500))")
+            let config = try work.write(
+                "pwa-config.json",
+                """
+                {"version": 1, "app": {"name": "E2E", "bundleId": "dev.pwakit.e2e", "startUrl": "https://e2e.example.com/"},
+                 "origins": {"allowed": ["e2e.example.com"]},
+                 "identifiers": {"teamId": "A1B2C3D4E5", "associatedDomains": ["applinks:e2e.example.com"], "linkPathPrefix": "/open"}}
+                """)
+            let universal = try launcher(
+                [##"{"waitForApp": "notes"}"##, ##"{"back": true}"##],
+                arguments: ["https://e2e.example.com/open/app/notes", "--config", config.path])
+            #expect(universal.events.contains { $0["event"] as? String == "link" && $0["appId"] as? String == "notes" })
+            let foreign = try PWAKitBinary.run([
+                "launcher", "https://evil.example/open/app/notes", "--config", config.path, "--data-dir", data,
+            ])
+            #expect(foreign.status == 2)
+            #expect(foreign.stderr.contains("foreign_host"), "\(foreign.stderr)")
 
             // 2. A broken release (it never reports ready) is rolled back, and the launcher says so;
             //    the next open runs the previous release.
@@ -225,6 +254,15 @@
             let badServer = try PWAKitBinary.run(["launcher", "--server", "ftp://example.com"])
             #expect(badServer.status == 64)
             #expect(badServer.stderr.contains("--server must be an http or https URL"))
+            let noServer = try PWAKitBinary.run(["launcher", "--data-dir", work.url.appendingPathComponent("empty").path])
+            #expect(noServer.status == 2)
+            #expect(noServer.stderr.contains("no --server given"), "\(noServer.stderr)")
+            let badLink = try PWAKitBinary.run([
+                "launcher", "myapp://app/Not An Id", "--server", "http://127.0.0.1:9", "--data-dir",
+                work.url.appendingPathComponent("d2").path,
+            ])
+            #expect(badLink.status == 2)
+            #expect(badLink.stderr.contains("link: "), "\(badLink.stderr)")
         }
     }
 #endif

@@ -347,6 +347,206 @@ public enum ConfigurationSchema {
           "max_items": 20
         }
       ]
+    },
+    "identifiers": {
+      "description": "Optional. Every name the app is known by outside its code, declared once: code reads them through AppIdentifiers, and `pwakit sync` renders the Info.plist keys, the entitlements, PrivacyInfo.xcprivacy and the server's apple-app-site-association from them. Each field is optional; absent ones derive from app.bundleId (see docs/configuration.md). The validator also checks what a schema cannot say: authCallback uses the app's scheme or https on an applinks: host; extension bundle ids start with app.bundleId and a dot; teamId is required when associatedDomains is set; the bundle id makes a valid scheme when urlScheme is absent. Unknown keys are allowed: the validator reports each as a warning (unknown_key) and ignores it.",
+      "type": "object",
+      "properties": {
+        "teamId": {
+          "description": "The Apple developer team id: 10 characters of A-Z and 0-9. Required when associatedDomains is set.",
+          "type": "string",
+          "pattern": "^[A-Z0-9]{10}$"
+        },
+        "urlScheme": {
+          "description": "The app's own URL scheme (RFC 3986, lowercase, at most 64 characters; not http, https, app, file or another reserved scheme). Default: app.bundleId in lowercase.",
+          "type": "string",
+          "pattern": "^[a-z][a-z0-9+.-]{0,63}$"
+        },
+        "authCallback": {
+          "description": "Where sign-in providers send the person back: a URL on urlScheme, or an https universal link on an applinks: host. Default: <urlScheme>://auth/callback.",
+          "type": "string",
+          "maxLength": 2048
+        },
+        "appGroup": {
+          "description": "The app group the app and its extensions share: \"group.\" and a reverse-DNS name. Default: group.<app.bundleId>.",
+          "type": "string",
+          "pattern": "^group\\.[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$"
+        },
+        "keychainGroup": {
+          "description": "The keychain access group shared with the extensions, reverse-DNS, without the team prefix (the entitlement adds $(AppIdentifierPrefix)). Default: app.bundleId.",
+          "type": "string",
+          "pattern": "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$"
+        },
+        "keychainService": {
+          "description": "The keychain service the app's secrets are stored under: 1 to 255 bytes, no control characters. Default: app.bundleId.",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        },
+        "associatedDomains": {
+          "description": "Associated domains as the entitlement writes them: applinks:, webcredentials:, activitycontinuation: or appclips: and a lowercase domain (an optional leading *.), with an optional ?mode=developer, ?mode=managed or ?mode=developer+managed. At most 64.",
+          "type": "array",
+          "maxItems": 64,
+          "items": {
+            "type": "string",
+            "pattern": "^(applinks|webcredentials|activitycontinuation|appclips):(\\*\\.)?[a-z0-9-]+(\\.[a-z0-9-]+)+(\\?mode=(developer|managed|developer\\+managed))?$"
+          },
+          "examples": [
+            [
+              "applinks:example.com",
+              "webcredentials:example.com"
+            ]
+          ]
+        },
+        "linkPathPrefix": {
+          "description": "The path universal links live under, such as /open; absent, \"\" or / for the whole site. Segments of A-Z, a-z, 0-9, -, ., _, ~; not . or ..",
+          "type": "string",
+          "maxLength": 200
+        },
+        "extensions": {
+          "description": "The app's extensions by name (share, widget): each a bundle id that starts with app.bundleId and a dot. At most 64.",
+          "type": "object",
+          "maxProperties": 64,
+          "propertyNames": {
+            "pattern": "^[a-z][A-Za-z0-9]{0,31}$"
+          },
+          "additionalProperties": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$",
+            "maxLength": 155
+          }
+        },
+        "errorDomains": {
+          "description": "Error domains by name (share → com.example.app.share): reverse-DNS. Undeclared names read as <app.bundleId>.<name>. At most 64.",
+          "type": "object",
+          "maxProperties": 64,
+          "propertyNames": {
+            "pattern": "^[a-z][A-Za-z0-9]{0,31}$"
+          },
+          "additionalProperties": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$",
+            "maxLength": 155
+          }
+        },
+        "usageDescriptions": {
+          "description": "Info.plist usage descriptions by key: the sentence iOS shows when the app asks for a permission, 1 to 1000 bytes. `pwakit sync` requires NSFaceIDUsageDescription with features.biometrics, NSCameraUsageDescription with features.cameraPermission, NSMicrophoneUsageDescription with features.microphonePermission, NSLocationWhenInUseUsageDescription with features.locationPermission, and NSHealthShareUsageDescription and NSHealthUpdateUsageDescription with features.healthkit.",
+          "type": "object",
+          "propertyNames": {
+            "enum": [
+              "NSBluetoothAlwaysUsageDescription",
+              "NSCalendarsFullAccessUsageDescription",
+              "NSCameraUsageDescription",
+              "NSContactsUsageDescription",
+              "NSFaceIDUsageDescription",
+              "NSHealthShareUsageDescription",
+              "NSHealthUpdateUsageDescription",
+              "NSLocalNetworkUsageDescription",
+              "NSLocationAlwaysAndWhenInUseUsageDescription",
+              "NSLocationWhenInUseUsageDescription",
+              "NSMicrophoneUsageDescription",
+              "NSMotionUsageDescription",
+              "NSPhotoLibraryAddUsageDescription",
+              "NSPhotoLibraryUsageDescription",
+              "NSSpeechRecognitionUsageDescription",
+              "NSUserTrackingUsageDescription"
+            ]
+          },
+          "additionalProperties": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000
+          }
+        },
+        "collectedData": {
+          "description": "The data the app collects, for PrivacyInfo.xcprivacy (NSPrivacyCollectedDataTypes): Apple's type and purpose names without their prefixes. At most 64, each type once.",
+          "type": "array",
+          "maxItems": 64,
+          "items": {
+            "type": "object",
+            "required": [
+              "type",
+              "linked",
+              "tracking",
+              "purposes"
+            ],
+            "properties": {
+              "type": {
+                "enum": [
+                  "Name",
+                  "EmailAddress",
+                  "PhoneNumber",
+                  "PhysicalAddress",
+                  "OtherUserContactInfo",
+                  "Health",
+                  "Fitness",
+                  "PaymentInfo",
+                  "CreditInfo",
+                  "OtherFinancialInfo",
+                  "PreciseLocation",
+                  "CoarseLocation",
+                  "SensitiveInfo",
+                  "Contacts",
+                  "EmailsOrTextMessages",
+                  "PhotosorVideos",
+                  "AudioData",
+                  "GameplayContent",
+                  "CustomerSupport",
+                  "OtherUserContent",
+                  "BrowsingHistory",
+                  "SearchHistory",
+                  "UserID",
+                  "DeviceID",
+                  "PurchaseHistory",
+                  "ProductInteraction",
+                  "AdvertisingData",
+                  "OtherUsageData",
+                  "CrashData",
+                  "PerformanceData",
+                  "OtherDiagnosticData",
+                  "EnvironmentScanning",
+                  "Hands",
+                  "Head",
+                  "OtherDataTypes"
+                ]
+              },
+              "linked": {
+                "type": "boolean"
+              },
+              "tracking": {
+                "type": "boolean"
+              },
+              "purposes": {
+                "type": "array",
+                "minItems": 1,
+                "uniqueItems": true,
+                "items": {
+                  "enum": [
+                    "ThirdPartyAdvertising",
+                    "DeveloperAdvertising",
+                    "Analytics",
+                    "ProductPersonalization",
+                    "AppFunctionality",
+                    "Other"
+                  ]
+                }
+              }
+            }
+          },
+          "examples": [
+            [
+              {
+                "type": "ProductInteraction",
+                "linked": false,
+                "tracking": false,
+                "purposes": [
+                  "Analytics"
+                ]
+              }
+            ]
+          ]
+        }
+      }
     }
   },
   "additionalProperties": true,

@@ -13,6 +13,7 @@ public struct ConfigurationValidator: Sendable {
     /// The keys each object may have (others are warnings); the JSON Schema and the reference list the same.
     static let topLevelKeys = [
         "$schema", "version", "app", "origins", "features", "appearance", "notifications", "payments", "flags",
+        "identifiers",
     ]
     static let appKeys = ["name", "bundleId", "startUrl"]
     static let originsKeys = ["allowed", "auth", "external", "grants"]
@@ -64,6 +65,7 @@ public struct ConfigurationValidator: Sendable {
         }
         checkVersion(field("version"), &context)
         let startURL = checkApp(field("app"), &context)
+        let bundleId = field("app")?.members?.first { $0.key == "bundleId" }?.value.stringValue
         if let origins = field("origins") {
             var originsValidator = OriginsValidation(context: context)
             originsValidator.check(origins, startURL: startURL)
@@ -76,6 +78,7 @@ public struct ConfigurationValidator: Sendable {
         if let notifications = field("notifications") { checkNotifications(notifications, &context) }
         if let payments = field("payments") { checkPayments(payments, &context) }
         if let flags = field("flags") { checkFlags(flags, &context) }
+        checkIdentifiers(field("identifiers"), bundleId: bundleId, &context)
         let paymentsOn = field("features")?.members?.first { $0.key == "payments" }?.value == .bool(true)
         if paymentsOn, field("payments") == nil {
             context.error(

@@ -2,7 +2,7 @@ public import Foundation
 
 extension PWAConfiguration {
     /// The configuration as `pwa-config.json` text: sections in the documented order
-    /// (version, app, origins, features, appearance, notifications, payments, flags), two-space indents,
+    /// (version, app, origins, features, appearance, notifications, payments, flags, identifiers), two-space indents,
     /// a trailing newline. Decoding it gives back an equal configuration.
     public func encodedJSON() -> Data {
         Data((jsonTree.prettyPrinted() + "\n").utf8)
@@ -76,6 +76,44 @@ extension PWAConfiguration {
                 member(
                     "flags",
                     .object(flags.keys.sorted().compactMap { key in flags[key].map { member(key, $0.configurationJSON) } })))
+        }
+        if let identifiers { members.append(member("identifiers", identifiers.jsonTree)) }
+        return .object(members)
+    }
+}
+
+extension IdentifiersSection {
+    /// The section as a configuration tree node: present fields in the documented order, map keys sorted.
+    var jsonTree: ConfigurationJSON {
+        func member(_ key: String, _ value: ConfigurationJSON) -> ConfigurationJSON.Member {
+            .init(key: key, value: value, line: 0)
+        }
+        func map(_ values: [String: String]) -> ConfigurationJSON {
+            .object(values.keys.sorted().map { member($0, .string(values[$0] ?? "")) })
+        }
+        var members: [ConfigurationJSON.Member] = []
+        let strings: [(String, String?)] = [
+            ("teamId", teamId), ("urlScheme", urlScheme), ("authCallback", authCallback), ("appGroup", appGroup),
+            ("keychainGroup", keychainGroup), ("keychainService", keychainService),
+        ]
+        for (key, value) in strings { if let value { members.append(member(key, .string(value))) } }
+        if let associatedDomains { members.append(member("associatedDomains", .array(associatedDomains.map { .string($0) }))) }
+        if let linkPathPrefix { members.append(member("linkPathPrefix", .string(linkPathPrefix))) }
+        if let extensions { members.append(member("extensions", map(extensions))) }
+        if let errorDomains { members.append(member("errorDomains", map(errorDomains))) }
+        if let usageDescriptions { members.append(member("usageDescriptions", map(usageDescriptions))) }
+        if let collectedData {
+            members.append(
+                member(
+                    "collectedData",
+                    .array(
+                        collectedData.map { entry in
+                            .object([
+                                member("type", .string(entry.type)), member("linked", .bool(entry.linked)),
+                                member("tracking", .bool(entry.tracking)),
+                                member("purposes", .array(entry.purposes.map { .string($0) })),
+                            ])
+                        })))
         }
         return .object(members)
     }

@@ -23,6 +23,8 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
     /// The defaults of the app's feature flags (`flags`): a string, a number or a boolean each; the
     /// server's values and test overrides win over them.
     public var flags: [String: JSONValue]?
+    /// The names the app is known by outside its code (`identifiers`); read them through ``AppIdentifiers``.
+    public var identifiers: IdentifiersSection?
 
     /// Creates a configuration from its sections.
     public init(
@@ -33,7 +35,8 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         appearance: AppearanceSection = AppearanceSection(),
         notifications: NotificationsSection? = nil,
         payments: PaymentsSection? = nil,
-        flags: [String: JSONValue]? = nil
+        flags: [String: JSONValue]? = nil,
+        identifiers: IdentifiersSection? = nil
     ) {
         self.version = version
         self.app = app
@@ -43,10 +46,11 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         self.notifications = notifications
         self.payments = payments
         self.flags = flags
+        self.identifiers = identifiers
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, app, origins, features, appearance, notifications, payments, flags
+        case version, app, origins, features, appearance, notifications, payments, flags, identifiers
     }
 
     /// Decodes a configuration; `features` and `appearance` take their defaults when absent.
@@ -60,6 +64,7 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         notifications = try container.decodeIfPresent(NotificationsSection.self, forKey: .notifications)
         payments = try container.decodeIfPresent(PaymentsSection.self, forKey: .payments)
         flags = try container.decodeIfPresent([String: JSONValue].self, forKey: .flags)
+        identifiers = try container.decodeIfPresent(IdentifiersSection.self, forKey: .identifiers)
     }
 }
 

@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumEventBody = 1024 * 1024
     /// What delivers push notifications (`POST /v1/admin/push`); `nil` answers `push_unavailable`.
     public var pushSender: (any PushSender)?
+    /// The `apple-app-site-association` JSON answered at `/.well-known/apple-app-site-association`
+    /// (`pwakit sync` renders it from `pwa-config.json`); nil answers 404 there.
+    public var siteAssociation: Data?
     /// The largest release upload (the base64 manifest and its signature).
     public var maximumReleaseBody = 2 * 1024 * 1024
     /// The largest single blob accepted.

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import PWAKitCore
 import PWAKitFiles
 import PWAKitRouting
 
-/// `pwakit install-desktop --scheme myapp`: registers `pwakit launcher` as the handler of an app's
+/// `pwakit install-desktop --scheme myapp` (or `--config pwa-config.json`): registers `pwakit launcher` as the handler of an app's
 /// links on a Linux desktop, by writing a freedesktop `.desktop` entry for `x-scheme-handler/<scheme>`.
 struct InstallDesktopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,17 +17,29 @@ struct InstallDesktopCommand: ParsableCommand {
             when XDG_DATA_HOME is not set). It prints the xdg-mime command that makes it the \
             default handler; nothing else on the system is changed.
 
-            Exit status: 0 written; 3 the output exists and --force was not given; 4 the output \
-            cannot be written; 64 a scheme that is not RFC 3986 syntax.
+            With --config, the scheme is the configuration's identifiers.urlScheme (by default its \
+            bundle id in lowercase), the entry carries the app's name, and the launcher is run \
+            with --config so it also reads the app's universal links. --server is passed to the \
+            launcher too; without it the launcher uses the server of its last run.
+
+            Exit status: 0 written; 1 an invalid configuration; 2 an unreadable one; 3 the output \
+            exists and --force was not given; 4 the output cannot be written; 64 a scheme that is \
+            not RFC 3986 syntax, or neither or both of --scheme and --config.
             """)
 
     @Option(help: "The app's URL scheme (RFC 3986: a letter, then letters, digits, '+', '-', '.'), e.g. myapp.")
-    var scheme: String
+    var scheme: String?
+
+    @Option(help: "A pwa-config.json (or its directory) whose identifiers.urlScheme and app name the entry uses.")
+    var config: String?
 
     @Option(
         name: .shortAndLong,
         help: "Where to write (default: ~/.local/share/applications/pwakit-<scheme>.desktop).")
     var output: String?
+
+    @Option(help: "The platform server the launcher uses, written into the entry (default: the launcher's last one).")
+    var server: String?
 
     @Option(help: "The pwakit executable the entry runs (default: this one).")
     var executable: String?
@@ -35,10 +48,16 @@ struct InstallDesktopCommand: ParsableCommand {
     var force = false
 
     func validate() throws {
-        do {
-            _ = try URLScheme(scheme)
-        } catch {
-            throw ValidationError("--scheme: \(error.message)")
+        guard (scheme == nil) != (config == nil) else { throw ValidationError("give one of --scheme and --config") }
+        if let scheme {
+            do {
+                _ = try URLScheme(scheme)
+            } catch {
+                throw ValidationError("--scheme: \(error.message)")
+            }
+        }
+        if let server, !LauncherCommand.isServerURL(server) {
+            throw ValidationError("--server must be an http or https URL, e.g. http://127.0.0.1:8080")
         }
         if let executable, !executable.hasPrefix("/") {
             throw ValidationError("--executable must be an absolute path")
@@ -47,7 +66,17 @@ struct InstallDesktopCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.run(json: false) {
-            let scheme = try URLScheme(scheme)
+            var appName: String?
+            var schemeText = scheme ?? ""
+            var arguments = server.map { ["--server", $0] } ?? []
+            if let config {
+                let file = try ConfigurationLoader.locate(URL(fileURLWithPath: config))
+                let identifiers = AppIdentifiers(try ConfigurationLoader.load(from: file))
+                schemeText = identifiers.urlScheme
+                appName = identifiers.name
+                arguments += ["--config", file.standardizedFileURL.path]
+            }
+            let scheme = try URLScheme(schemeText)
             let program = try executable ?? Self.runningExecutable()
             let target = try destination(for: scheme)
             if FileManager.default.fileExists(atPath: target.path) && !force {
@@ -55,7 +84,7 @@ struct InstallDesktopCommand: ParsableCommand {
                     status: .outputExists, code: "install_desktop.output_exists",
                     message: "\(target.path) already exists; pass --force to replace it")
             }
-            let entry = try Self.entry(scheme: scheme, program: program)
+            let entry = try Self.entry(scheme: scheme, program: program, appName: appName, arguments: arguments)
             do {
                 try FileManager.default.createDirectory(
                     at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -73,17 +102,25 @@ struct InstallDesktopCommand: ParsableCommand {
     }
 
     /// The desktop entry's text.
-    static func entry(scheme: URLScheme, program: String) throws -> String {
-        guard !program.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw CommandFailure("the executable's path holds a control character", code: "install_desktop.invalid_path")
+    static func entry(scheme: URLScheme, program: String, appName: String? = nil, arguments: [String] = []) throws
+        -> String
+    {
+        for word in [program] + arguments where word.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw CommandFailure(
+                "the executable's path or an argument holds a control character", code: "install_desktop.invalid_path")
         }
+        // NB: a desktop entry's value is one line: control characters (a newline would start a new key) become spaces.
+        let name = String(
+            String.UnicodeScalarView(
+                (appName ?? "PWAKit").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 })
+        ).replacingOccurrences(of: "\\", with: "\\\\")
         return """
             [Desktop Entry]
             Version=1.5
             Type=Application
-            Name=PWAKit (\(scheme.name): links)
+            Name=\(name) (\(scheme.name): links)
             Comment=Opens \(scheme.name): links in the PWAKit launcher
-            Exec=\(execValue(program)) launcher %u
+            Exec=\(([program] + ["launcher"] + arguments).map(execValue).joined(separator: " ")) %u
             Terminal=false
             NoDisplay=true
             MimeType=x-scheme-handler/\(scheme.name);
@@ -91,7 +128,7 @@ struct InstallDesktopCommand: ParsableCommand {
             """
     }
 
-    /// The program as the first word of `Exec`: quoted when it holds a reserved character, with
+    /// One word of `Exec` (the program or an argument): quoted when it holds a reserved character, with
     /// `"`, `` ` ``, `$` and `\` escaped inside the quotes, then `\` doubled and `%` written `%%`
     /// as a desktop entry's string value needs.
     static func execValue(_ program: String) -> String {

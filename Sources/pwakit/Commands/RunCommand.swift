@@ -3,6 +3,7 @@ import Foundation
 import PWAKitCore
 import PWAKitHost
 import PWAKitModules
+import PWAKitRouting
 
 #if WebKitGTK
     import PWAKitLinuxHost
@@ -20,8 +21,10 @@ struct RunCommand: ParsableCommand {
             the PNG is saved once the page has painted after loading (or, with --wait-for ready, \
             once it calls PWAKit.ready()), and the command exits. With --report the page gets the \
             `report` module and the run ends with its verdict; the host prints one JSON line per \
-            event. Exit status: 0 done; 1 the page reported failures; 2 a target or configuration \
-            that cannot be used; 3 timed out; 4 screenshot failed; 5 no display or web engine; \
+            event. A link after the target (the app's scheme, or a universal link on one of its \
+            applinks: hosts under identifiers.linkPathPrefix) opens its path and query on the \
+            start page's origin instead of the start page. Exit status: 0 done; 1 the page \
+            reported failures; 2 a target, configuration or link that cannot be used; 3 timed out; 4 screenshot failed; 5 no display or web engine; \
             64 a bad flag.
 
             The clipboard, printing, desktop notifications and secure storage are real; the \
@@ -32,18 +35,33 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "A pwa-config.json file, a directory holding one, or an http(s) URL.")
     var target: String
 
+    @Argument(
+        help: ArgumentHelp(
+            "A link into the app (its scheme, or a universal link on an applinks: host): open that page instead of the start page.",
+            valueName: "link"))
+    var link: String?
+
     @Option(help: "The directory served as app://<appId>/ (default: the configuration's directory).")
     var bundle: String?
 
     @OptionGroup var host: HostRunOptions
 
     func run() throws {
-        let launch: AppLaunch
+        var launch: AppLaunch
         do {
             launch = try AppLaunch.resolve(target, bundle: bundle)
         } catch {
             Console.writeError("error: \(error.message)")
             throw ExitCode(2)
+        }
+        if let link {
+            do {
+                launch.startURL = try AppLinks.pageURL(
+                    for: link, startURL: launch.startURL, identifiers: AppIdentifiers(launch.configuration))
+            } catch {
+                Console.writeError("error: link: \(error.field.map { "\($0): " } ?? "")\(error.message) (\(error.code))")
+                throw ExitCode(2)
+            }
         }
         let simulation: SimulationScript?
         do {

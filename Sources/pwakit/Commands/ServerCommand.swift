@@ -57,6 +57,11 @@ struct ServerCommand: AsyncParsableCommand {
     )
     var proxyHops = 1
 
+    @Option(
+        name: .customLong("apple-app-site-association"),
+        help: "The apple-app-site-association JSON (from `pwakit sync`) to answer at /.well-known/apple-app-site-association.")
+    var siteAssociation: String?
+
     @Option(help: "Deliver push notifications by appending them, one JSON line each, to this file (development).")
     var pushLog: String?
 
@@ -189,6 +194,21 @@ struct ServerCommand: AsyncParsableCommand {
         return pushLog.map { LocalPushSender(file: URL(fileURLWithPath: $0)) }
     }
 
+    /// The `--apple-app-site-association` file: a JSON object of at most 128 KiB (Apple's limit).
+    func siteAssociationDocument() throws -> Data? {
+        guard let siteAssociation else { return nil }
+        guard let data = FileManager.default.contents(atPath: siteAssociation) else {
+            throw ValidationError("--apple-app-site-association: \(siteAssociation) cannot be read")
+        }
+        guard data.count <= 128 * 1024 else {
+            throw ValidationError("--apple-app-site-association: \(siteAssociation) is larger than 128 KiB, Apple's limit")
+        }
+        guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
+            throw ValidationError("--apple-app-site-association: \(siteAssociation) is not a JSON object")
+        }
+        return data
+    }
+
     private func serve(storage: SQLStorage, dataURL: URL, wrappingKey: Data, logger: Logger) async throws {
         var configuration = ServerConfiguration()
         configuration.keyWrappingKey = wrappingKey
@@ -198,6 +218,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.trustedProxyHops = proxyHops
         configuration.passwordHashing.n = passwordCost
         configuration.pushSender = try pushSender()
+        configuration.siteAssociation = try siteAssociationDocument()
         let server = try await PlatformServer.make(
             storage: storage, blobs: try FileBlobStore(root: dataURL.appendingPathComponent("blobs")),
             configuration: configuration)

@@ -43,6 +43,7 @@ struct ConfigurationReferenceTests {
         #expect(Self.properties(Self.section(schema, "appearance")) == Set(ConfigurationValidator.appearanceKeys))
         #expect(Self.properties(Self.section(schema, "notifications")) == Set(ConfigurationValidator.notificationsKeys))
         #expect(Self.properties(Self.section(schema, "payments")) == Set(ConfigurationValidator.paymentsKeys))
+        #expect(Self.properties(Self.section(schema, "identifiers")) == Set(IdentifiersSection.keys))
     }
 
     @Test("the schema's enums are the Swift enums' cases")
@@ -58,7 +59,7 @@ struct ConfigurationReferenceTests {
     func reference() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
         let schema = try Self.schema()
-        for section in ["app", "origins", "features", "appearance", "notifications", "payments"] {
+        for section in ["app", "origins", "features", "appearance", "notifications", "payments", "identifiers"] {
             for key in Self.properties(Self.section(schema, section)) {
                 #expect(text.contains("`\(section).\(key)`"), "docs/configuration.md does not name \(section).\(key)")
             }

@@ -181,6 +181,20 @@ struct CommandLineTests {
         let badPort = try await PWAKitBinary.run(["server", "--port", "70000"])
         #expect(badPort.status != 0)
         #expect(badPort.stderr.contains("--port"))
+        for (contents, problem) in [
+            ("[1, 2]", "is not a JSON object"), ("{\"a\": ", "is not a JSON object"),
+            ("{\"a\": \"" + String(repeating: "x", count: 128 * 1024) + "\"}", "larger than 128 KiB"),
+        ] {
+            let file = work.appendingPathComponent("aasa.json")
+            try Self.write(contents, to: file)
+            let refused = try await PWAKitBinary.run([
+                "server", "--port", "0", "--data-dir", work.appendingPathComponent("aasa-data").path,
+                "--apple-app-site-association", file.path,
+            ])
+            #expect(refused.status != 0)
+            #expect(
+                refused.stderr.contains("--apple-app-site-association") && refused.stderr.contains(problem), "\(refused.stderr)")
+        }
         let badSeed = work.appendingPathComponent("seed.json")
         try Self.write(
             #"{"users":[{"email":"not-an-email","password":"long enough"},{"email":"b@example.com","password":"short","role":"root"}],"apps":[{"id":"Bad App","name":"","publisherKeys":["nope"],"credentials":[{"credentialId":"c","secret":"tiny"}]}]}"#,

@@ -9,6 +9,7 @@
     import PWAKitMiniApps
     import PWAKitModules
     import PWAKitFiles
+    import PWAKitRouting
 
     /// What `pwakit launcher` runs with.
     struct LauncherSetup {
@@ -23,6 +24,8 @@
         let tour: LauncherTour?
         let relockAfter: Duration
         let merchant: PaymentsSection
+        /// The link the launcher was opened with (`pwakit launcher myapp://app/notes/n/42`), if any.
+        var route: AppRoute?
 
         /// Opens the window and runs until it closes (or the tour ends); the exit status.
         @MainActor
@@ -60,6 +63,8 @@
         var home: LinuxHost?
         /// The app on screen whose page reported ready since it was shown.
         var readyApp: String?
+        /// The page a link asked for, used when its mini-app is presented next.
+        var linkedPage: (appId: String, page: PageLink)?
 
         init(setup: LauncherSetup, controller: LauncherController, device: SimulatedDevice) {
             self.setup = setup
@@ -126,10 +131,53 @@
                 await controller.signIn(email: email, password: password)
             }
             output(["event": "launcher", "route": .string(LauncherController.routeName(controller.root.route))])
+            if let route = setup.route { await follow(route) }
             if let tour = setup.tour {
                 let runner = LauncherTourRunner(app: self, tour: tour)
                 shell.stop(await runner.run())
             }
+        }
+
+        /// Opens what a link names: a mini-app at its page; the launcher itself for the others.
+        func follow(_ route: AppRoute) async {
+            switch route {
+            case .miniApp(let appId, let path, let query):
+                guard case .launcher = controller.root.route else {
+                    output([
+                        "event": "link", "appId": .string(appId), "opened": .bool(false),
+                        "reason": .string("sign in first, then open the link again"),
+                    ])
+                    return
+                }
+                linkedPage = (appId, PageLink(path: path, query: query))
+                do {
+                    try await controller.open(appId)
+                    output(["event": "link", "appId": .string(appId), "path": .string(path), "opened": .bool(true)])
+                } catch {
+                    linkedPage = nil
+                    output([
+                        "event": "link", "appId": .string(appId), "opened": .bool(false), "reason": .string(error.message),
+                    ])
+                }
+            case .home, .signIn:
+                output(["event": "link", "opened": .bool(true)])
+            case .settings, .notification:
+                output([
+                    "event": "link", "opened": .bool(false),
+                    "reason": .string("the Linux launcher has no settings or notification screen; showing the launcher"),
+                ])
+            }
+        }
+
+        /// The start URL of `appId`'s release `entryPath`, at the linked page when a link asked for one.
+        func startURL(appId: String, entryPath: String, default start: String) -> String {
+            guard let linked = linkedPage, linked.appId == appId else { return start }
+            linkedPage = nil
+            // NB: the link's path is relative to the start page's folder; an empty path is the start page itself.
+            let folder = entryPath.split(separator: "/").dropLast().joined(separator: "/")
+            let path =
+                linked.page.path.isEmpty ? entryPath : (folder.isEmpty ? linked.page.path : folder + "/" + linked.page.path)
+            return PageLink(path: path, query: linked.page.query).url(onOrigin: "app://\(appId)")
         }
 
         func back() {
@@ -147,7 +195,8 @@
                 merchant: setup.merchant)
             let store = controller.store
             var launch = AppLaunch(
-                configuration: configuration, bundleRoot: nil, startURL: configuration.app.startUrl,
+                configuration: configuration, bundleRoot: nil,
+                startURL: startURL(appId: appId, entryPath: release.entryPath, default: configuration.app.startUrl),
                 release: ReleaseFiles(manifest: release.manifest) { URL(fileURLWithPath: store.blobPath($0)) })
             launch.version = release.manifest.version
             launch.build = String(release.bundleHash.prefix(12))

@@ -3,9 +3,12 @@ import Foundation
 import PWAKitAPI
 import PWAKitBundles
 import PWAKitCore
+import PWAKitErrors
+import PWAKitFiles
 import PWAKitHost
 import PWAKitMiniApps
 import PWAKitModules
+import PWAKitRouting
 
 #if WebKitGTK
     import PWAKitLinuxHost
@@ -26,12 +29,22 @@ struct LauncherCommand: ParsableCommand {
             next start opens the grid at once, online or not. Releases are verified against the \
             publisher keys pinned with --trust-key before they are installed. A release on \
             probation must call PWAKit.ready() within --ready-timeout seconds or it is rolled back \
-            and the launcher says so. --tour runs a scripted walk (see docs/launcher.md) and exits: \
+            and the launcher says so. A link (myapp://app/<appId>/<path>, or a universal link with \
+            --config) opens that mini-app at that page once signed in; a desktop entry from \
+            `pwakit install-desktop` passes it. Without --server the server of the last run \
+            (kept in the data directory) is used. --tour runs a scripted walk (see docs/launcher.md) and exits: \
             0 when every step passed, 3 when one did not. Other exit statuses as for `pwakit run`.
             """)
 
-    @Option(help: "The platform server's base URL, e.g. http://127.0.0.1:8080.")
-    var server: String
+    @Argument(help: ArgumentHelp("A link into the platform: myapp://app/<appId>/<path>, or a universal link.", valueName: "link"))
+    var link: String?
+
+    @Option(help: "The platform server's base URL, e.g. http://127.0.0.1:8080 (default: the last run's).")
+    var server: String?
+
+    @Option(
+        help: "The app's pwa-config.json (or its directory): its identifiers name the scheme and universal-link hosts of links.")
+    var config: String?
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -68,7 +81,7 @@ struct LauncherCommand: ParsableCommand {
     var simulate: String?
 
     func validate() throws {
-        guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+        if let server, !Self.isServerURL(server) {
             throw ValidationError("--server must be an http or https URL, e.g. http://127.0.0.1:8080")
         }
         for (index, key) in trustKeys.enumerated() where (try? VerifyingKey(base64: key)) == nil {
@@ -81,6 +94,50 @@ struct LauncherCommand: ParsableCommand {
 
     var parsedSize: (Int, Int)? { HostRunOptions.parseSize(size) }
 
+    static func isServerURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return false }
+        return true
+    }
+
+    /// Where the last `--server` is kept, so a link opened from the desktop finds it.
+    var serverFile: URL { dataPath.appendingPathComponent("server") }
+
+    /// `--server`, kept for the next run; else the kept one.
+    func resolveServer() throws -> URL {
+        if let server, let url = URL(string: server) {
+            try? FileManager.default.createDirectory(at: dataPath, withIntermediateDirectories: true)
+            try? DurableFile.replace(serverFile.path, with: Data(server.utf8))
+            return url
+        }
+        guard let kept = try? DurableFile.contents(of: serverFile.path).map({ String(decoding: $0, as: UTF8.self) }),
+            Self.isServerURL(kept), let url = URL(string: kept)
+        else {
+            throw CommandFailure(
+                status: .unreadable, code: "launcher.no_server",
+                message: "no --server given and none kept in \(serverFile.path): pass --server once")
+        }
+        return url
+    }
+
+    /// The route `link` names, read under `--config`'s identifiers (or the link's own scheme).
+    func resolveRoute() throws -> AppRoute? {
+        guard let link else { return nil }
+        do {
+            let configuration: LinkConfiguration
+            if let config {
+                let file = try ConfigurationLoader.locate(URL(fileURLWithPath: config))
+                configuration = try AppLinks.configuration(AppIdentifiers(try ConfigurationLoader.load(from: file)))
+            } else {
+                configuration = try AppLinks.configuration(forLink: link)
+            }
+            return try AppRoute.router(configuration: configuration).route(from: link)
+        } catch let error as RoutingError {
+            throw CommandFailure(
+                status: .unreadable, code: error.code.rawValue,
+                message: "link: \(error.field.map { "\($0): " } ?? "")\(error.message) (\(error.code))")
+        }
+    }
+
     var dataPath: URL {
         if let dataDirectory { return URL(fileURLWithPath: dataDirectory, isDirectory: true) }
         let environment = ProcessInfo.processInfo.environment
@@ -91,6 +148,15 @@ struct LauncherCommand: ParsableCommand {
     func run() throws {
         #if WebKitGTK
             if tour != nil, Headless.needsDisplay() { throw ExitCode(Headless.rerunUnderXvfb()) }
+            let server: URL
+            let route: AppRoute?
+            do {
+                (server, route) = (try resolveServer(), try resolveRoute())
+            } catch let failure as CommandFailure {
+                throw CommandFailure.report(failure)
+            } catch let error as any CodedError {
+                throw CommandFailure.report(CommandFailure(error))
+            }
             let script: LauncherTour?
             if let tour {
                 guard let data = FileManager.default.contents(atPath: tour) else {
@@ -135,12 +201,13 @@ struct LauncherCommand: ParsableCommand {
                 options.height = height
             }
             if script != nil { options.dialogs = .accept }
-            let setup = LauncherSetup(
-                server: URL(string: server)!, store: store, dataDirectory: dataPath,
+            var setup = LauncherSetup(
+                server: server, store: store, dataDirectory: dataPath,
                 trust: PublisherTrust(keys: trustKeys.compactMap { try? VerifyingKey(base64: $0) }),
                 readyDeadline: .seconds(readyTimeout), options: options, email: email,
                 password: ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"], tour: script,
                 relockAfter: .seconds(relockAfter), merchant: merchant.section)
+            setup.route = route
             let status = MainActor.assumeIsolated { setup.run() }
             throw ExitCode(status)
         #else
