@@ -110,6 +110,20 @@ import Testing
             try await harness.path("secureStorage", "get", ["key": .string(String(repeating: "k", count: 257))]) == "payload.key")
     }
 
+    @Test func secretsAreKeptUnderTheConfiguredKeychainService() async throws {
+        let store = InMemorySecureStore()
+        let harness = try await ModuleHarness(
+            providers: { .simulated($0, secureStore: store) }, identifiers: IdentifiersSection(keychainService: "harness-session")
+        )
+        _ = try await harness.data("secureStorage", "set", ["key": "token", "value": "s3cret"])
+        #expect(await store.value(for: "token", app: "harness-session") == "s3cret")
+        #expect(await store.value(for: "token", app: "dev.pwakit.harness") == nil)
+        let plainStore = InMemorySecureStore()
+        let plain = try await ModuleHarness(providers: { .simulated($0, secureStore: plainStore) })
+        _ = try await plain.data("secureStorage", "set", ["key": "token", "value": "x"])
+        #expect(await plainStore.value(for: "token", app: "dev.pwakit.harness") == "x")
+    }
+
     @Test func platformInfoSaysWhatIsSimulated() async throws {
         let harness = try await ModuleHarness()
         let info = try await harness.data("platform", "getInfo")

@@ -77,3 +77,24 @@ struct SyncCommandTests {
         #expect(neither.status == 64)
     }
 }
+
+@Suite("The app group folder on Linux")
+struct AppGroupFolderTests {
+    @Test("pwakit events --config records into events/ of the configuration's app group folder")
+    func eventsUseTheAppGroup() throws {
+        let home = try TemporaryDirectory()
+        let environment = ["XDG_DATA_HOME": home.url.path]
+        let recorded = try PWAKitBinary.run(
+            ["events", "record", "--config", "Examples/hello", "--name", "opened"], environment: environment)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let folder = home.url.appendingPathComponent("pwakit/app-groups/group.dev.pwakit.hello/events")
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+        let status = try PWAKitBinary.run(["events", "status", "--config", "Examples/hello"], environment: environment)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("1"), "\(status.stdout)")
+        let both = try PWAKitBinary.run(["events", "status", "--config", "Examples/hello", "--buffer", "/tmp/x"])
+        #expect(both.status == 64)
+        let missing = try PWAKitBinary.run(["events", "status", "--config", "/nonexistent"], environment: environment)
+        #expect(missing.status == 2, "\(missing.stderr)")
+    }
+}

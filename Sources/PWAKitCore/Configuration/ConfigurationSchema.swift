@@ -378,10 +378,9 @@ public enum ConfigurationSchema {
           "pattern": "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$"
         },
         "keychainService": {
-          "description": "The keychain service the app's secrets are stored under: 1 to 255 bytes, no control characters. Default: app.bundleId.",
+          "description": "The keychain service the app's secrets are stored under (on Linux, the Secret Service item's `app` attribute, or the folder of the encrypted file): 1 to 255 characters of A-Z, a-z, 0-9, '.', '-' and '_', not starting with '.'. Default: app.bundleId.",
           "type": "string",
-          "minLength": 1,
-          "maxLength": 255
+          "pattern": "^[A-Za-z0-9_-][A-Za-z0-9._-]{0,254}$"
         },
         "associatedDomains": {
           "description": "Associated domains as the entitlement writes them: applinks:, webcredentials:, activitycontinuation: or appclips: and a lowercase domain (an optional leading *.), with an optional ?mode=developer, ?mode=managed or ?mode=developer+managed. At most 64.",

@@ -53,9 +53,11 @@ extension ConfigurationValidator {
                 "identifiers.keychainGroup", .invalidValue,
                 "\(ValidationContext.quoted(group)) \(problem) (a reverse-DNS name without the team prefix)")
         }
-        if let service = string("keychainService"), !Self.isPlainText(service, maximumBytes: 255) {
+        if let service = string("keychainService"), !Self.isServiceName(service) {
             context.error(
-                "identifiers.keychainService", .invalidValue, "must be 1 to 255 bytes of text without control characters")
+                "identifiers.keychainService", .invalidValue,
+                "\(ValidationContext.quoted(service)) is not 1 to 255 characters of A-Z, a-z, 0-9, '.', '-' and '_' not starting with '.'"
+            )
         }
         let hosts = checkAssociatedDomains(field("associatedDomains"), &context)
         if let domains = field("associatedDomains")?.elements, !domains.isEmpty, teamId == nil {
@@ -265,6 +267,17 @@ extension ConfigurationValidator {
     /// Whether `text` is an Apple team id: 10 characters of `A-Z` and `0-9`.
     static func isTeamId(_ text: String) -> Bool {
         text.utf8.count == 10 && text.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+
+    /// Whether `name` can be a keychain service (and, on Linux, a folder name): 1 to 255 characters
+    /// of `A-Z a-z 0-9 . - _`, not starting with `.`.
+    static func isServiceName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, bytes.count <= 255, first != 0x2E else { return false }
+        return bytes.allSatisfy {
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D
+                || $0 == 0x5F
+        }
     }
 
     /// Whether `text` is 1 to `maximumBytes` bytes of UTF-8 without control characters.

@@ -20,20 +20,22 @@ public struct SecureStorageModule: ActionModule {
             "set", payload: SecretEntry.self, result: NoResult.self, summary: "Stores `value` under `key`, replacing any.",
             example: SecretEntry(key: "refreshToken", value: "r-123")
         ) { module, entry, context in
-            try await module.store.set(entry.value, for: entry.key, app: context.app.bundleID)
+            try await module.store.set(entry.value, for: entry.key, app: AppIdentifiers(context.configuration).keychainService)
             return NoResult()
         }
         .action(
             "get", payload: SecretKey.self, result: SecretValue.self,
             summary: "The value under `key`; `value` is absent when there is none.", example: SecretKey(key: "refreshToken")
         ) { module, key, context in
-            SecretValue(value: try await module.store.value(for: key.key, app: context.app.bundleID))
+            SecretValue(
+                value: try await module.store.value(for: key.key, app: AppIdentifiers(context.configuration).keychainService))
         }
         .action(
             "delete", payload: SecretKey.self, result: SecretDeleted.self, summary: "Removes `key`.",
             example: SecretKey(key: "refreshToken")
         ) { module, key, context in
-            SecretDeleted(deleted: try await module.store.delete(key.key, app: context.app.bundleID))
+            SecretDeleted(
+                deleted: try await module.store.delete(key.key, app: AppIdentifiers(context.configuration).keychainService))
         }
 
     let store: any SecureStore

@@ -86,6 +86,8 @@ struct IdentifiersTests {
             (#"{"keychainGroup": "shared"}"#, "identifiers.keychainGroup", .invalidValue),
             (#"{"keychainService": ""}"#, "identifiers.keychainService", .invalidValue),
             (#"{"keychainService": "a\u0000b"}"#, "identifiers.keychainService", .invalidValue),
+            (#"{"keychainService": "../../etc"}"#, "identifiers.keychainService", .invalidValue),
+            (#"{"keychainService": "a/b"}"#, "identifiers.keychainService", .invalidValue),
             (#"{"associatedDomains": "applinks:a.example"}"#, "identifiers.associatedDomains", .wrongType),
             (
                 #"{"teamId": "A1B2C3D4E5", "associatedDomains": ["a.example.com"]}"#, "identifiers.associatedDomains[0]",

@@ -18,7 +18,8 @@ struct ModuleHarness {
 
     init(
         features: FeatureFlags = FeatureFlags(healthkit: true, iap: true), grant: BridgeGrant = .all,
-        providers: ((SimulatedDevice) -> ModuleProviders)? = nil, payments: PaymentsSection? = nil
+        providers: ((SimulatedDevice) -> ModuleProviders)? = nil, payments: PaymentsSection? = nil,
+        identifiers: IdentifiersSection? = nil
     ) async throws {
         let device = SimulatedDevice()
         self.device = device
@@ -26,7 +27,8 @@ struct ModuleHarness {
             modules: BuiltInModules.all(providers?(device) ?? .simulated(device)), features: features)
         let configuration = PWAConfiguration(
             app: AppSection(name: "Harness", bundleId: "dev.pwakit.harness", startUrl: "https://app.example.com/"),
-            origins: OriginsSection(allowed: ["app.example.com"]), features: features, payments: payments)
+            origins: OriginsSection(allowed: ["app.example.com"]), features: features, payments: payments,
+            identifiers: identifiers)
         dispatcher = BridgeDispatcher(registry: registry, configuration: configuration, version: "3.1.0", build: "77")
         let events = EventLog()
         self.events = events

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitAPI
+import PWAKitCore
 import PWAKitEvents
 import PWAKitMiniApps
 import PWAKitModules
@@ -21,16 +22,34 @@ struct BufferOptions: ParsableArguments {
     @Option(help: "The event buffer directory (default: $XDG_DATA_HOME/pwakit/events or ~/.local/share/pwakit/events).")
     var buffer: String?
 
+    @Option(
+        help:
+            "A pwa-config.json (or its directory): the buffer is events/ in its app group's folder, $XDG_DATA_HOME/pwakit/app-groups/<identifiers.appGroup>."
+    )
+    var config: String?
+
     @Option(help: "Most events the buffer holds; beyond it the oldest are dropped and counted.")
     var maxEvents = 10_000
 
     func validate() throws {
         guard (1...10_000_000).contains(maxEvents) else { throw ValidationError("--max-events must be between 1 and 10000000") }
+        if buffer != nil, config != nil { throw ValidationError("give --buffer or --config, not both") }
+    }
+
+    /// `--buffer`, else `events/` in `--config`'s app group folder, else the default.
+    func directory() throws -> URL {
+        if let buffer { return URL(fileURLWithPath: buffer, isDirectory: true) }
+        if let config {
+            let file = try ConfigurationLoader.locate(URL(fileURLWithPath: config))
+            let identifiers = AppIdentifiers(try ConfigurationLoader.load(from: file))
+            return AppGroupFolder.url(for: identifiers).appendingPathComponent("events", isDirectory: true)
+        }
+        return URL(fileURLWithPath: Self.defaultPath, isDirectory: true)
     }
 
     func open() throws -> EventBuffer {
         try EventBuffer(
-            directory: URL(fileURLWithPath: buffer ?? Self.defaultPath, isDirectory: true),
+            directory: try directory(),
             limits: EventBufferLimits(maximumEvents: maxEvents, maximumBytes: max(10 * 1024 * 1024, maxEvents * 2048)))
     }
 

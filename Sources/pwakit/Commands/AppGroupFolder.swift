@@ -1,0 +1,16 @@
+import Foundation
+import PWAKitCore
+
+/// The Linux stand-in for an app group's shared container: one folder per group that every
+/// process of the app (the app, `pwakit events`, an extension's command) opens,
+/// `$XDG_DATA_HOME/pwakit/app-groups/<appGroup>` (`~/.local/share/…` without `XDG_DATA_HOME`).
+enum AppGroupFolder {
+    /// The folder of `identifiers.appGroup`.
+    static func url(for identifiers: AppIdentifiers, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> URL
+    {
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.local/share")
+        // NB: the validator holds an app group to "group." and reverse-DNS labels, so it is one safe path component.
+        return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("pwakit/app-groups/\(identifiers.appGroup)")
+    }
+}
