@@ -24,6 +24,9 @@ let serverDependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+    // NB: OTLP/HTTP only (not the default gRPC exporter too): the OTel trait's build stays smaller.
+    .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
 ]
 
 let serverProducts: [Product] = [
@@ -124,7 +127,10 @@ let package = Package(
     // NB: the WebKitGTK host needs libwebkit2gtk-4.1-dev; without the trait everything else
     // builds and tests on a machine that lacks it. `scripts/test` builds with it on.
     traits: [
-        .trait(name: "WebKitGTK", description: "The Linux host on WebKitGTK 4.1 (`pwakit run`).")
+        .trait(name: "WebKitGTK", description: "The Linux host on WebKitGTK 4.1 (`pwakit run`)."),
+        .trait(
+            name: "OTel",
+            description: "OpenTelemetry export over OTLP/HTTP through swift-otel (PWAKitOTel, `pwakit server --otlp-endpoint`)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -375,6 +381,7 @@ package.targets += [
             "PWAKitEvents", "PWAKitAPI", "PWAKitErrors", "PWAKitFiles", "PWAKitDependencies",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ],
         swiftSettings: strictSettings),
     .testTarget(
@@ -383,6 +390,7 @@ package.targets += [
             "PWAKitObservability", "PWAKitEvents", "PWAKitAPI", "PWAKitTesting", "PWAKitDependencies",
             .product(name: "InMemoryLogging", package: "swift-log"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ],
         swiftSettings: strictSettings),
 ]
@@ -440,3 +448,37 @@ package.products += [.library(name: "PWAKitAppleFiles", targets: ["PWAKitAppleFi
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitAppleFiles"]
 }
+
+// MARK: - OpenTelemetry: OTLP/HTTP export through swift-otel, behind the OTel trait.
+package.targets += [
+    .target(
+        name: "PWAKitOTel",
+        dependencies: [
+            .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTel"])),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitOTelTests",
+        dependencies: [
+            "PWAKitOTel", "PWAKitObservability", "PWAKitAPI", "PWAKitTesting",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ],
+        swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitOTel", targets: ["PWAKitOTel"])]
+if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
+    cli.dependencies += ["PWAKitOTel", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+}
+
+// MARK: - Links: canonical URLs and tracking rules (and, with ingestion, previews and the SSRF checks).
+package.targets += [
+    .target(name: "PWAKitLinks", dependencies: ["PWAKitErrors"], swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitLinksTests", dependencies: ["PWAKitLinks", "PWAKitErrors", "PWAKitRetry"],
+        swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitLinks", targets: ["PWAKitLinks"])]

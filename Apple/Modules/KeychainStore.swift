@@ -1,11 +1,12 @@
 #if canImport(Security)
     import Foundation
-    import PWAKitCore
+    public import PWAKitCore
     public import PWAKitModules
     import Security
 
     /// The ``SecureStore`` over the Keychain: one generic-password item per key, under the
-    /// app's bundle id as `kSecAttrService`, readable after the first unlock and never synced
+    /// configuration's `identifiers.keychainService` (by default the bundle id) as
+    /// `kSecAttrService`, readable after the first unlock and never synced
     /// or restored to another device (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`).
     public struct KeychainStore: SecureStore {
         private let accessGroup: String?
@@ -14,6 +15,12 @@
         /// app's extensions (Keychain Sharing capability).
         public init(accessGroup: String? = nil) {
             self.accessGroup = accessGroup
+        }
+
+        /// A store in the configuration's keychain group (`<teamId>.<identifiers.keychainGroup>`),
+        /// shared with the app's extensions; the app's own keychain when no team id is declared.
+        public init(identifiers: AppIdentifiers) {
+            self.init(accessGroup: identifiers.teamId.map { "\($0).\(identifiers.keychainGroup)" })
         }
 
         /// What `platform.getInfo` reports.

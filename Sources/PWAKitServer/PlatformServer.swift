@@ -62,6 +62,7 @@ public struct PlatformServer: Sendable {
         let router = Router(context: ServerRequestContext.self)
         // NB: outside the error middleware, so errors are logged as the status they are answered with.
         if let accessLog = configuration.accessLog { router.add(middleware: AccessLogMiddleware(log: accessLog)) }
+        if configuration.tracing { router.add(middleware: TracingMiddleware()) }
         router.add(middleware: ErrorMiddleware())
         let table = RouteTable(router: router)
         addRoutes(to: table)

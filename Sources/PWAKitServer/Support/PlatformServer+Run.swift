@@ -3,6 +3,7 @@ public import Hummingbird
 public import HummingbirdCore
 public import Logging
 import NIOCore
+public import ServiceLifecycle
 
 #if canImport(Glibc)
     import Glibc
@@ -12,10 +13,12 @@ import NIOCore
 
 extension PlatformServer {
     /// Serves on `host:port` until SIGINT or SIGTERM; `onListening` receives the bound port (useful with port 0).
-    /// `extraRoutes` adds routes beside the server's own (benchmarks add an authenticated hello-world).
+    /// `extraRoutes` adds routes beside the server's own (benchmarks add an authenticated hello-world);
+    /// `services` run beside the server and shut down after it (an OTLP exporter flushes then).
     public func run(
         host: String, port: Int, logger: Logger,
         extraRoutes: (Router<ServerRequestContext>, PlatformServer) -> Void = { _, _ in },
+        services: [any Service] = [],
         onListening: @escaping @Sendable (Int) async -> Void
     ) async throws {
         // What no longer matters goes at start and every hour after.
@@ -28,12 +31,13 @@ extension PlatformServer {
             }
         }
         defer { purging.cancel() }
-        let app = Application(
+        var app = Application(
             router: router(extraRoutes: extraRoutes), server: httpServer(serverName: "pwakit"),
             configuration: .init(address: .hostname(host, port: port), serverName: "pwakit"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger
         )
+        app.addServices(services)
         try await app.runService()
     }
 

@@ -51,6 +51,9 @@ public struct ServerConfiguration: Sendable {
     /// The `apple-app-site-association` JSON answered at `/.well-known/apple-app-site-association`
     /// (`pwakit sync` renders it from `pwa-config.json`); nil answers 404 there.
     public var siteAssociation: Data?
+    /// Whether each request is traced through swift-distributed-tracing's bootstrapped tracer
+    /// (Hummingbird's `TracingMiddleware`): on with an OTLP exporter (`pwakit server --otlp-endpoint`).
+    public var tracing = false
     /// The largest release upload (the base64 manifest and its signature).
     public var maximumReleaseBody = 2 * 1024 * 1024
     /// The largest single blob accepted.

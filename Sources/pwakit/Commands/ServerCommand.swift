@@ -2,6 +2,11 @@ import ArgumentParser
 import Foundation
 import Logging
 import PWAKitServer
+import ServiceLifecycle
+
+#if OTel
+    import PWAKitOTel
+#endif
 
 /// `pwakit server`: runs the platform server; zero set-up on SQLite under `--data-dir`.
 struct ServerCommand: AsyncParsableCommand {
@@ -65,6 +70,16 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Deliver push notifications by appending them, one JSON line each, to this file (development).")
     var pushLog: String?
 
+    @Option(
+        name: .customLong("otlp-endpoint"),
+        help:
+            "An OpenTelemetry collector's OTLP/HTTP base URL (e.g. http://127.0.0.1:4318): each request is traced and metrics exported there (builds with the OTel trait)."
+    )
+    var otlpEndpoint: String?
+
+    @Option(name: .customLong("otlp-encoding"), help: "protobuf (the OTLP default) or json.")
+    var otlpEncoding = "protobuf"
+
     @Option(help: "The APNs provider key (.p8 file); with --apns-key-id, --apns-team-id and --apns-topic, pushes go to APNs.")
     var apnsKey: String?
 
@@ -82,6 +97,14 @@ struct ServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if let otlpEndpoint {
+            guard let url = URL(string: otlpEndpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("--otlp-endpoint must be an http or https URL, e.g. http://127.0.0.1:4318")
+            }
+        }
+        guard ["protobuf", "json"].contains(otlpEncoding) else {
+            throw ValidationError("--otlp-encoding must be protobuf or json")
+        }
         guard (1...16).contains(proxyHops) else { throw ValidationError("--proxy-hops must be between 1 and 16") }
         guard (0...300).contains(refreshGraceSeconds) else {
             throw ValidationError("--refresh-grace-seconds must be between 0 and 300")
@@ -194,6 +217,18 @@ struct ServerCommand: AsyncParsableCommand {
         return pushLog.map { LocalPushSender(file: URL(fileURLWithPath: $0)) }
     }
 
+    /// With `--otlp-endpoint`: tracing and metrics bootstrapped to export there, and the exporter to run.
+    func observabilityServices() throws -> [any Service] {
+        guard let otlpEndpoint else { return [] }
+        #if OTel
+            let encoding: OTLPExport.Encoding = otlpEncoding == "json" ? .json : .protobuf
+            return [try OTLPExport.bootstrap(collector: otlpEndpoint, serviceName: "pwakit-server", encoding: encoding)]
+        #else
+            throw ValidationError(
+                "--otlp-endpoint \(otlpEndpoint): this pwakit was built without OpenTelemetry (swift build --traits OTel)")
+        #endif
+    }
+
     /// The `--apple-app-site-association` file: a JSON object of at most 128 KiB (Apple's limit).
     func siteAssociationDocument() throws -> Data? {
         guard let siteAssociation else { return nil }
@@ -219,6 +254,8 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.passwordHashing.n = passwordCost
         configuration.pushSender = try pushSender()
         configuration.siteAssociation = try siteAssociationDocument()
+        let services = try observabilityServices()
+        configuration.tracing = !services.isEmpty
         let server = try await PlatformServer.make(
             storage: storage, blobs: try FileBlobStore(root: dataURL.appendingPathComponent("blobs")),
             configuration: configuration)
@@ -232,7 +269,7 @@ struct ServerCommand: AsyncParsableCommand {
                 "SQLite in \(dataURL.path)"
             }
         let host = self.host
-        try await server.run(host: host, port: port, logger: logger) { boundPort in
+        try await server.run(host: host, port: port, logger: logger, services: services) { boundPort in
             ServerOutput.standardOutput("PWAKit server listening on http://\(host):\(boundPort) (\(engine))")
         }
         ServerOutput.standardOutput("PWAKit server stopped")
