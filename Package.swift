@@ -463,6 +463,7 @@ package.targets += [
         name: "PWAKitOTelTests",
         dependencies: [
             "PWAKitOTel", "PWAKitObservability", "PWAKitAPI", "PWAKitTesting",
+            .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTel"])),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

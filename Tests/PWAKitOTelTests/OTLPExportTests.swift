@@ -2,6 +2,7 @@
     import Foundation
     import Hummingbird
     import Logging
+    import OTel
     import PWAKitAPI
     import PWAKitOTel
     import PWAKitObservability
@@ -19,7 +20,7 @@
             router.post("/v1/traces") { request, _ -> HTTPResponse.Status in
                 let bytes = try await request.body.collect(upTo: 8 << 20)
                 self.received.withLock {
-                    $0.append(("/v1/traces", request.headers[.contentType] ?? "", Data(buffer: bytes)))
+                    $0.append(("/v1/traces", request.headers[.contentType] ?? "", Data(bytes.readableBytesView)))
                 }
                 return .ok
             }

@@ -1,6 +1,7 @@
 #if OTel
     import Foundation
     import PWAKitTesting
+    import Synchronization
     import Testing
 
     #if canImport(FoundationNetworking)

@@ -155,6 +155,44 @@ public protocol ServerStorage: Sendable {
     /// Replaces a stored key's text when it is still `previous` (wrapping a key stored in the clear);
     /// whether it was replaced.
     func replaceServerKey(purpose: String, from previous: String, to stored: String) async throws -> Bool
+
+    // MARK: Posts
+    /// Inserts a post unless its owner has one with the same canonical URL; returns the post kept
+    /// (the new one, or the existing one) and whether it was created.
+    func insertPost(_ post: PostRecord) async throws -> (post: PostRecord, created: Bool)
+    /// The owner's post for a canonical URL.
+    func post(userId: String, canonicalURL: String) async throws -> PostRecord?
+    /// A post by id, whoever owns it (callers check the owner).
+    func post(id: String) async throws -> PostRecord?
+    /// The owner's posts, newest first, after a `(createdAt, id)` cursor.
+    func posts(userId: String, before: (createdAt: Date, id: String)?, limit: Int) async throws -> [PostRecord]
+    /// Sets a post's note when the owner holds it; the post, or nil.
+    func updatePostInstructions(id: String, userId: String, instructions: String?, now: Date) async throws -> PostRecord?
+    /// Deletes a post of the owner's and its jobs; whether there was one.
+    func deletePost(id: String, userId: String) async throws -> Bool
+    /// Writes an ingestion's outcome (status, preview fields, error); whether the post still exists.
+    func finishPost(_ post: PostRecord) async throws -> Bool
+
+    // MARK: Jobs
+    /// Queues a job unless its post already has one available or running; whether it was queued.
+    func enqueueJob(_ job: JobRecord) async throws -> Bool
+    /// Claims up to `limit` available jobs due at `now`, in priority, run-time and id order, for
+    /// `worker` until `leaseUntil`; each claim bumps the job's attempt and its fencing token.
+    func claimJobs(worker: String, limit: Int, now: Date, leaseUntil: Date) async throws -> [JobRecord]
+    /// Completes a job held with `leaseToken`; false when the token is no longer the job's.
+    func completeJob(id: String, leaseToken: Int64, now: Date) async throws -> Bool
+    /// Fails an attempt held with `leaseToken`: available again at `retryAt`, or dead after its last
+    /// attempt, with `error` kept; the new state, or nil when the token is no longer the job's.
+    func failJob(id: String, leaseToken: Int64, error: String, retryAt: Date, now: Date) async throws -> JobRecord.State?
+    /// Extends the lease held with `leaseToken`; false when the token is no longer the job's.
+    func extendJobLease(id: String, leaseToken: Int64, until: Date) async throws -> Bool
+    /// Makes running jobs whose lease ended before `now` available again (or dead after their last
+    /// attempt); how many.
+    func rescueJobs(now: Date) async throws -> Int
+    /// A post's jobs, oldest first.
+    func jobs(postId: String) async throws -> [JobRecord]
+    /// A job by id.
+    func job(id: String) async throws -> JobRecord?
 }
 
 /// One throttle a request must pass: its key (`pair:…`, `account:…`, `address:…`, …) and how

@@ -12,6 +12,8 @@ struct PostgresDriver: SQLDriver {
     let runner: Task<Void, Never>
     /// PostgreSQL's physical row id.
     var rowIdentity: String { "ctid" }
+    /// PostgreSQL skips rows other transactions hold.
+    var supportsSkipLocked: Bool { true }
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await Self.rows(of: try await client.query(Self.statement(sql, binds), logger: logger))

@@ -12,6 +12,8 @@ protocol SQLDriver: Sendable {
     func close() async throws
     /// The column naming a physical row (`rowid` in SQLite, `ctid` in PostgreSQL), for tables without a key.
     var rowIdentity: String { get }
+    /// Whether `SELECT … FOR UPDATE SKIP LOCKED` exists (PostgreSQL; SQLite has one writer at a time instead).
+    var supportsSkipLocked: Bool { get }
 }
 
 extension SQLDriver {

@@ -102,5 +102,30 @@ enum Schema {
                 "CREATE INDEX IF NOT EXISTS devices_user ON devices (user_id)",
             ]
         ),
+        (
+            6,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS posts (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, url TEXT NOT NULL, \
+                canonical_url TEXT NOT NULL, instructions TEXT, status TEXT NOT NULL, title TEXT, summary TEXT, \
+                site_name TEXT, image_hash TEXT, last_error TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, \
+                UNIQUE (user_id, canonical_url))
+                """,
+                "CREATE INDEX IF NOT EXISTS posts_user_newest ON posts (user_id, created_at, id)",
+                """
+                CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, post_id TEXT, state TEXT NOT NULL, \
+                priority INTEGER NOT NULL, attempt INTEGER NOT NULL, max_attempts INTEGER NOT NULL, run_at BIGINT NOT NULL, \
+                lease_token BIGINT NOT NULL, lease_until BIGINT, worker TEXT, last_error TEXT, created_at BIGINT NOT NULL, \
+                finished_at BIGINT)
+                """,
+                // NB: one active job per post, whoever enqueues it and however many at once.
+                """
+                CREATE UNIQUE INDEX IF NOT EXISTS jobs_one_active_per_post ON jobs (post_id) \
+                WHERE state IN ('available', 'running')
+                """,
+                "CREATE INDEX IF NOT EXISTS jobs_claim ON jobs (state, priority, run_at, id)",
+                "CREATE INDEX IF NOT EXISTS jobs_post ON jobs (post_id)",
+            ]
+        ),
     ]
 }

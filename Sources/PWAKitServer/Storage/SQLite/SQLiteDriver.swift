@@ -44,6 +44,9 @@ struct SQLiteDriver: SQLDriver {
     /// SQLite's row id.
     var rowIdentity: String { "rowid" }
 
+    /// SQLite has no row locks: one writer at a time.
+    var supportsSkipLocked: Bool { false }
+
     func query(_ sql: String, _ binds: [SQLValue], exclusiveOn key: String) async throws -> [SQLRow] {
         // NB: one connection runs one statement at a time, and SQLite lets one writer in at a time.
         try await query(sql, binds)

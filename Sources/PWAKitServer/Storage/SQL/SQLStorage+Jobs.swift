@@ -1,0 +1,103 @@
+public import Foundation
+
+extension SQLStorage {
+    /// See ``ServerStorage``.
+    public func enqueueJob(_ job: JobRecord) async throws -> Bool {
+        try await !driver.query(
+            """
+            INSERT INTO jobs (id, kind, post_id, state, priority, attempt, max_attempts, run_at, lease_token, created_at)
+            VALUES ($1, $2, $3, 'available', $4, 0, $5, $6, 0, $7)
+            ON CONFLICT (post_id) WHERE state IN ('available', 'running') DO NOTHING RETURNING id
+            """,
+            [
+                .text(job.id), .text(job.kind), job.postId.map(SQLValue.text) ?? .null, .integer(Int64(job.priority)),
+                .integer(Int64(job.maxAttempts)), .date(job.runAt), .date(job.createdAt),
+            ]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func claimJobs(worker: String, limit: Int, now: Date, leaseUntil: Date) async throws -> [JobRecord] {
+        // NB: one statement either way. PostgreSQL skips rows other claimers hold; SQLite lets one writer
+        // in at a time, and an autocommit UPDATE takes the write lock before it reads.
+        let lock = driver.supportsSkipLocked ? " FOR UPDATE SKIP LOCKED" : ""
+        return try await driver.query(
+            """
+            UPDATE jobs SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_until = $2, \
+            worker = $3 WHERE id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1 \
+            ORDER BY priority, run_at, id LIMIT $4\(lock)) RETURNING *
+            """,
+            [.date(now), .date(leaseUntil), .text(worker), .integer(Int64(limit))]
+        ).map(Self.job).sorted { ($0.priority, $0.runAt, $0.id) < ($1.priority, $1.runAt, $1.id) }
+    }
+
+    /// See ``ServerStorage``.
+    public func completeJob(id: String, leaseToken: Int64, now: Date) async throws -> Bool {
+        try await !driver.query(
+            """
+            UPDATE jobs SET state = 'completed', lease_until = NULL, finished_at = $3
+            WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING id
+            """,
+            [.text(id), .integer(leaseToken), .date(now)]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func failJob(id: String, leaseToken: Int64, error: String, retryAt: Date, now: Date) async throws
+        -> JobRecord.State?
+    {
+        let rows = try await driver.query(
+            """
+            UPDATE jobs SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'available' END, \
+            run_at = $3, last_error = $4, lease_until = NULL, worker = NULL, \
+            finished_at = CASE WHEN attempt >= max_attempts THEN $5 ELSE NULL END
+            WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING state
+            """,
+            [.text(id), .integer(leaseToken), .date(retryAt), .text(error), .date(now)])
+        return try rows.first.map { JobRecord.State(rawValue: try $0.text("state")) ?? .available }
+    }
+
+    /// See ``ServerStorage``.
+    public func extendJobLease(id: String, leaseToken: Int64, until: Date) async throws -> Bool {
+        try await !driver.query(
+            "UPDATE jobs SET lease_until = $3 WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING id",
+            [.text(id), .integer(leaseToken), .date(until)]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func rescueJobs(now: Date) async throws -> Int {
+        try await driver.query(
+            """
+            UPDATE jobs SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'available' END, \
+            run_at = $1, lease_until = NULL, worker = NULL, \
+            last_error = 'the lease ran out: the worker stopped or took too long', \
+            finished_at = CASE WHEN attempt >= max_attempts THEN $1 ELSE NULL END
+            WHERE state = 'running' AND lease_until < $1 RETURNING id
+            """,
+            [.date(now)]
+        ).count
+    }
+
+    /// See ``ServerStorage``.
+    public func jobs(postId: String) async throws -> [JobRecord] {
+        try await driver.query("SELECT * FROM jobs WHERE post_id = $1 ORDER BY created_at, id", [.text(postId)]).map(
+            Self.job)
+    }
+
+    /// See ``ServerStorage``.
+    public func job(id: String) async throws -> JobRecord? {
+        try await driver.query("SELECT * FROM jobs WHERE id = $1", [.text(id)]).first.map(Self.job)
+    }
+
+    static func job(_ row: SQLRow) throws -> JobRecord {
+        JobRecord(
+            id: try row.text("id"), kind: try row.text("kind"), postId: try row.optionalText("post_id"),
+            state: JobRecord.State(rawValue: try row.text("state")) ?? .available,
+            priority: Int(try row.integer("priority")), attempt: Int(try row.integer("attempt")),
+            maxAttempts: Int(try row.integer("max_attempts")), runAt: try row.date("run_at"),
+            leaseToken: try row.integer("lease_token"), leaseUntil: try row.optionalDate("lease_until"),
+            worker: try row.optionalText("worker"), lastError: try row.optionalText("last_error"),
+            createdAt: try row.date("created_at"))
+    }
+}
