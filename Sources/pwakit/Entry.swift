@@ -30,7 +30,9 @@ enum Entry {
         }
         // NB: not with an OTLP exporter: swift-otel's HTTP client shuts down synchronously, which NIO
         // forbids on an event loop, and tasks would run on one.
-        if arguments.first == ServerCommand.configuration.commandName, !arguments.contains(where: { $0 == "--otlp-endpoint" || $0.hasPrefix("--otlp-endpoint=") }) {
+        if arguments.first == ServerCommand.configuration.commandName,
+            !arguments.contains(where: { $0 == "--otlp-endpoint" || $0.hasPrefix("--otlp-endpoint=") })
+        {
             ServerThreads.runConcurrencyOnEventLoops()
         }
         Task {

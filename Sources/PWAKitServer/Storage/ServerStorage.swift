@@ -176,9 +176,9 @@ public protocol ServerStorage: Sendable {
     // MARK: Jobs
     /// Queues a job unless its post already has one available or running; whether it was queued.
     func enqueueJob(_ job: JobRecord) async throws -> Bool
-    /// Claims up to `limit` available jobs due at `now`, in priority, run-time and id order, for
-    /// `worker` until `leaseUntil`; each claim bumps the job's attempt and its fencing token.
-    func claimJobs(worker: String, limit: Int, now: Date, leaseUntil: Date) async throws -> [JobRecord]
+    /// Claims up to `limit` available jobs of `kinds` due at `now`, in priority, run-time and id
+    /// order, for `worker` until `leaseUntil`; each claim bumps the job's attempt and its fencing token.
+    func claimJobs(kinds: [String], worker: String, limit: Int, now: Date, leaseUntil: Date) async throws -> [JobRecord]
     /// Completes a job held with `leaseToken`; false when the token is no longer the job's.
     func completeJob(id: String, leaseToken: Int64, now: Date) async throws -> Bool
     /// Fails an attempt held with `leaseToken`: available again at `retryAt`, or dead after its last
@@ -186,9 +186,9 @@ public protocol ServerStorage: Sendable {
     func failJob(id: String, leaseToken: Int64, error: String, retryAt: Date, now: Date) async throws -> JobRecord.State?
     /// Extends the lease held with `leaseToken`; false when the token is no longer the job's.
     func extendJobLease(id: String, leaseToken: Int64, until: Date) async throws -> Bool
-    /// Makes running jobs whose lease ended before `now` available again (or dead after their last
-    /// attempt); how many.
-    func rescueJobs(now: Date) async throws -> Int
+    /// Makes running jobs of `kinds` whose lease ended before `now` available again (or dead after
+    /// their last attempt); how many.
+    func rescueJobs(kinds: [String], now: Date) async throws -> Int
     /// A post's jobs, oldest first.
     func jobs(postId: String) async throws -> [JobRecord]
     /// A job by id.

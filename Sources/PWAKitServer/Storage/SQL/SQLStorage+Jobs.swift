@@ -17,17 +17,21 @@ extension SQLStorage {
     }
 
     /// See ``ServerStorage``.
-    public func claimJobs(worker: String, limit: Int, now: Date, leaseUntil: Date) async throws -> [JobRecord] {
+    public func claimJobs(kinds: [String], worker: String, limit: Int, now: Date, leaseUntil: Date) async throws
+        -> [JobRecord]
+    {
+        guard !kinds.isEmpty, limit > 0 else { return [] }
         // NB: one statement either way. PostgreSQL skips rows other claimers hold; SQLite lets one writer
         // in at a time, and an autocommit UPDATE takes the write lock before it reads.
         let lock = driver.supportsSkipLocked ? " FOR UPDATE SKIP LOCKED" : ""
+        let kindList = kinds.indices.map { "$\($0 + 5)" }.joined(separator: ", ")
         return try await driver.query(
             """
             UPDATE jobs SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_until = $2, \
             worker = $3 WHERE id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1 \
-            ORDER BY priority, run_at, id LIMIT $4\(lock)) RETURNING *
+            AND kind IN (\(kindList)) ORDER BY priority, run_at, id LIMIT $4\(lock)) RETURNING *
             """,
-            [.date(now), .date(leaseUntil), .text(worker), .integer(Int64(limit))]
+            [.date(now), .date(leaseUntil), .text(worker), .integer(Int64(limit))] + kinds.map(SQLValue.text)
         ).map(Self.job).sorted { ($0.priority, $0.runAt, $0.id) < ($1.priority, $1.runAt, $1.id) }
     }
 
@@ -66,16 +70,18 @@ extension SQLStorage {
     }
 
     /// See ``ServerStorage``.
-    public func rescueJobs(now: Date) async throws -> Int {
-        try await driver.query(
+    public func rescueJobs(kinds: [String], now: Date) async throws -> Int {
+        guard !kinds.isEmpty else { return 0 }
+        let kindList = kinds.indices.map { "$\($0 + 2)" }.joined(separator: ", ")
+        return try await driver.query(
             """
             UPDATE jobs SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'available' END, \
             run_at = $1, lease_until = NULL, worker = NULL, \
             last_error = 'the lease ran out: the worker stopped or took too long', \
             finished_at = CASE WHEN attempt >= max_attempts THEN $1 ELSE NULL END
-            WHERE state = 'running' AND lease_until < $1 RETURNING id
+            WHERE state = 'running' AND lease_until < $1 AND kind IN (\(kindList)) RETURNING id
             """,
-            [.date(now)]
+            [.date(now)] + kinds.map(SQLValue.text)
         ).count
     }
 
