@@ -483,3 +483,6 @@ package.targets += [
         swiftSettings: strictSettings),
 ]
 package.products += [.library(name: "PWAKitLinks", targets: ["PWAKitLinks"])]
+if let server = package.targets.first(where: { $0.name == "PWAKitServer" }) {
+    server.dependencies += ["PWAKitLinks"]
+}

@@ -93,6 +93,7 @@ public struct PlatformServer: Sendable {
         addEventRoutes(to: table)
         addFlagRoutes(to: table)
         addDeviceRoutes(to: table)
+        addPostRoutes(to: table)
     }
 
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.

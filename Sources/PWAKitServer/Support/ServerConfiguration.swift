@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
     /// Whether each request is traced through swift-distributed-tracing's bootstrapped tracer
     /// (Hummingbird's `TracingMiddleware`): on with an OTLP exporter (`pwakit server --otlp-endpoint`).
     public var tracing = false
+    /// How many times a post's ingestion is tried before it is dead.
+    public var ingestionAttempts = 8
     /// The largest release upload (the base64 manifest and its signature).
     public var maximumReleaseBody = 2 * 1024 * 1024
     /// The largest single blob accepted.
