@@ -182,8 +182,10 @@ public protocol ServerStorage: Sendable {
     /// Completes a job held with `leaseToken`; false when the token is no longer the job's.
     func completeJob(id: String, leaseToken: Int64, now: Date) async throws -> Bool
     /// Fails an attempt held with `leaseToken`: available again at `retryAt`, or dead after its last
-    /// attempt, with `error` kept; the new state, or nil when the token is no longer the job's.
-    func failJob(id: String, leaseToken: Int64, error: String, retryAt: Date, now: Date) async throws -> JobRecord.State?
+    /// attempt (or at once when `final`), with `error` kept; the new state, or nil when the token is
+    /// no longer the job's.
+    func failJob(id: String, leaseToken: Int64, error: String, retryAt: Date, now: Date, final: Bool) async throws
+        -> JobRecord.State?
     /// Extends the lease held with `leaseToken`; false when the token is no longer the job's.
     func extendJobLease(id: String, leaseToken: Int64, until: Date) async throws -> Bool
     /// Makes running jobs of `kinds` whose lease ended before `now` available again (or dead after

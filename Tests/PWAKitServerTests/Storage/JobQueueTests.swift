@@ -98,7 +98,8 @@ struct JobQueueTests {
             #expect(try await !storage.completeJob(id: slow.id, leaseToken: slow.leaseToken, now: Self.start + 33))
             #expect(
                 try await storage.failJob(
-                    id: slow.id, leaseToken: slow.leaseToken, error: "late", retryAt: Self.start, now: Self.start + 33) == nil)
+                    id: slow.id, leaseToken: slow.leaseToken, error: "late", retryAt: Self.start, now: Self.start + 33,
+                    final: false) == nil)
             #expect(try await !storage.extendJobLease(id: slow.id, leaseToken: slow.leaseToken, until: Self.start + 99))
             #expect(try await storage.extendJobLease(id: fast.id, leaseToken: fast.leaseToken, until: Self.start + 90))
             #expect(try await storage.completeJob(id: fast.id, leaseToken: fast.leaseToken, now: Self.start + 40))
@@ -121,7 +122,7 @@ struct JobQueueTests {
             let first = try #require(
                 try await storage.claimJobs(kinds: [kind], worker: "w", limit: 1, now: now, leaseUntil: now + 30).first)
             let state = try await storage.failJob(
-                id: first.id, leaseToken: first.leaseToken, error: "HTTP 503", retryAt: now + 60, now: now)
+                id: first.id, leaseToken: first.leaseToken, error: "HTTP 503", retryAt: now + 60, now: now, final: false)
             #expect(state == .available)
             #expect(
                 try await storage.claimJobs(kinds: [kind], worker: "w", limit: 1, now: now + 59, leaseUntil: now + 90).isEmpty)
@@ -130,7 +131,7 @@ struct JobQueueTests {
                 try await storage.claimJobs(kinds: [kind], worker: "w", limit: 1, now: now, leaseUntil: now + 30).first)
             #expect(second.attempt == 2 && second.lastError == "HTTP 503")
             let last = try await storage.failJob(
-                id: second.id, leaseToken: second.leaseToken, error: "HTTP 404", retryAt: now + 60, now: now)
+                id: second.id, leaseToken: second.leaseToken, error: "HTTP 404", retryAt: now + 60, now: now, final: false)
             #expect(last == .dead)
             let dead = try #require(try await storage.job(id: queued.id))
             #expect(dead.state == .dead && dead.lastError == "HTTP 404")

@@ -47,17 +47,17 @@ extension SQLStorage {
     }
 
     /// See ``ServerStorage``.
-    public func failJob(id: String, leaseToken: Int64, error: String, retryAt: Date, now: Date) async throws
+    public func failJob(id: String, leaseToken: Int64, error: String, retryAt: Date, now: Date, final: Bool) async throws
         -> JobRecord.State?
     {
         let rows = try await driver.query(
             """
-            UPDATE jobs SET state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'available' END, \
+            UPDATE jobs SET state = CASE WHEN $6 = 1 OR attempt >= max_attempts THEN 'dead' ELSE 'available' END, \
             run_at = $3, last_error = $4, lease_until = NULL, worker = NULL, \
-            finished_at = CASE WHEN attempt >= max_attempts THEN $5 ELSE NULL END
+            finished_at = CASE WHEN $6 = 1 OR attempt >= max_attempts THEN $5 ELSE NULL END
             WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING state
             """,
-            [.text(id), .integer(leaseToken), .date(retryAt), .text(error), .date(now)])
+            [.text(id), .integer(leaseToken), .date(retryAt), .text(error), .date(now), .integer(final ? 1 : 0)])
         return try rows.first.map { JobRecord.State(rawValue: try $0.text("state")) ?? .available }
     }
 

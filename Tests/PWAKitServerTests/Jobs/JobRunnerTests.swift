@@ -1,0 +1,140 @@
+import Foundation
+import PWAKitRetry
+import PWAKitServer
+import PWAKitTesting
+import Synchronization
+import Testing
+
+/// A handler that records what it ran and fails as told.
+final class ScriptedHandler: JobHandler {
+    let kind: String
+    let runs = Mutex<[String: Int]>([:])
+    let failFirst: Int
+    let permanent: Bool
+    let gate: AsyncStream<Void>?
+
+    init(kind: String, failFirst: Int = 0, permanent: Bool = false, gate: AsyncStream<Void>? = nil) {
+        self.kind = kind
+        self.failFirst = failFirst
+        self.permanent = permanent
+        self.gate = gate
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    func run(_ job: JobRecord) async throws {
+        let count = runs.withLock { runs in
+            runs[job.id, default: 0] += 1
+            return runs[job.id, default: 0]
+        }
+        if let gate { for await _ in gate { break } }
+        try Task.checkCancellation()
+        if permanent { throw PermanentJobFailure("the page is gone (HTTP 410)") }
+        if count <= failFirst { throw Failure(description: "HTTP 503 on attempt \(count)") }
+    }
+}
+
+@Suite("Job runner")
+struct JobRunnerTests {
+    static func enqueue(_ storage: some ServerStorage, kind: String, count: Int, at now: Date) async throws -> [String] {
+        var ids: [String] = []
+        for _ in 0..<count {
+            let job = JobRecord(id: UUID().uuidString, kind: kind, postId: nil, maxAttempts: 3, runAt: now, createdAt: now)
+            _ = try await storage.enqueueJob(job)
+            ids.append(job.id)
+        }
+        return ids
+    }
+
+    @Test("8 loops run 200 jobs, each once, and complete them", arguments: StorageEngine.available)
+    func runsEveryJobOnce(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let kind = "runner-\(uniqueSuffix())"
+            let now = Date(timeIntervalSince1970: 1_900_000_000)
+            let ids = try await Self.enqueue(storage, kind: kind, count: 200, at: now)
+            let handler = ScriptedHandler(kind: kind)
+            let runner = JobRunner(
+                storage: storage, handlers: [handler], configuration: .init(worker: "t", concurrency: 8),
+                clock: ImmediateClock(), now: { now })
+            #expect(await runner.runUntilIdle() == 200)
+            #expect(handler.runs.withLock { $0 }.count == 200)
+            #expect(handler.runs.withLock { $0 }.values.allSatisfy { $0 == 1 })
+            for id in ids.prefix(20) { #expect(try await storage.job(id: id)?.state == .completed) }
+        }
+    }
+
+    @Test(
+        "a failed attempt backs off with jitter and is tried again; a permanent failure is dead at once",
+        arguments: StorageEngine.available)
+    func retries(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let kind = "runner-\(uniqueSuffix())"
+            let clock = ManualClock(origin: Date(timeIntervalSince1970: 1_900_000_000))
+            let id = try #require(try await Self.enqueue(storage, kind: kind, count: 1, at: clock.date).first)
+            let handler = ScriptedHandler(kind: kind, failFirst: 2)
+            let configuration = JobRunnerConfiguration(
+                worker: "t", concurrency: 2,
+                retry: .init(initialDelay: .seconds(10), multiplier: 2, maximumDelay: .seconds(3600)))
+            let runner = JobRunner(
+                storage: storage, handlers: [handler], configuration: configuration, clock: ImmediateClock(),
+                now: { clock.date })
+            #expect(await runner.runUntilIdle() == 1)
+            var job = try #require(try await storage.job(id: id))
+            #expect(job.state == .available && job.lastError == "HTTP 503 on attempt 1")
+            let wait = job.runAt.timeIntervalSince(clock.date)
+            #expect(wait >= 5 && wait <= 10, "the first retry waits half to all of 10 s, not \(wait)")
+            #expect(await runner.runUntilIdle() == 0, "not due yet")
+            clock.advance(seconds: 10)
+            #expect(await runner.runUntilIdle() == 1)
+            job = try #require(try await storage.job(id: id))
+            let second = job.runAt.timeIntervalSince(clock.date)
+            #expect(second >= 10 && second <= 20)
+            clock.advance(seconds: 20)
+            #expect(await runner.runUntilIdle() == 1)
+            #expect(try await storage.job(id: id)?.state == .completed)
+            #expect(handler.runs.withLock { $0[id] } == 3)
+
+            let gone = ScriptedHandler(kind: "runner-\(uniqueSuffix())", permanent: true)
+            let goneId = try #require(try await Self.enqueue(storage, kind: gone.kind, count: 1, at: clock.date).first)
+            let permanent = JobRunner(
+                storage: storage, handlers: [gone], configuration: configuration, clock: ImmediateClock(),
+                now: { clock.date })
+            #expect(await permanent.runUntilIdle() == 1)
+            let dead = try #require(try await storage.job(id: goneId))
+            #expect(dead.state == .dead && dead.attempt == 1 && dead.lastError == "the page is gone (HTTP 410)")
+        }
+    }
+
+    @Test(
+        "a worker that loses its lease stops the job and records nothing; the new holder's outcome stands",
+        arguments: StorageEngine.available)
+    func lostLease(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let kind = "runner-\(uniqueSuffix())"
+            let clock = ManualClock(origin: Date(timeIntervalSince1970: 1_900_000_000))
+            let id = try #require(try await Self.enqueue(storage, kind: kind, count: 1, at: clock.date).first)
+            let (gate, _) = AsyncStream.makeStream(of: Void.self)  // never opens: the job runs until cancelled
+            let handler = ScriptedHandler(kind: kind, gate: gate)
+            let runner = JobRunner(
+                storage: storage, handlers: [handler],
+                configuration: .init(worker: "slow", concurrency: 1, lease: .seconds(30)), clock: clock, now: { clock.date })
+            let running = Task { await runner.runUntilIdle() }
+            while handler.runs.withLock({ $0[id] }) == nil || clock.sleeperCount == 0 { await Task.yield() }
+            // The lease runs out (the worker was paused), the job is rescued and another worker takes it.
+            clock.advance(seconds: 31)
+            #expect(try await storage.rescueJobs(kinds: [kind], now: clock.date) == 1)
+            let taken = try #require(
+                try await storage.claimJobs(
+                    kinds: [kind], worker: "fast", limit: 1, now: clock.date, leaseUntil: clock.date + 30
+                ).first)
+            // The slow worker's next renewal finds the token gone and stops its handler.
+            #expect(await running.value == 1)
+            #expect(try await storage.job(id: id)?.state == .running, "the slow worker recorded nothing")
+            #expect(try await storage.completeJob(id: id, leaseToken: taken.leaseToken, now: clock.date))
+            #expect(try await storage.job(id: id)?.worker == "fast")
+        }
+    }
+}
