@@ -130,26 +130,6 @@ public struct PageMetadata: Hashable, Sendable {
     /// `reference` resolved against `base`, as a canonical `http(s)` URL (tracking kept); nil for
     /// other schemes (`data:`, `javascript:`) and what cannot be read.
     static func resolve(_ reference: String, against base: CanonicalURL) -> String? {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= CanonicalURL.maximumLength else { return nil }
-        let origin = "\(base.scheme)://\(base.host)\(base.port.map { ":\($0)" } ?? "")"
-        let absolute: String
-        if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
-            absolute = trimmed
-        } else if trimmed.hasPrefix("//") {
-            absolute = base.scheme + ":" + trimmed
-        } else if trimmed.hasPrefix("/") {
-            absolute = origin + trimmed
-        } else if trimmed.hasPrefix("?") {
-            absolute = origin + base.path + trimmed
-        } else if trimmed.hasPrefix("#") {
-            absolute = origin + base.path + (base.query.map { "?" + $0 } ?? "") + trimmed
-        } else {
-            let folder =
-                base.path.hasSuffix("/")
-                ? base.path : String(base.path[...(base.path.lastIndex(of: "/") ?? base.path.startIndex)])
-            absolute = origin + folder + trimmed
-        }
-        return (try? CanonicalURL(absolute, rules: .none))?.description
+        (try? base.resolving(reference, rules: .none))?.description
     }
 }
