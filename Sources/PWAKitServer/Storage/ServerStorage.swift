@@ -170,6 +170,9 @@ public protocol ServerStorage: Sendable {
     func updatePostInstructions(id: String, userId: String, instructions: String?, now: Date) async throws -> PostRecord?
     /// Deletes a post of the owner's and its jobs; whether there was one.
     func deletePost(id: String, userId: String) async throws -> Bool
+    /// Moves a post to the canonical URL its page declares, unless the owner already has a post
+    /// for it; whether it moved.
+    func updatePostCanonical(id: String, userId: String, canonicalURL: String, now: Date) async throws -> Bool
     /// Writes an ingestion's outcome (status, preview fields, error); whether the post still exists.
     func finishPost(_ post: PostRecord) async throws -> Bool
 

@@ -38,7 +38,20 @@ extension PlatformServer {
             logger: logger
         )
         app.addServices(services)
+        if configuration.ingestionWorkers > 0 {
+            // NB: a service of the server's own group: on SIGTERM it stops claiming and finishes the posts in hand.
+            app.addServices(
+                JobRunner(
+                    storage: storage, handlers: [ingestionHandler],
+                    configuration: JobRunnerConfiguration(concurrency: configuration.ingestionWorkers),
+                    now: environment.now, logger: logger))
+        }
         try await app.runService()
+    }
+
+    /// The `ingest_post` handler over this server's storage, blobs and link fetcher.
+    public var ingestionHandler: IngestPostHandler {
+        IngestPostHandler(storage: storage, blobs: blobs, fetcher: configuration.linkFetcher, now: environment.now)
     }
 
     /// Deletes expired throttle rows, refresh tokens and launch codes; how many rows went.

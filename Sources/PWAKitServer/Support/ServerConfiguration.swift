@@ -56,6 +56,10 @@ public struct ServerConfiguration: Sendable {
     public var tracing = false
     /// How many times a post's ingestion is tried before it is dead.
     public var ingestionAttempts = 8
+    /// How many posts the server ingests at once (`pwakit server --workers`); 0 runs no ingestion.
+    public var ingestionWorkers = 2
+    /// How shared links are fetched (tests narrow its address check and resolver).
+    public var linkFetcher = SafeFetcher()
     /// The largest release upload (the base64 manifest and its signature).
     public var maximumReleaseBody = 2 * 1024 * 1024
     /// The largest single blob accepted.

@@ -80,6 +80,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("otlp-encoding"), help: "protobuf (the OTLP default) or json.")
     var otlpEncoding = "protobuf"
 
+    @Option(help: "Posts ingested at once (fetching the page, building its preview); 0 runs no ingestion.")
+    var workers = 2
+
     @Option(help: "The APNs provider key (.p8 file); with --apns-key-id, --apns-team-id and --apns-topic, pushes go to APNs.")
     var apnsKey: String?
 
@@ -254,6 +257,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.passwordHashing.n = passwordCost
         configuration.pushSender = try pushSender()
         configuration.siteAssociation = try siteAssociationDocument()
+        configuration.ingestionWorkers = workers
         let services = try observabilityServices()
         configuration.tracing = !services.isEmpty
         let server = try await PlatformServer.make(

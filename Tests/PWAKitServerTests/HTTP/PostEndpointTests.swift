@@ -34,7 +34,9 @@ struct PostEndpointTests {
             #expect(again.json["id"]?.string == id)
             let jobs = try await storage.jobs(postId: id)
             #expect(jobs.count == 1)
-            #expect(jobs.first?.kind == PlatformServer.ingestPostJob && jobs.first?.state == .available)
+            #expect(jobs.first?.kind == PlatformServer.ingestPostJob)
+            // NB: a live server process of another suite sharing the database may have claimed it already.
+            #expect(jobs.first?.state == .available || jobs.first?.state == .running || jobs.first?.state == .completed)
             // Another user sharing the same page gets a post of their own.
             let other = try await client.register()
             let theirs = try await client.send(.post, "/v1/posts", json: ["url": "https://\(host)/a/b?id=1"], token: other.access)
@@ -71,7 +73,8 @@ struct PostEndpointTests {
             #expect(unique.count == 1)
             let id = try #require(unique.first)
             let active = try await storage.jobs(postId: id).filter { $0.state == .available || $0.state == .running }
-            #expect(active.count == 1)
+            #expect(active.count <= 1)
+            #expect(try await storage.jobs(postId: id).count == 1)
         }
     }
 

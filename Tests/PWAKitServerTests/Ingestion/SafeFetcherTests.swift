@@ -11,10 +11,14 @@ import Testing
 final class CountingSite: Sendable {
     let connections = Atomic(0)
     let hosts = Mutex<[String]>([])
-    let answer: @Sendable (String) -> String?
+    let answer: @Sendable (String) -> [UInt8]?
     private let channel: Mutex<(any Channel)?> = Mutex(nil)
 
-    init(answer: @escaping @Sendable (String) -> String?) { self.answer = answer }
+    /// A site answering each path with raw bytes (nil: never answer).
+    init(bytes: @escaping @Sendable (String) -> [UInt8]?) { self.answer = bytes }
+
+    /// A site answering each path with text (nil: never answer).
+    convenience init(answer: @escaping @Sendable (String) -> String?) { self.init(bytes: { answer($0).map { Array($0.utf8) } }) }
 
     var port: Int { channel.withLock { $0?.localAddress?.port ?? 0 } }
 
@@ -51,7 +55,7 @@ final class CountingSite: Sendable {
             // NB: nil means "never answer" (a slow page).
             guard let response = site.answer(path) else { return }
             let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response))).whenComplete { _ in channel.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: response))).whenComplete { _ in channel.close(promise: nil) }
         }
     }
 }

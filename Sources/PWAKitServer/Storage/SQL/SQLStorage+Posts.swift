@@ -85,6 +85,23 @@ extension SQLStorage {
         ).isEmpty
     }
 
+    /// See ``ServerStorage``.
+    public func updatePostCanonical(id: String, userId: String, canonicalURL: String, now: Date) async throws -> Bool {
+        do {
+            return try await !driver.query(
+                """
+                UPDATE posts SET canonical_url = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 \
+                AND NOT EXISTS (SELECT 1 FROM posts WHERE user_id = $2 AND canonical_url = $3) RETURNING id
+                """,
+                [.text(id), .text(userId), .text(canonicalURL), .date(now)]
+            ).isEmpty
+        } catch {
+            // NB: a post for the same canonical URL made between the check and the write; the unique key refused it.
+            if try await self.post(userId: userId, canonicalURL: canonicalURL) != nil { return false }
+            throw error
+        }
+    }
+
     static func post(_ row: SQLRow) throws -> PostRecord {
         PostRecord(
             id: try row.text("id"), userId: try row.text("user_id"), url: try row.text("url"),
