@@ -22,6 +22,16 @@ struct IngestionTests {
         return Array((fixedHead + "\r\n\r\n").utf8) + bodyBytes
     }
 
+    /// A server whose link fetcher resolves `host` to the test site and may reach only it.
+    static func harness(_ engine: StorageEngine, host: String, port: Int, attempts: Int = 8) async throws -> Harness {
+        try await Harness.make(engine: engine) { configuration in
+            configuration.ingestionAttempts = attempts
+            configuration.linkFetcher = SafeFetcher(resolver: FixedResolver([host: [[127, 0, 0, 1]]])) { address, candidate in
+                address == [127, 0, 0, 1] && candidate == port ? nil : "not the test site"
+            }
+        }
+    }
+
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 64)
 
     static func site() async throws -> CountingSite {
@@ -60,11 +70,7 @@ struct IngestionTests {
         let site = try await Self.site()
         let port = site.port
         let host = "site-\(uniqueSuffix()).test"
-        let harness = try await Harness.make(engine: engine) { configuration in
-            configuration.linkFetcher = SafeFetcher(resolver: FixedResolver([host: [[127, 0, 0, 1]]])) { address, candidate in
-                address == [127, 0, 0, 1] && candidate == port ? nil : "not the test site"
-            }
-        }
+        let harness = try await Self.harness(engine, host: host, port: port)
         let server = harness.server
         try await harness.test(.router) { client in
             let user = try await client.register()
@@ -94,12 +100,7 @@ struct IngestionTests {
         let site = try await Self.site()
         let port = site.port
         let host = "site-\(uniqueSuffix()).test"
-        let harness = try await Harness.make(engine: engine) { configuration in
-            configuration.ingestionAttempts = 2
-            configuration.linkFetcher = SafeFetcher(resolver: FixedResolver([host: [[127, 0, 0, 1]]])) { address, candidate in
-                address == [127, 0, 0, 1] && candidate == port ? nil : "not the test site"
-            }
-        }
+        let harness = try await Self.harness(engine, host: host, port: port, attempts: 2)
         let server = harness.server
         try await harness.test(.router) { client in
             let user = try await client.register()
