@@ -11,14 +11,21 @@ public protocol HostResolver: Sendable {
     func addresses(of host: String) async throws -> [[UInt8]]
 }
 
-/// The system resolver (`getaddrinfo`), run off the event loops.
+/// The system resolver (`getaddrinfo`), run on threads of its own: a slow name server never
+/// holds up the threads the database work runs on.
 public struct SystemResolver: HostResolver {
+    static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
+
     /// Creates the resolver.
     public init() {}
 
     /// See ``HostResolver``.
     public func addresses(of host: String) async throws -> [[UInt8]] {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await Self.pool.runIfActive {
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             var result: UnsafeMutablePointer<addrinfo>?
