@@ -162,6 +162,20 @@ struct SafeFetcherTests {
         await forbidden.stop()
     }
 
+    @Test("the system resolver answers localhost with a loopback address, which the policy refuses")
+    func systemResolver() async throws {
+        let addresses = try await SystemResolver().addresses(of: "localhost")
+        #expect(!addresses.isEmpty)
+        #expect(
+            addresses.allSatisfy { ($0.count == 4 ? AddressPolicy.refusal(ipv4: $0) : AddressPolicy.refusal(ipv6: $0)) != nil })
+        do {
+            _ = try await SafeFetcher().fetch(try CanonicalURL("http://localhost:9/"))
+            Issue.record("localhost was fetched")
+        } catch {
+            #expect((error as? FetchError)?.code == .forbiddenAddress)
+        }
+    }
+
     @Test("a huge page is cut at the limit; a page that never answers times out")
     func limits() async throws {
         let big = String(repeating: "x", count: 3 << 20)
