@@ -486,3 +486,16 @@ package.products += [.library(name: "PWAKitLinks", targets: ["PWAKitLinks"])]
 if let server = package.targets.first(where: { $0.name == "PWAKitServer" }) {
     server.dependencies += ["PWAKitLinks"]
 }
+
+// MARK: - Share: the device's outbox of shared links, sent to POST /v1/posts when the server is reachable.
+package.targets += [
+    .target(
+        name: "PWAKitShare", dependencies: ["PWAKitAPI", "PWAKitFiles", "PWAKitLinks", "PWAKitErrors"],
+        swiftSettings: strictSettings),
+    .testTarget(
+        name: "PWAKitShareTests", dependencies: ["PWAKitShare", "PWAKitAPI", "PWAKitLinks"], swiftSettings: strictSettings),
+]
+package.products += [.library(name: "PWAKitShare", targets: ["PWAKitShare"])]
+if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
+    cli.dependencies += ["PWAKitShare"]
+}

@@ -187,6 +187,15 @@ extension APIClient {
         try await call("POST", "/v1/events", body: Self.encode(batch), credential: .bearer(accessToken), idempotent: true)
     }
 
+    /// `POST /v1/posts`: the post, and whether it is new (201) rather than the caller's existing one (200).
+    /// Safe to send again: the server keeps one post per canonical URL and person.
+    public func createPost(_ request: CreatePostRequest, accessToken: String) async throws -> (PostResponse, created: Bool) {
+        let response = try await exchange(
+            "POST", "/v1/posts", body: Self.encode(request), credential: .bearer(accessToken), idempotent: true)
+        try Self.requireSuccess(response)
+        return (try Self.decode(PostResponse.self, from: response.body), response.status == 201)
+    }
+
     /// `GET /v1/flags[?appId=]`: the feature flags' remote values for the signed-in user.
     public func flags(appId: String? = nil, accessToken: String) async throws -> FlagsResponse {
         let query = try appId.map { "?appId=\(try Self.segment($0))" } ?? ""

@@ -114,26 +114,30 @@ struct JobRunnerTests {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let kind = "runner-\(uniqueSuffix())"
-            let clock = ManualClock(origin: Date(timeIntervalSince1970: 1_900_000_000))
-            let id = try #require(try await Self.enqueue(storage, kind: kind, count: 1, at: clock.date).first)
+            // NB: two clocks: the wall clock the leases are dated on, and the one the runner sleeps on,
+            // so the lease can run out in the database before the runner's renewal wakes.
+            let wall = ManualClock(origin: Date(timeIntervalSince1970: 1_900_000_000))
+            let sleeper = ManualClock()
+            let id = try #require(try await Self.enqueue(storage, kind: kind, count: 1, at: wall.date).first)
             let (gate, _) = AsyncStream.makeStream(of: Void.self)  // never opens: the job runs until cancelled
             let handler = ScriptedHandler(kind: kind, gate: gate)
             let runner = JobRunner(
                 storage: storage, handlers: [handler],
-                configuration: .init(worker: "slow", concurrency: 1, lease: .seconds(30)), clock: clock, now: { clock.date })
+                configuration: .init(worker: "slow", concurrency: 1, lease: .seconds(30)), clock: sleeper, now: { wall.date })
             let running = Task { await runner.runUntilIdle() }
-            while handler.runs.withLock({ $0[id] }) == nil || clock.sleeperCount == 0 { await Task.yield() }
+            while handler.runs.withLock({ $0[id] }) == nil || sleeper.sleeperCount == 0 { await Task.yield() }
             // The lease runs out (the worker was paused), the job is rescued and another worker takes it.
-            clock.advance(seconds: 31)
-            #expect(try await storage.rescueJobs(kinds: [kind], now: clock.date) == 1)
+            wall.advance(seconds: 31)
+            #expect(try await storage.rescueJobs(kinds: [kind], now: wall.date) == 1)
             let taken = try #require(
                 try await storage.claimJobs(
-                    kinds: [kind], worker: "fast", limit: 1, now: clock.date, leaseUntil: clock.date + 30
+                    kinds: [kind], worker: "fast", limit: 1, now: wall.date, leaseUntil: wall.date + 30
                 ).first)
-            // The slow worker's next renewal finds the token gone and stops its handler.
+            // The slow worker's next renewal finds the token gone and stops its handler; nothing is left to claim.
+            sleeper.advance(seconds: 10)
             #expect(await running.value == 1)
             #expect(try await storage.job(id: id)?.state == .running, "the slow worker recorded nothing")
-            #expect(try await storage.completeJob(id: id, leaseToken: taken.leaseToken, now: clock.date))
+            #expect(try await storage.completeJob(id: id, leaseToken: taken.leaseToken, now: wall.date))
             #expect(try await storage.job(id: id)?.worker == "fast")
         }
     }
