@@ -499,3 +499,7 @@ package.products += [.library(name: "PWAKitShare", targets: ["PWAKitShare"])]
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitShare"]
 }
+package.targets.append(
+    .executableTarget(
+        name: "JobQueueBenchmark", dependencies: ["PWAKitServer"], path: "Benchmarks/JobQueueBenchmark",
+        swiftSettings: strictSettings))

@@ -127,5 +127,15 @@ enum Schema {
                 "CREATE INDEX IF NOT EXISTS jobs_post ON jobs (post_id)",
             ]
         ),
+        (
+            7,
+            [
+                // NB: claims read one kind's available jobs in order, rescues its running ones by lease; partial
+                // indexes keep completed and dead jobs (and their dead row versions) out of both scans.
+                "CREATE INDEX IF NOT EXISTS jobs_available ON jobs (kind, priority, run_at, id) WHERE state = 'available'",
+                "CREATE INDEX IF NOT EXISTS jobs_running ON jobs (kind, lease_until) WHERE state = 'running'",
+                "DROP INDEX IF EXISTS jobs_claim",
+            ]
+        ),
     ]
 }
