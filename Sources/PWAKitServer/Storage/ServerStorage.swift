@@ -194,6 +194,9 @@ public protocol ServerStorage: Sendable {
     /// Makes running jobs of `kinds` whose lease ended before `now` available again (or dead after
     /// their last attempt); how many.
     func rescueJobs(kinds: [String], now: Date) async throws -> Int
+    /// Deletes completed jobs finished before `completedBefore` and dead ones before `deadBefore`, of
+    /// `kinds` (nil: every kind); how many.
+    func purgeJobs(completedBefore: Date, deadBefore: Date, kinds: [String]?) async throws -> Int
     /// A post's jobs, oldest first.
     func jobs(postId: String) async throws -> [JobRecord]
     /// A job by id.

@@ -25,7 +25,7 @@ extension PlatformServer {
         let purging = Task { [self] in
             while !Task.isCancelled {
                 if let removed = try? await purge(), removed > 0 {
-                    logger.info("purged \(removed) expired rows (throttles, refresh tokens, launch codes)")
+                    logger.info("purged \(removed) expired rows (throttles, refresh tokens, launch codes, finished jobs)")
                 }
                 try? await Task.sleep(for: .seconds(3600))
             }
@@ -54,13 +54,18 @@ extension PlatformServer {
         IngestPostHandler(storage: storage, blobs: blobs, fetcher: configuration.linkFetcher, now: environment.now)
     }
 
-    /// Deletes expired throttle rows, refresh tokens and launch codes; how many rows went.
+    /// Deletes expired throttle rows, refresh tokens and launch codes, and jobs done longer ago than
+    /// their retention; how many rows went.
     @discardableResult
     public func purge() async throws -> Int {
         let now = environment.now()
-        return try await storage.purge(
+        let expired = try await storage.purge(
             now: now, throttleBefore: now.addingTimeInterval(-configuration.throttleWindow),
             knownBefore: now.addingTimeInterval(-configuration.knownAddressLifetime))
+        let jobs = try await storage.purgeJobs(
+            completedBefore: now.addingTimeInterval(-configuration.completedJobRetention),
+            deadBefore: now.addingTimeInterval(-configuration.deadJobRetention), kinds: nil)
+        return expired + jobs
     }
 
     /// HTTP/1.1 with blobs of a ``FileBlobStore`` answered in the channel pipeline, in front of the decoder,

@@ -56,6 +56,10 @@ public struct ServerConfiguration: Sendable {
     public var tracing = false
     /// How many times a post's ingestion is tried before it is dead.
     public var ingestionAttempts = 8
+    /// How long completed jobs are kept before the hourly purge deletes them.
+    public var completedJobRetention: TimeInterval = 7 * 24 * 3600
+    /// How long dead jobs (with their last error) are kept.
+    public var deadJobRetention: TimeInterval = 30 * 24 * 3600
     /// How many posts the server ingests at once (`pwakit server --workers`); 0 runs no ingestion.
     public var ingestionWorkers = 2
     /// How shared links are fetched (tests narrow its address check and resolver).

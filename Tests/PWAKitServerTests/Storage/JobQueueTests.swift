@@ -189,4 +189,43 @@ struct JobQueueTests {
             #expect(tally.completions.withLock { $0 } == total)
         }
     }
+
+    @Test("completed and dead jobs are purged after their retention, active ones never", arguments: StorageEngine.available)
+    func purge(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let kind = "test-\(uniqueSuffix())"
+            let old = Self.job(kind, maxAttempts: 1)
+            let recent = Self.job(kind)
+            let dead = Self.job(kind, maxAttempts: 1)
+            let waiting = Self.job(kind, runAt: Self.start + 999_999)
+            for job in [old, recent, dead, waiting] { _ = try await storage.enqueueJob(job) }
+            let claimed = try await storage.claimJobs(
+                kinds: [kind], worker: "w", limit: 3, now: Self.start, leaseUntil: Self.start + 60)
+            #expect(claimed.count == 3)
+            for job in claimed where job.id == old.id {
+                #expect(try await storage.completeJob(id: job.id, leaseToken: job.leaseToken, now: Self.start))
+            }
+            for job in claimed where job.id == recent.id {
+                #expect(try await storage.completeJob(id: job.id, leaseToken: job.leaseToken, now: Self.start + 86_400 * 6))
+            }
+            for job in claimed where job.id == dead.id {
+                _ = try await storage.failJob(
+                    id: job.id, leaseToken: job.leaseToken, error: "gone", retryAt: Self.start, now: Self.start, final: true)
+            }
+            // Seven days on: the old completed job goes; the recent one, the dead one (30 days) and the waiting one stay.
+            let now = Self.start + 86_400 * 7 + 1
+            #expect(
+                try await storage.purgeJobs(completedBefore: now - 86_400 * 7, deadBefore: now - 86_400 * 30, kinds: [kind]) == 1)
+            #expect(try await storage.job(id: old.id) == nil)
+            #expect(try await storage.job(id: recent.id)?.state == .completed)
+            #expect(try await storage.job(id: dead.id)?.state == .dead)
+            let later = Self.start + 86_400 * 31
+            #expect(
+                try await storage.purgeJobs(completedBefore: later - 86_400 * 7, deadBefore: later - 86_400 * 30, kinds: [kind])
+                    == 2)
+            #expect(try await storage.job(id: waiting.id)?.state == .available)
+            #expect(try await storage.purgeJobs(completedBefore: later, deadBefore: later, kinds: []) == 0)
+        }
+    }
 }

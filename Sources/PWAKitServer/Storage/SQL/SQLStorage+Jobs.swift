@@ -86,6 +86,22 @@ extension SQLStorage {
     }
 
     /// See ``ServerStorage``.
+    public func purgeJobs(completedBefore: Date, deadBefore: Date, kinds: [String]?) async throws -> Int {
+        let kindFilter =
+            kinds.map { list in
+                " AND kind IN (" + list.indices.map { "$\($0 + 3)" }.joined(separator: ", ") + ")"
+            } ?? ""
+        if let kinds, kinds.isEmpty { return 0 }
+        return try await driver.query(
+            """
+            DELETE FROM jobs WHERE ((state = 'completed' AND finished_at < $1) OR (state = 'dead' AND finished_at < $2))\
+            \(kindFilter) RETURNING id
+            """,
+            [.date(completedBefore), .date(deadBefore)] + (kinds ?? []).map(SQLValue.text)
+        ).count
+    }
+
+    /// See ``ServerStorage``.
     public func jobs(postId: String) async throws -> [JobRecord] {
         try await driver.query("SELECT * FROM jobs WHERE post_id = $1 ORDER BY created_at, id", [.text(postId)]).map(
             Self.job)
