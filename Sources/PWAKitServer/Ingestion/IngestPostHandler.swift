@@ -72,7 +72,7 @@ public struct IngestPostHandler: JobHandler {
         let url = try CanonicalURL(post.canonicalURL, rules: .none)
         let page = try await fetcher.fetch(url)
         guard (200..<300).contains(page.status) else { throw HTTPStatusFailure(status: page.status, url: url.description) }
-        let type = page.contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let type = Self.mediaType(page.contentType)
         var metadata: PageMetadata?
         if type.isEmpty || type == "text/html" || type == "application/xhtml+xml" {
             var read = PageMetadata(html: PageText.decode(page.body, contentType: page.contentType), page: page.url)
@@ -113,7 +113,7 @@ public struct IngestPostHandler: JobHandler {
 
     /// A thumbnail's blob hash: an image type, not cut, at most 1 MiB.
     func store(thumbnail response: SafeFetcher.Response) async throws -> String? {
-        let type = response.contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let type = Self.mediaType(response.contentType)
         guard (200..<300).contains(response.status), Self.imageTypes.contains(type), !response.truncated,
             !response.body.isEmpty, response.body.count <= Self.maximumThumbnail
         else { return nil }
@@ -123,6 +123,11 @@ public struct IngestPostHandler: JobHandler {
                 hash: hash, body: RequestBody(buffer: ByteBuffer(bytes: response.body)), maximumSize: Self.maximumThumbnail)
         }
         return hash
+    }
+
+    /// `text/html` of `Text/HTML; charset=utf-8`; `""` without a header.
+    static func mediaType(_ contentType: String?) -> String {
+        contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
     }
 
     /// Whether two hosts are the same site: equal, or one is the other with `www.` (or `m.`, `amp.`) in front.

@@ -9,8 +9,13 @@ enum AppGroupFolder {
     static func url(for identifiers: AppIdentifiers, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> URL
     {
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.local/share")
         // NB: the validator holds an app group to "group." and reverse-DNS labels, so it is one safe path component.
-        return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("pwakit/app-groups/\(identifiers.appGroup)")
+        dataHome(environment: environment).appendingPathComponent("pwakit/app-groups/\(identifiers.appGroup)")
+    }
+
+    /// `$XDG_DATA_HOME` when it is an absolute path, else `~/.local/share`.
+    static func dataHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.local/share")
+        return URL(fileURLWithPath: data, isDirectory: true)
     }
 }

@@ -64,9 +64,7 @@ struct ShareCommand: AsyncParsableCommand {
             let identifiers = AppIdentifiers(try ConfigurationLoader.load(from: file))
             return AppGroupFolder.url(for: identifiers).appendingPathComponent("shares", isDirectory: true)
         }
-        let environment = ProcessInfo.processInfo.environment
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.local/share")
-        return URL(fileURLWithPath: data + "/pwakit/shares", isDirectory: true)
+        return AppGroupFolder.dataHome().appendingPathComponent("pwakit/shares", isDirectory: true)
     }
 
     func run() async throws {
