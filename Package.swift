@@ -497,7 +497,9 @@ package.targets += [
 ]
 package.products += [.library(name: "PWAKitShare", targets: ["PWAKitShare"])]
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
-    cli.dependencies += ["PWAKitShare"]
+    cli.dependencies += [
+        "PWAKitShare", "PWAKitLinks", .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+    ]
 }
 package.targets.append(
     .executableTarget(

@@ -11,7 +11,7 @@ struct PWAKitCommand: AsyncParsableCommand {
         discussion: "pwakit --version prints the version.",
         subcommands: [
             ValidateCommand.self, InitCommand.self, SchemaCommand.self, ModulesCommand.self, BridgeCommand.self,
-            ServerCommand.self,
+            ServerCommand.self, WorkerCommand.self,
             BundleCommand.self, KeysCommand.self, PublishCommand.self, AdminCommand.self, MiniAppCommand.self,
             LauncherCommand.self, RunCommand.self, EventsCommand.self, InstallDesktopCommand.self,
             SyncCommand.self, ShareCommand.self,

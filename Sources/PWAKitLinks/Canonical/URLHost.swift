@@ -29,6 +29,15 @@ public enum URLHost: Hashable, Sendable, CustomStringConvertible {
         return description
     }
 
+    /// Reads a host as a URL writes it (`[…]` for IPv6), under the same rules as ``CanonicalURL``;
+    /// the error (field `host`) says why it is not one.
+    public init(parsing text: String) throws(LinkError) {
+        switch Self.parse(Substring(text)) {
+        case .success(let host): self = host
+        case .failure(let error): throw error
+        }
+    }
+
     /// Reads a URL's host (`[…]` for IPv6); `nil` with the reason when it is not one.
     static func parse(_ text: Substring) -> Result<URLHost, LinkError> {
         func refuse(_ why: String) -> Result<URLHost, LinkError> {

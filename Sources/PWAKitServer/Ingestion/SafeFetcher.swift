@@ -97,6 +97,8 @@ public struct SafeFetcher: Sendable {
     let limits: Limits
     let userAgent: String
     let tls: NIOSSLContext?
+    /// Names pinned to an address and port (``pinning(_:resolver:limits:)``).
+    var pins: [String: LinkPin] = [:]
 
     /// A fetcher; `check` is ``AddressPolicy`` unless a test narrows it.
     public init(
@@ -150,6 +152,12 @@ public struct SafeFetcher: Sendable {
         switch url.host {
         case .ipv4(let bytes), .ipv6(let bytes): addresses = [bytes]
         case .name(let name):
+            if let pin = pins[name] {
+                guard pin.port == port else {
+                    throw FetchError(.forbiddenAddress, "\(name) is pinned to port \(pin.port) only, not \(port)")
+                }
+                return pin.address
+            }
             do {
                 addresses = try await resolver.addresses(of: name)
             } catch {

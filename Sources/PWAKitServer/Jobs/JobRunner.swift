@@ -107,7 +107,7 @@ public final class JobRunner: Service, Sendable {
             }
             guard let job = claimed.first else {
                 if untilIdle { return ran }
-                try? await clock.sleep(for: configuration.pollInterval)
+                try? await cancelWhenGracefulShutdown { try await clock.sleep(for: self.configuration.pollInterval) }
                 continue
             }
             await process(job)
@@ -125,7 +125,8 @@ public final class JobRunner: Service, Sendable {
             } catch {
                 logger.error("rescuing jobs failed: \(error)")
             }
-            try? await clock.sleep(for: configuration.rescueInterval)
+            // NB: a graceful shutdown ends the wait at once, not after up to 30 s.
+            try? await cancelWhenGracefulShutdown { try await clock.sleep(for: self.configuration.rescueInterval) }
         }
     }
 

@@ -43,7 +43,8 @@ extension PlatformServer {
             app.addServices(
                 JobRunner(
                     storage: storage, handlers: [ingestionHandler],
-                    configuration: JobRunnerConfiguration(concurrency: configuration.ingestionWorkers),
+                    configuration: JobRunnerConfiguration(
+                        concurrency: configuration.ingestionWorkers, lease: configuration.ingestionLease),
                     now: environment.now, logger: logger))
         }
         try await app.runService()

@@ -62,6 +62,8 @@ public struct ServerConfiguration: Sendable {
     public var deadJobRetention: TimeInterval = 30 * 24 * 3600
     /// How many posts the server ingests at once (`pwakit server --workers`); 0 runs no ingestion.
     public var ingestionWorkers = 2
+    /// How long an ingestion worker holds a claimed job before another may rescue it.
+    public var ingestionLease: Duration = .seconds(300)
     /// How shared links are fetched (tests narrow its address check and resolver).
     public var linkFetcher = SafeFetcher()
     /// The largest release upload (the base64 manifest and its signature).

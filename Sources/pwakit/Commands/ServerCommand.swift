@@ -15,25 +15,13 @@ struct ServerCommand: AsyncParsableCommand {
         abstract: "Run the platform server (identity, catalog, releases, bundle delivery, launch codes)."
     )
 
-    @Option(help: "Directory for the SQLite database and the blob store (created if missing).")
-    var dataDir = "pwakit-data"
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
     @Option(help: "Port to listen on (0 picks a free port).")
     var port = 8080
-
-    @Option(
-        help: ArgumentHelp(
-            "PostgreSQL URL (postgres://user@host:5432/db?sslmode=verify-full) instead of SQLite; blobs stay under --data-dir.",
-            discussion:
-                "Also read from PWAKIT_DATABASE_URL. A password never goes on the command line: give it in PWAKIT_DATABASE_URL, PGPASSWORD or --database-password-file."
-        ))
-    var databaseURL: String?
-
-    @Option(help: "File holding the PostgreSQL password (its first line).")
-    var databasePasswordFile: String?
 
     @Option(
         help: ArgumentHelp(
@@ -80,8 +68,13 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("otlp-encoding"), help: "protobuf (the OTLP default) or json.")
     var otlpEncoding = "protobuf"
 
-    @Option(help: "Posts ingested at once (fetching the page, building its preview); 0 runs no ingestion.")
+    @Option(
+        help:
+            "Posts ingested at once (fetching the page, building its preview); 0 runs none here (a `pwakit worker` may)."
+    )
     var workers = 2
+
+    @OptionGroup var links: LinkFetchOptions
 
     @Option(help: "The APNs provider key (.p8 file); with --apns-key-id, --apns-team-id and --apns-topic, pushes go to APNs.")
     var apnsKey: String?
@@ -99,6 +92,7 @@ struct ServerCommand: AsyncParsableCommand {
     var passwordCost = ScryptParameters.standard.n
 
     func validate() throws {
+        guard (0...64).contains(workers) else { throw ValidationError("--workers must be between 0 and 64") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let otlpEndpoint {
             guard let url = URL(string: otlpEndpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -132,33 +126,10 @@ struct ServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "pwakit.server")
         logger.logLevel = .notice
         let environment = ProcessInfo.processInfo.environment
-        let dataURL = URL(fileURLWithPath: dataDir, isDirectory: true)
-        // Owner only: everything the server creates (the database and its journal, blobs, the key file) is
-        // 0600/0700, and an existing data directory and database are tightened to match.
-        umask(0o077)
-        try FileManager.default.createDirectory(
-            at: dataURL, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        chmod(dataURL.path, 0o700)
-        for suffix in ["", "-wal", "-shm"] {
-            let path = dataURL.appendingPathComponent("pwakit.sqlite" + suffix).path
-            if FileManager.default.fileExists(atPath: path) { chmod(path, 0o600) }
-        }
+        let dataURL = database.dataURL
+        try database.prepareDataDirectory()
         let wrappingKey = try keyWrappingKey(environment: environment, dataURL: dataURL)
-        let storage: SQLStorage
-        if let databaseURL = try postgresURL(environment: environment) {
-            let options = try PostgresConnectionOptions(url: databaseURL)
-            let password: String? =
-                if options.password != nil {
-                    nil
-                } else if let databasePasswordFile {
-                    try Self.firstLine(of: databasePasswordFile, what: "--database-password-file")
-                } else {
-                    environment["PGPASSWORD"]
-                }
-            storage = try await SQLStorage.postgres(url: databaseURL, password: password, logger: logger)
-        } else {
-            storage = try await SQLStorage.sqlite(path: dataURL.appendingPathComponent("pwakit.sqlite").path, logger: logger)
-        }
+        let storage = try await database.openStorage(environment: environment, logger: logger)
         do {
             try await serve(storage: storage, dataURL: dataURL, wrappingKey: wrappingKey, logger: logger)
         } catch {
@@ -168,33 +139,12 @@ struct ServerCommand: AsyncParsableCommand {
         try await storage.close()
     }
 
-    /// The PostgreSQL URL, from `--database-url` (which may not carry a password: the command line is
-    /// visible to every user of the machine) or `PWAKIT_DATABASE_URL`.
-    private func postgresURL(environment: [String: String]) throws -> String? {
-        if let databaseURL {
-            if let components = URLComponents(string: databaseURL), components.password != nil {
-                throw ServerStartError(
-                    "--database-url must not carry a password (the command line is visible to other users); put the URL in PWAKIT_DATABASE_URL, or the password in PGPASSWORD or --database-password-file"
-                )
-            }
-            return databaseURL
-        }
-        return environment["PWAKIT_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
     private func keyWrappingKey(environment: [String: String], dataURL: URL) throws -> Data {
         if let keyFile { return try KeyWrappingKeyFile.load(path: keyFile) }
         if let text = environment["PWAKIT_KEY_WRAPPING_KEY"], !text.isEmpty {
             return try KeyWrappingKeyFile.decode(text, source: "PWAKIT_KEY_WRAPPING_KEY")
         }
         return try KeyWrappingKeyFile.loadOrCreate(path: dataURL.appendingPathComponent("token-wrapping.key").path)
-    }
-
-    private static func firstLine(of path: String, what: String) throws -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ServerStartError("\(what) \(path) cannot be read")
-        }
-        return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
 
     /// The push sender the options name: APNs, a local file, or none.
@@ -258,20 +208,19 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.pushSender = try pushSender()
         configuration.siteAssociation = try siteAssociationDocument()
         configuration.ingestionWorkers = workers
+        configuration.ingestionLease = .seconds(links.leaseSeconds)
+        configuration.linkFetcher = try links.fetcher()
         let services = try observabilityServices()
         configuration.tracing = !services.isEmpty
         let server = try await PlatformServer.make(
-            storage: storage, blobs: try FileBlobStore(root: dataURL.appendingPathComponent("blobs")),
+            storage: storage, blobs: try database.blobStore(),
             configuration: configuration)
         if let seed {
             for line in try await server.apply(ServerSeed.load(contentsOf: URL(fileURLWithPath: seed))) {
                 ServerOutput.standardError("seeded \(line)")
             }
         }
-        let engine: String =
-            if let tls = try await storage.postgresTLS() { tls.inUse ? "PostgreSQL over TLS" : "PostgreSQL without TLS" } else {
-                "SQLite in \(dataURL.path)"
-            }
+        let engine = try await database.engineDescription(storage)
         let host = self.host
         try await server.run(host: host, port: port, logger: logger, services: services) { boundPort in
             ServerOutput.standardOutput("PWAKit server listening on http://\(host):\(boundPort) (\(engine))")

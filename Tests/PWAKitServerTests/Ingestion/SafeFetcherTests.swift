@@ -162,6 +162,39 @@ struct SafeFetcherTests {
         await forbidden.stop()
     }
 
+    @Test("a pinned name reaches its address on its port only; the address by any other way is refused")
+    func pinnedName() async throws {
+        let site = CountingSite { _ in Self.ok("<title>Pinned</title>") }
+        try await site.start()
+        let port = site.port
+        let pin = try LinkPin("Pages.Test:\(port):127.0.0.1")
+        #expect(pin.host == "pages.test" && pin.address == [127, 0, 0, 1] && pin.description == "pages.test:\(port):127.0.0.1")
+        #expect(try LinkPin("v6.test:443:::1").address == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+        #expect(try LinkPin("v6.test:443:[::1]").description == "v6.test:443:[::1]")
+        for bad in [
+            "pages.test", "pages.test:0:127.0.0.1", "pages.test:x:127.0.0.1", "10.0.0.1:80:10.0.0.1", "a b:80:127.0.0.1",
+            "pages.test:80:pages.test", "pages.test:80:",
+        ] {
+            #expect(throws: LinkError.self, "\(bad)") { try LinkPin(bad) }
+        }
+        let fetcher = SafeFetcher.pinning([pin], resolver: FixedResolver(["other.test": [[127, 0, 0, 1]]]))
+        let page = try await fetcher.fetch(try CanonicalURL("http://pages.test:\(port)/"))
+        #expect(page.status == 200)
+        for url in [
+            "http://127.0.0.1:\(port)/", "http://other.test:\(port)/", "http://pages.test:\(port == 65535 ? 1 : port + 1)/",
+        ] {
+            let link = try CanonicalURL(url)
+            do {
+                _ = try await fetcher.fetch(link)
+                Issue.record("\(url) was fetched")
+            } catch {
+                #expect(error.code == .forbiddenAddress, "\(url): \(error)")
+            }
+        }
+        #expect(site.connections.load(ordering: .relaxed) == 1, "only the pinned name connected")
+        await site.stop()
+    }
+
     @Test("the system resolver answers localhost with a loopback address, which the policy refuses")
     func systemResolver() async throws {
         let addresses = try await SystemResolver().addresses(of: "localhost")

@@ -1,7 +1,9 @@
 import Foundation
+import Logging
 import PWAKitRetry
 import PWAKitServer
 import PWAKitTesting
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -139,6 +141,26 @@ struct JobRunnerTests {
             #expect(try await storage.job(id: id)?.state == .running, "the slow worker recorded nothing")
             #expect(try await storage.completeJob(id: id, leaseToken: taken.leaseToken, now: wall.date))
             #expect(try await storage.job(id: id)?.worker == "fast")
+        }
+    }
+
+    @Test(
+        "a graceful shutdown ends an idle runner's waits at once (the clock never moves)",
+        .timeLimit(.minutes(1)), arguments: StorageEngine.available)
+    func shutdownWhileIdle(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let clock = ManualClock()
+            let runner = JobRunner(
+                storage: storage, handlers: [ScriptedHandler(kind: "idle-\(uniqueSuffix())")],
+                configuration: .init(concurrency: 2), clock: clock)
+            let group = ServiceGroup(services: [runner], logger: Logger(label: "test"))
+            let running = Task { try await group.run() }
+            // Both loops and the rescue loop are asleep on a clock that will never advance.
+            while clock.sleeperCount < 3 { await Task.yield() }
+            await group.triggerGracefulShutdown()
+            try await running.value
+            #expect(clock.sleeperCount == 0)
         }
     }
 }

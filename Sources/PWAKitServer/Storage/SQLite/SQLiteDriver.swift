@@ -25,7 +25,7 @@ struct SQLiteDriver: SQLDriver {
             case .null: .null
             }
         }
-        let rows = try await connection.query(Self.sqliteDialect(sql), data)
+        let rows = try await Self.retryingStaleSnapshots { try await connection.query(Self.sqliteDialect(sql), data) }
         return rows.map { row in
             var values: [String: SQLValue] = [:]
             for column in row.columns {
@@ -38,6 +38,25 @@ struct SQLiteDriver: SQLDriver {
                 }
             }
             return SQLRow(values: values)
+        }
+    }
+
+    /// Runs `statement` again when another process committed between the moment it took its read
+    /// snapshot and the moment it asked for the write lock (`SQLITE_BUSY_SNAPSHOT`, or a WAL being
+    /// recovered): SQLite returns that at once, without the busy timeout. Every statement here is
+    /// its own transaction (migrations hold the write lock from `BEGIN IMMEDIATE`), so the failed
+    /// one changed nothing and running it again is safe. Seen with several workers on one file.
+    static func retryingStaleSnapshots<T>(_ statement: () async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await statement()
+            } catch let error as SQLiteError where error.reason == .busyInSnapshot || error.reason == .busyInRecovery {
+                attempt += 1
+                guard attempt < 100 else { throw error }
+                // NB: a short wait that grows, so writers that keep colliding spread out.
+                try await Task.sleep(for: .microseconds(Int.random(in: 50...(200 * min(attempt, 20)))))
+            }
         }
     }
 
@@ -59,6 +78,13 @@ struct SQLiteDriver: SQLDriver {
         for migration in migrations where !applied.contains(Int64(migration.version)) {
             try await execute("BEGIN IMMEDIATE")
             do {
+                // NB: another process may have applied it while this one waited for the write lock.
+                let done = try await query(
+                    "SELECT 1 AS applied FROM schema_migrations WHERE version = $1", [.integer(Int64(migration.version))])
+                if !done.isEmpty {
+                    try await execute("COMMIT")
+                    continue
+                }
                 for statement in migration.statements { try await execute(statement) }
                 try await execute(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
