@@ -1,6 +1,14 @@
 #if WebKitGTK
     import Foundation
+    import Synchronization
     import Testing
+
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
 
     @Suite("pwakit share")
     struct ShareCommandTests {
@@ -42,6 +50,98 @@
             #expect(bad.stderr.contains("url"), "\(bad.stderr)")
             let usage = try PWAKitBinary.run(["share", "--outbox", outbox])
             #expect(usage.status == 64)
+        }
+
+        /// Runs `pwakit arguments` and kills it with SIGKILL after `delay` unless it ended first; its exit
+        /// status, or nil when it was killed.
+        static let killed = Atomic(0)
+
+        static func runKilled(_ arguments: [String], after delay: Duration, environment: [String: String] = [:]) throws
+            -> Int32?
+        {
+            let process = Process()
+            process.executableURL = try PWAKitBinary.locate()
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = ContinuousClock.now + delay
+            while process.isRunning, ContinuousClock.now < deadline { usleep(500) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { Self.killed.add(1, ordering: .relaxed) }
+            return process.terminationReason == .uncaughtSignal ? nil : process.terminationStatus
+        }
+
+        @Test("pwakit share killed with SIGKILL at random instants, queueing and sending: no share lost, none torn, none twice")
+        func killedAtRandom() async throws {
+            let work = try TemporaryDirectory()
+            let outbox = work.url.appendingPathComponent("shares")
+            // NB: kill instants spread over one whole run's length, measured here, so some runs end first.
+            let started = ContinuousClock.now
+            let first = try Self.runKilled(["share", "https://kill.invalid/first", "--outbox", outbox.path], after: .seconds(60))
+            let span = ContinuousClock.now - started
+            #expect(first == 0)
+            var acknowledged: Set<String> = ["https://kill.invalid/first"]
+            var attempted = acknowledged
+            for index in 0..<40 {
+                let url = "https://kill.invalid/share/\(index)"
+                attempted.insert(url)
+                let status = try Self.runKilled(
+                    ["share", url, "--note", "note \(index)", "--outbox", outbox.path], after: span * Double.random(in: 0...1.3))
+                if status == 0 { acknowledged.insert(url) }
+            }
+            let listed = try PWAKitBinary.run(["share", "--list", "--outbox", outbox.path])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let queued = Set(
+                listed.stdout.split(separator: "\n").compactMap { line in
+                    line.split(separator: " ").first { $0.hasPrefix("https://") }.map(String.init)
+                })
+            #expect(
+                acknowledged.isSubset(of: queued),
+                "a share the command acknowledged is missing: \(acknowledged.subtracting(queued))")
+            #expect(queued.isSubset(of: attempted), "\(listed.stdout)")
+            let rejected = try FileManager.default.contentsOfDirectory(atPath: outbox.appendingPathComponent("rejected").path)
+            #expect(rejected.isEmpty, "no torn share: \(rejected)")
+            #expect(acknowledged.count > 1 && Self.killed.load(ordering: .relaxed) > 0, "some runs were killed, some finished")
+
+            // Sending, killed at random: whatever was queued reaches the server once.
+            let seed = try work.write(
+                "seed.json", #"{"users":[{"email":"kim@example.com","password":"kim-password-1","role":"user"}]}"#)
+            let server = try MiniAppEndToEndTests.PlatformServer(directory: work.url, seed: seed)
+            defer { server.stop() }
+            let send = ["share", "--outbox", outbox.path, "--server", server.url, "--email", "kim@example.com"]
+            let password = ["PWAKIT_PASSWORD": "kim-password-1"]
+            for _ in 0..<15 {
+                _ = try Self.runKilled(send, after: span * Double.random(in: 0...3), environment: password)
+            }
+            let final = try PWAKitBinary.run(send, environment: password)
+            #expect(final.status == 0, "\(final.stderr)")
+            #expect(try PWAKitBinary.run(["share", "--list", "--outbox", outbox.path]).stdout.isEmpty)
+
+            let base = try #require(URL(string: server.url))
+            var login = URLRequest(url: base.appendingPathComponent("v1/auth/login"))
+            login.httpMethod = "POST"
+            login.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            login.httpBody = Data(#"{"email":"kim@example.com","password":"kim-password-1"}"#.utf8)
+            let token = try #require(
+                (try JSONSerialization.jsonObject(with: try await URLSession.shared.data(for: login).0) as? [String: Any])?[
+                    "accessToken"] as? String)
+            var list = URLRequest(
+                url: base.appendingPathComponent("v1/posts").appending(queryItems: [.init(name: "limit", value: "100")]))
+            list.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let page = try JSONSerialization.jsonObject(with: try await URLSession.shared.data(for: list).0) as? [String: Any]
+            let posts = (page?["posts"] as? [[String: Any]]) ?? []
+            let urls = posts.compactMap { $0["url"] as? String }
+            #expect(Set(urls) == queued, "every queued share is a post")
+            #expect(urls.count == queued.count, "none posted twice")
+            #expect(
+                posts.allSatisfy { post in
+                    let url = post["url"] as? String ?? ""
+                    let note = url.hasSuffix("/first") ? nil : "note \(url.split(separator: "/").last ?? "")"
+                    return note == post["instructions"] as? String
+                }, "each post carries its own share's note")
         }
     }
 #endif
