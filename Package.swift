@@ -496,6 +496,9 @@ package.targets += [
         name: "PWAKitShareTests", dependencies: ["PWAKitShare", "PWAKitAPI", "PWAKitLinks"], swiftSettings: strictSettings),
 ]
 package.products += [.library(name: "PWAKitShare", targets: ["PWAKitShare"])]
+for name in ["PWAKitMiniApps", "PWAKitMiniAppsTests"] {
+    package.targets.first(where: { $0.name == name })?.dependencies.append("PWAKitShare")
+}
 if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += [
         "PWAKitShare", "PWAKitLinks", .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -241,8 +241,13 @@
       renderGrid(snapshot.catalog);
       renderSettings(snapshot);
       renderRunning(snapshot.running);
-    } else if ($('settings').open) {
-      $('settings').close();
+      if (!sharesShown) {
+        sharesShown = true;
+        loadShares();
+      }
+    } else {
+      sharesShown = false;
+      if ($('settings').open) $('settings').close();
     }
   }
 
@@ -289,7 +294,11 @@
       $('biometric-password').value = '';
     });
   });
-  $('refresh').addEventListener('click', () => call('refresh'));
+  $('refresh').addEventListener('click', () => {
+    call('refresh');
+    sharesPolls = 0;
+    loadShares();
+  });
   $('open-settings').addEventListener('click', () => $('settings').showModal());
   $('settings-close').addEventListener('click', () => $('settings').close());
   $('sign-out').addEventListener('click', () => {
@@ -301,6 +310,71 @@
     if (!typing && !event.ctrlKey && !event.metaKey && !event.altKey && event.key === 'r' && state && state.route === 'launcher') {
       call('refresh');
     }
+  });
+
+  // Shared links: the `posts` module (the outbox, then the server's posts and their status).
+  let sharesShown = false;
+  let sharesTimer = null;
+  let sharesPolls = 0;
+
+  function renderShares(page) {
+    const list = $('shares');
+    list.replaceChildren();
+    for (const post of page.posts) {
+      const item = document.createElement('li');
+      item.dataset.post = post.id;
+      const title = document.createElement('span');
+      title.className = 'title';
+      title.textContent = post.title || post.url;
+      title.title = post.status === 'failed' ? post.lastError || '' : post.description || post.url;
+      const site = document.createElement('span');
+      site.className = 'muted small';
+      site.textContent = post.siteName || '';
+      const status = document.createElement('span');
+      status.className = 'status ' + post.status;
+      status.textContent = post.status;
+      item.append(title, site, status);
+      list.append(item);
+    }
+    $('shares-empty').hidden = page.posts.length > 0;
+    // Follow pending posts until the server has read their pages (at most two minutes).
+    clearTimeout(sharesTimer);
+    if (page.posts.some((post) => post.status === 'pending') && sharesPolls < 60) {
+      sharesPolls += 1;
+      sharesTimer = setTimeout(loadShares, 2000);
+    }
+  }
+
+  function loadShares() {
+    return PWAKit.call('posts', 'list', { limit: 20 })
+      .then(renderShares, (error) => {
+        $('share-error').textContent = error.message || String(error);
+      })
+      .then(() => PWAKit.call('posts', 'pending'))
+      .then((pending) => {
+        const waiting = $('shares-waiting');
+        const count = pending ? pending.waiting.length : 0;
+        waiting.hidden = count === 0;
+        waiting.textContent = count === 1 ? '1 share waits to be sent.' : count + ' shares wait to be sent.';
+      }, () => {});
+  }
+
+  $('share-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    $('share-error').textContent = '';
+    const note = $('share-note').value.trim();
+    PWAKit.call('posts', 'share', note ? { url: $('share-url').value.trim(), note } : { url: $('share-url').value.trim() }).then(
+      (result) => {
+        $('share-url').value = '';
+        $('share-note').value = '';
+        if (result.state === 'kept') showOutcome('Kept for later: ' + (result.reason || 'the server cannot be reached'), true);
+        sharesPolls = 0;
+        return loadShares();
+      },
+      (error) => {
+        $('share-error').textContent = error.message || String(error);
+      },
+    );
   });
 
   PWAKit.on('launcher.state', render);

@@ -241,6 +241,20 @@ interface PWAKitModules {
     getInfo: { payload: undefined; result: PWAKitPlatformInfo };
   };
   /**
+   * The person's shared links and their ingestion status (pending, ready, failed); sharing a link, kept in the outbox while offline.
+   * Errors: `posts.not_signed_in`, `posts.offline`, `posts.not_found`, `posts.failed`.
+   */
+  posts: {
+    /** Keeps a link in the outbox, then sends every queued share; `state` says whether it was posted or kept. */
+    share: { payload: PWAKitPostSharePayload; result: PWAKitPostShareResult };
+    /** Sends what waits in the outbox, then a page of posts, newest first, each with its status. */
+    list: { payload: PWAKitPostsListPayload; result: PWAKitSharedPostsPage };
+    /** One post and its status. */
+    get: { payload: PWAKitPostIdPayload; result: PWAKitSharedPost };
+    /** The shares waiting in the outbox and those the server refused. */
+    pending: { payload: undefined; result: PWAKitPendingShares };
+  };
+  /**
    * Prints the current page through the system's print dialog.
    * Feature flag `features.print` (default on); off → code `unavailable`.
    * Errors: `print.unavailable`, `print.failed`.
@@ -930,6 +944,65 @@ interface PWAKitPlatformInfo {
 type PWAKitDeviceFeatures = 'real' | 'simulated';
 
 type PWAKitProviderKind = 'real' | 'simulated';
+
+interface PWAKitPostSharePayload {
+  url: string;
+  note?: string;
+}
+
+interface PWAKitPostShareResult {
+  state: string;
+  shareId: string;
+  post?: PWAKitSharedPost;
+  created?: boolean;
+  reason?: string;
+}
+
+interface PWAKitSharedPost {
+  id: string;
+  url: string;
+  canonicalUrl: string;
+  instructions?: string;
+  status: string;
+  title?: string;
+  description?: string;
+  siteName?: string;
+  imageUrl?: string;
+  lastError?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface PWAKitPostsListPayload {
+  limit?: number;
+  cursor?: string;
+}
+
+interface PWAKitSharedPostsPage {
+  posts: Array<PWAKitSharedPost>;
+  nextCursor?: string;
+}
+
+interface PWAKitPostIdPayload {
+  id: string;
+}
+
+interface PWAKitPendingShares {
+  waiting: Array<PWAKitWaitingShare>;
+  rejected: Array<PWAKitRejectedShare>;
+}
+
+interface PWAKitWaitingShare {
+  id: string;
+  url: string;
+  note?: string;
+  sharedAt: number;
+}
+
+interface PWAKitRejectedShare {
+  id: string;
+  reason: string;
+}
 
 interface PWAKitPrintJob {
   /** 1…256 bytes */

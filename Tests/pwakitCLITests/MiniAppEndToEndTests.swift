@@ -15,14 +15,16 @@
             let process = Process()
             let url: String
 
-            init(directory: URL, seed: URL) throws {
+            init(directory: URL, seed: URL, arguments: [String] = []) throws {
                 let log = directory.appendingPathComponent("server.log")
                 _ = FileManager.default.createFile(atPath: log.path, contents: nil)
                 process.executableURL = try PWAKitBinary.locate()
-                process.arguments = [
-                    "server", "--port", "0", "--password-cost", "16", "--data-dir", directory.appendingPathComponent("data").path,
-                    "--seed", seed.path,
-                ]
+                process.arguments =
+                    [
+                        "server", "--port", "0", "--password-cost", "16", "--data-dir",
+                        directory.appendingPathComponent("data").path,
+                        "--seed", seed.path,
+                    ] + arguments
                 process.standardOutput = try FileHandle(forWritingTo: log)
                 process.standardError = FileHandle.nullDevice
                 try process.run()

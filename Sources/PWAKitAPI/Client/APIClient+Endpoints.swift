@@ -196,6 +196,24 @@ extension APIClient {
         return (try Self.decode(PostResponse.self, from: response.body), response.status == 201)
     }
 
+    /// `GET /v1/posts[?limit=&cursor=]`: a page of the caller's posts, newest first.
+    public func posts(limit: Int? = nil, cursor: String? = nil, accessToken: String) async throws -> PostsPage {
+        var query: [String] = []
+        if let limit { query.append("limit=\(limit)") }
+        if let cursor {
+            guard cursor.utf8.count <= 512, let encoded = cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+            else { throw APIClientError(.init("invalid_argument"), "the cursor is not one a page gave") }
+            query.append("cursor=\(encoded)")
+        }
+        return try await call(
+            "GET", "/v1/posts" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")), credential: .bearer(accessToken))
+    }
+
+    /// `GET /v1/posts/{id}`: one of the caller's posts, with its ingestion status.
+    public func post(id: String, accessToken: String) async throws -> PostResponse {
+        try await call("GET", "/v1/posts/\(try Self.segment(id))", credential: .bearer(accessToken))
+    }
+
     /// `GET /v1/flags[?appId=]`: the feature flags' remote values for the signed-in user.
     public func flags(appId: String? = nil, accessToken: String) async throws -> FlagsResponse {
         let query = try appId.map { "?appId=\(try Self.segment($0))" } ?? ""

@@ -66,6 +66,18 @@ public enum LauncherPage {
       <p id="grid-failed" class="error" hidden></p>
       <ul id="grid" class="grid"></ul>
     </section>
+    <section id="shares-section">
+      <h2>Shared links</h2>
+      <form id="share-form" class="row" novalidate>
+        <input id="share-url" type="url" placeholder="https://…" aria-label="Link to share" required>
+        <input id="share-note" placeholder="Note (optional)" aria-label="Note">
+        <button id="share" class="primary" type="submit">Share</button>
+      </form>
+      <p class="field-error" id="share-error" role="alert"></p>
+      <p id="shares-waiting" class="muted small" hidden></p>
+      <p id="shares-empty" class="muted" hidden>Links you share appear here with their preview.</p>
+      <ul id="shares" class="list"></ul>
+    </section>
   </main>
 
   <main id="locked" class="screen center" hidden>
@@ -165,6 +177,13 @@ form .primary { width: 100%; margin-top: 14px; padding: 11px; }
 .banner { margin: 16px 24px 0; padding: 10px 14px; border-radius: 12px; background: var(--ok-bg); }
 .banner.warn { background: var(--warn-bg); color: var(--warn); }
 #grid-section { padding: 8px 24px 32px; }
+#shares-section { padding: 0 24px 32px; }
+#share-form input { flex: 1; min-width: 0; }
+#shares li { display: flex; gap: 10px; align-items: baseline; }
+#shares .title { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.status { font-size: 12px; padding: 2px 8px; border-radius: 999px; background: var(--line); }
+.status.ready { background: var(--ok-bg); }
+.status.failed { background: var(--warn-bg); color: var(--warn); }
 #grid-section h2 { font-size: 15px; color: var(--muted); font-weight: 600; margin: 18px 0 12px; }
 .grid { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 16px; }
 .grid li { background: var(--card); border: 1px solid var(--line); border-radius: 16px; box-shadow: var(--shadow); display: flex; flex-direction: column; }
@@ -439,8 +458,13 @@ dialog::backdrop { background: rgba(10, 12, 18, .45); }
       renderGrid(snapshot.catalog);
       renderSettings(snapshot);
       renderRunning(snapshot.running);
-    } else if ($('settings').open) {
-      $('settings').close();
+      if (!sharesShown) {
+        sharesShown = true;
+        loadShares();
+      }
+    } else {
+      sharesShown = false;
+      if ($('settings').open) $('settings').close();
     }
   }
 
@@ -487,7 +511,11 @@ dialog::backdrop { background: rgba(10, 12, 18, .45); }
       $('biometric-password').value = '';
     });
   });
-  $('refresh').addEventListener('click', () => call('refresh'));
+  $('refresh').addEventListener('click', () => {
+    call('refresh');
+    sharesPolls = 0;
+    loadShares();
+  });
   $('open-settings').addEventListener('click', () => $('settings').showModal());
   $('settings-close').addEventListener('click', () => $('settings').close());
   $('sign-out').addEventListener('click', () => {
@@ -499,6 +527,71 @@ dialog::backdrop { background: rgba(10, 12, 18, .45); }
     if (!typing && !event.ctrlKey && !event.metaKey && !event.altKey && event.key === 'r' && state && state.route === 'launcher') {
       call('refresh');
     }
+  });
+
+  // Shared links: the `posts` module (the outbox, then the server's posts and their status).
+  let sharesShown = false;
+  let sharesTimer = null;
+  let sharesPolls = 0;
+
+  function renderShares(page) {
+    const list = $('shares');
+    list.replaceChildren();
+    for (const post of page.posts) {
+      const item = document.createElement('li');
+      item.dataset.post = post.id;
+      const title = document.createElement('span');
+      title.className = 'title';
+      title.textContent = post.title || post.url;
+      title.title = post.status === 'failed' ? post.lastError || '' : post.description || post.url;
+      const site = document.createElement('span');
+      site.className = 'muted small';
+      site.textContent = post.siteName || '';
+      const status = document.createElement('span');
+      status.className = 'status ' + post.status;
+      status.textContent = post.status;
+      item.append(title, site, status);
+      list.append(item);
+    }
+    $('shares-empty').hidden = page.posts.length > 0;
+    // Follow pending posts until the server has read their pages (at most two minutes).
+    clearTimeout(sharesTimer);
+    if (page.posts.some((post) => post.status === 'pending') && sharesPolls < 60) {
+      sharesPolls += 1;
+      sharesTimer = setTimeout(loadShares, 2000);
+    }
+  }
+
+  function loadShares() {
+    return PWAKit.call('posts', 'list', { limit: 20 })
+      .then(renderShares, (error) => {
+        $('share-error').textContent = error.message || String(error);
+      })
+      .then(() => PWAKit.call('posts', 'pending'))
+      .then((pending) => {
+        const waiting = $('shares-waiting');
+        const count = pending ? pending.waiting.length : 0;
+        waiting.hidden = count === 0;
+        waiting.textContent = count === 1 ? '1 share waits to be sent.' : count + ' shares wait to be sent.';
+      }, () => {});
+  }
+
+  $('share-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    $('share-error').textContent = '';
+    const note = $('share-note').value.trim();
+    PWAKit.call('posts', 'share', note ? { url: $('share-url').value.trim(), note } : { url: $('share-url').value.trim() }).then(
+      (result) => {
+        $('share-url').value = '';
+        $('share-note').value = '';
+        if (result.state === 'kept') showOutcome('Kept for later: ' + (result.reason || 'the server cannot be reached'), true);
+        sharesPolls = 0;
+        return loadShares();
+      },
+      (error) => {
+        $('share-error').textContent = error.message || String(error);
+      },
+    );
   });
 
   PWAKit.on('launcher.state', render);

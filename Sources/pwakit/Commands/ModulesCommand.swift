@@ -61,12 +61,14 @@ struct ModulesCommand: ParsableCommand {
                     // The host's own modules too: where each is registered is said in the reference.
                     let schemas = try ModuleCatalog.schemas(
                         including: [
-                            LifecycleModule.self, ReportModule.self, SessionModule.self, LauncherModule.self, FlagsModule.self,
+                            LifecycleModule.self, ReportModule.self, SessionModule.self, LauncherModule.self, PostsModule.self,
+                            FlagsModule.self,
                         ])
                     let availability = [
                         "report": "test mode only (`pwakit run --report`, `miniapp open --report`)",
                         "session": "mini-apps only (`pwakit launcher`, `pwakit miniapp open`), answering their own origin",
                         "launcher": "the launcher's own page only (`app://launcher`)",
+                        "posts": "the launcher's own page only (`app://launcher`)",
                     ]
                     Console.write(
                         typescript

@@ -57,7 +57,11 @@ struct ShareCommand: AsyncParsableCommand {
         if url == nil, server == nil, !list { throw ValidationError("give a URL to share, --server to send, or --list") }
     }
 
-    func directory() throws -> URL {
+    func directory() throws -> URL { try Self.outboxDirectory(config: config, outbox: outbox) }
+
+    /// The outbox `--outbox` names, or `shares/` in the app group of `--config`'s app, or the default
+    /// one; `pwakit launcher` sends from the same folder under the same options.
+    static func outboxDirectory(config: String?, outbox: String?) throws -> URL {
         if let outbox { return URL(fileURLWithPath: outbox, isDirectory: true) }
         if let config {
             let file = try ConfigurationLoader.locate(URL(fileURLWithPath: config))

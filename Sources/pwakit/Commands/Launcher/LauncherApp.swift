@@ -10,6 +10,7 @@
     import PWAKitModules
     import PWAKitFiles
     import PWAKitRouting
+    import PWAKitShare
 
     /// What `pwakit launcher` runs with.
     struct LauncherSetup {
@@ -24,6 +25,8 @@
         let tour: LauncherTour?
         let relockAfter: Duration
         let merchant: PaymentsSection
+        /// The share outbox the page's `posts` module sends from.
+        let outbox: ShareOutbox
         /// The link the launcher was opened with (`pwakit launcher myapp://app/notes/n/42`), if any.
         var route: AppRoute?
 
@@ -92,11 +95,15 @@
         func run(page: URL) -> Int32 {
             let configuration = PWAConfiguration(
                 app: AppSection(name: "PWAKit", bundleId: "pwakit.launcher", startUrl: "\(Self.origin)/index.html"),
-                origins: OriginsSection(allowed: [], grants: ["launcher": ["launcher", "lifecycle"]]))
+                origins: OriginsSection(allowed: [], grants: ["launcher": ["launcher", "lifecycle", "posts"]]))
             let launch = AppLaunch(configuration: configuration, bundleRoot: page, startURL: configuration.app.startUrl)
             let home: LinuxHost
             do {
-                home = try LinuxHost(launch: launch, options: options, modules: [LauncherModule(controller: controller)])
+                home = try LinuxHost(
+                    launch: launch, options: options,
+                    modules: [
+                        LauncherModule(controller: controller), PostsModule(account: controller.account, outbox: setup.outbox),
+                    ])
             } catch {
                 Console.writeError("error: \(error)")
                 return 2

@@ -9,6 +9,7 @@ import PWAKitHost
 import PWAKitMiniApps
 import PWAKitModules
 import PWAKitRouting
+import PWAKitShare
 
 #if WebKitGTK
     import PWAKitLinuxHost
@@ -138,6 +139,12 @@ struct LauncherCommand: ParsableCommand {
         }
     }
 
+    @Option(
+        help:
+            "The share outbox the page's `posts` module sends from (default: as `pwakit share`: shares/ in --config's app group, or $XDG_DATA_HOME/pwakit/shares)."
+    )
+    var outbox: String?
+
     var dataPath: URL {
         if let dataDirectory { return URL(fileURLWithPath: dataDirectory, isDirectory: true) }
         let environment = ProcessInfo.processInfo.environment
@@ -193,6 +200,13 @@ struct LauncherCommand: ParsableCommand {
                 Console.writeError("error: cannot open the store: \(error)")
                 throw ExitCode(2)
             }
+            let shares: ShareOutbox
+            do {
+                shares = try ShareOutbox(directory: try ShareCommand.outboxDirectory(config: config, outbox: outbox))
+            } catch {
+                Console.writeError("error: cannot open the share outbox: \(error)")
+                throw ExitCode(2)
+            }
             var options = HostOptions()
             options.dataDirectory = dataPath
             options.simulation = simulation
@@ -206,7 +220,7 @@ struct LauncherCommand: ParsableCommand {
                 trust: PublisherTrust(keys: trustKeys.compactMap { try? VerifyingKey(base64: $0) }),
                 readyDeadline: .seconds(readyTimeout), options: options, email: email,
                 password: ProcessInfo.processInfo.environment["PWAKIT_PASSWORD"], tour: script,
-                relockAfter: .seconds(relockAfter), merchant: merchant.section)
+                relockAfter: .seconds(relockAfter), merchant: merchant.section, outbox: shares)
             setup.route = route
             let status = MainActor.assumeIsolated { setup.run() }
             throw ExitCode(status)
