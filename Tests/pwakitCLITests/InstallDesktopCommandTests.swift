@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitTesting
 import Testing
 
 @Suite("pwakit install-desktop")
@@ -32,6 +33,41 @@ struct InstallDesktopCommandTests {
         #expect(values["Exec"] == "\(try PWAKitBinary.locate().resolvingSymlinksInPath().path) launcher %u")
         #expect(values["NoDisplay"] == "true")
         #expect(values["Name"]?.isEmpty == false)
+    }
+
+    @Test("--share writes a \"Share to\" entry whose Exec, run as a desktop would, queues the link in the app group")
+    func shareEntryQueuesInTheAppGroup() throws {
+        let scratch = try TemporaryDirectory()
+        let output = scratch.url.appendingPathComponent("apps/hello.desktop").path
+        let run = try PWAKitBinary.run(["install-desktop", "--config", "Examples/hello", "--share", "--output", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("hello-share.desktop"), "\(run.stdout)")
+        let values = Self.entries(try scratch.read("apps/hello-share.desktop")).values
+        #expect(values["Name"] == "Share to Hello PWAKit")
+        #expect(values["MimeType"] == "text/uri-list;x-scheme-handler/http;x-scheme-handler/https;")
+        #expect(values["NoDisplay"] == "true")
+        let config = PWAKitBinary.repositoryRoot.appendingPathComponent("Examples/hello/pwa-config.json").standardizedFileURL.path
+        let exec = try #require(values["Exec"])
+        #expect(exec == "\(try PWAKitBinary.locate().resolvingSymlinksInPath().path) share --config \(config) %u")
+
+        // As a desktop launches it: the words of Exec, %u replaced by the link.
+        let words = exec.split(separator: " ").map(String.init).map {
+            $0 == "%u" ? "https://example.com/shared?utm_source=x" : $0
+        }
+        let data = try TemporaryDirectory()
+        let launched = try BuiltBinary(url: URL(fileURLWithPath: words[0])).run(
+            Array(words.dropFirst()), environment: ["XDG_DATA_HOME": data.url.path])
+        #expect(launched.status == 0, "\(launched.stderr)")
+        let listed = try PWAKitBinary.run(
+            ["share", "--config", "Examples/hello", "--list"], environment: ["XDG_DATA_HOME": data.url.path])
+        #expect(listed.stdout.contains("https://example.com/shared?utm_source=x"), "\(listed.stdout) \(listed.stderr)")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: data.url.appendingPathComponent("pwakit/app-groups/group.dev.pwakit.hello/shares").path))
+
+        let without = try PWAKitBinary.run(["install-desktop", "--scheme", "x", "--share", "--output", output])
+        #expect(without.status == 64)
+        #expect(without.stderr.contains("--share needs --config"), "\(without.stderr)")
     }
 
     @Test func refusesToOverwriteWithoutForce() throws {

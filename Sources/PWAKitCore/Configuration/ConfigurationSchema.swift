@@ -546,6 +546,77 @@ public enum ConfigurationSchema {
           ]
         }
       }
+    },
+    "shareTarget": {
+      "description": "Optional. Where the app takes what people share to it, in the shape of the web app manifest's share_target (GET only): `pwakit run <config> --share-url/--share-title/--share-text` opens `action` on the start page's origin with the shared values form-encoded under the parameters `params` names. Unknown keys are allowed: the validator reports each as a warning (unknown_key) and ignores it.",
+      "type": "object",
+      "required": [
+        "action",
+        "params"
+      ],
+      "properties": {
+        "action": {
+          "description": "The page that takes a share: a path on the start page's origin starting with one '/', at most 512 bytes of printable ASCII, no fragment.",
+          "type": "string",
+          "pattern": "^/(?!/)[!-\"$-~]*$",
+          "maxLength": 512
+        },
+        "method": {
+          "description": "Optional; GET (any case), the only method the host supports.",
+          "type": "string",
+          "pattern": "^[Gg][Ee][Tt]$"
+        },
+        "enctype": {
+          "description": "Optional; application/x-www-form-urlencoded, the only encoding of a GET share.",
+          "type": "string",
+          "pattern": "^[Aa][Pp][Pp][Ll][Ii][Cc][Aa][Tt][Ii][Oo][Nn]/[Xx]-[Ww][Ww][Ww]-[Ff][Oo][Rr][Mm]-[Uu][Rr][Ll][Ee][Nn][Cc][Oo][Dd][Ee][Dd]$"
+        },
+        "params": {
+          "description": "The query parameter that carries each shared value; at least one of title, text and url. Shared files are not supported.",
+          "type": "object",
+          "anyOf": [
+            {
+              "required": [
+                "title"
+              ]
+            },
+            {
+              "required": [
+                "text"
+              ]
+            },
+            {
+              "required": [
+                "url"
+              ]
+            }
+          ],
+          "not": {
+            "required": [
+              "files"
+            ]
+          },
+          "properties": {
+            "title": {
+              "description": "The query parameter of the shared title.",
+              "type": "string",
+              "pattern": "^[A-Za-z0-9._-]{1,64}$"
+            },
+            "text": {
+              "description": "The query parameter of the shared text.",
+              "type": "string",
+              "pattern": "^[A-Za-z0-9._-]{1,64}$"
+            },
+            "url": {
+              "description": "The query parameter of the shared url.",
+              "type": "string",
+              "pattern": "^[A-Za-z0-9._-]{1,64}$"
+            }
+          },
+          "additionalProperties": true
+        }
+      },
+      "additionalProperties": true
     }
   },
   "additionalProperties": true,

@@ -13,7 +13,7 @@ public struct ConfigurationValidator: Sendable {
     /// The keys each object may have (others are warnings); the JSON Schema and the reference list the same.
     static let topLevelKeys = [
         "$schema", "version", "app", "origins", "features", "appearance", "notifications", "payments", "flags",
-        "identifiers",
+        "identifiers", "shareTarget",
     ]
     static let appKeys = ["name", "bundleId", "startUrl"]
     static let originsKeys = ["allowed", "auth", "external", "grants"]
@@ -79,6 +79,7 @@ public struct ConfigurationValidator: Sendable {
         if let payments = field("payments") { checkPayments(payments, &context) }
         if let flags = field("flags") { checkFlags(flags, &context) }
         checkIdentifiers(field("identifiers"), bundleId: bundleId, &context)
+        if let shareTarget = field("shareTarget") { checkShareTarget(shareTarget, &context) }
         let paymentsOn = field("features")?.members?.first { $0.key == "payments" }?.value == .bool(true)
         if paymentsOn, field("payments") == nil {
             context.error(
@@ -181,6 +182,64 @@ public struct ConfigurationValidator: Sendable {
                 if let suggestion = HexColor(lenient: text) { message += "; write \"\(suggestion)\"" }
                 context.error(path, .invalidColor, message)
             }
+        }
+    }
+
+    private func checkShareTarget(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
+        guard
+            let target = context.object(value, at: "shareTarget", known: ["action", "method", "enctype", "params"])
+        else { return }
+        if let action = context.requiredString(target, "action", in: "shareTarget"),
+            let problem = ShareTargetSection.actionProblem(action)
+        {
+            context.error("shareTarget.action", .invalidValue, "\(ValidationContext.quoted(action)) \(problem)")
+        }
+        if let method = target.first(where: { $0.key == "method" })?.value {
+            if let text = method.stringValue {
+                if text.uppercased() != "GET" {
+                    context.error(
+                        "shareTarget.method", .invalidValue,
+                        "\(ValidationContext.quoted(text)): the host takes shares by GET only (POST bodies and files are not supported)"
+                    )
+                }
+            } else {
+                context.wrongType(method, at: "shareTarget.method", expected: "a string")
+            }
+        }
+        if let enctype = target.first(where: { $0.key == "enctype" })?.value {
+            if enctype.stringValue?.lowercased() != ShareTargetSection.formEncoding {
+                context.error(
+                    "shareTarget.enctype", .invalidValue,
+                    "a GET share is encoded \"\(ShareTargetSection.formEncoding)\", found \(ValidationContext.describe(enctype))")
+            }
+        }
+        guard let paramsValue = target.first(where: { $0.key == "params" })?.value else {
+            context.error("shareTarget.params", .missingField, "required field \"params\" is missing (e.g. {\"url\": \"url\"})")
+            return
+        }
+        guard let params = context.object(paramsValue, at: "shareTarget.params", known: ["title", "text", "url", "files"])
+        else { return }
+        var named = 0
+        for member in params {
+            let path = ValidationContext.path("shareTarget.params", key: member.key)
+            if member.key == "files" {
+                context.error(path, .invalidValue, "shared files are not supported (they need a POST share target)")
+                continue
+            }
+            guard ["title", "text", "url"].contains(member.key) else { continue }
+            guard let name = member.value.stringValue else {
+                context.wrongType(member.value, at: path, expected: "a query parameter name")
+                continue
+            }
+            if ShareTargetSection.isParameterName(name) {
+                named += 1
+            } else {
+                context.error(
+                    path, .invalidValue, "\(ValidationContext.quoted(name)) is not a parameter name (1…64 of A-Z a-z 0-9 - _ .)")
+            }
+        }
+        if named == 0, !params.contains(where: { ["title", "text", "url"].contains($0.key) }) {
+            context.error("shareTarget.params", .missingField, "must name a parameter for at least one of title, text and url")
         }
     }
 

@@ -161,7 +161,7 @@ public struct ManifestImport: Sendable {
         let configuration = PWAConfiguration(
             app: AppSection(name: name, bundleId: bundleId, startUrl: startURL),
             origins: OriginsSection(allowed: allowed, auth: options.auth, external: options.external),
-            appearance: appearance)
+            appearance: appearance, shareTarget: shareTarget(manifest.shareTarget, startURL: startURL, notes: &notes))
         let report = ConfigurationValidator().validate(configuration)
         guard report.isValid else {
             throw ConfigurationError(
@@ -172,6 +172,35 @@ public struct ManifestImport: Sendable {
     }
 
     // MARK: - Pieces
+
+    /// The manifest's `share_target` as the host takes it (GET, on the start URL's origin), or nil with a note.
+    static func shareTarget(_ target: WebAppManifest.ShareTarget?, startURL: String, notes: inout [String])
+        -> ShareTargetSection?
+    {
+        guard let target else { return nil }
+        func skip(_ why: String) -> ShareTargetSection? {
+            notes.append("share_target not imported: \(why)")
+            return nil
+        }
+        if let method = target.method, method.uppercased() != "GET" {
+            return skip("its method is \(method); the host takes shares by GET only")
+        }
+        if target.hasFiles { return skip("it takes files, which need a POST share target") }
+        guard let action = target.action?.trimmingASCIISpaces(), !action.isEmpty,
+            let resolved = resolve(action, against: startURL), let parts = URLParts(resolved), let start = URLParts(startURL),
+            parts.scheme == start.scheme, parts.host == start.host, parts.port == start.port
+        else { return skip("its action is missing or not on the start URL's origin") }
+        let query =
+            resolved.firstIndex(of: "?").map { String(resolved[$0...]).split(separator: "#").first.map(String.init) ?? "" } ?? ""
+        let section = ShareTargetSection(
+            action: parts.path + query, params: ShareTargetParams(title: target.title, text: target.text, url: target.url))
+        if let problem = ShareTargetSection.actionProblem(section.action) { return skip("its action \(problem)") }
+        let names = [target.title, target.text, target.url].compactMap { $0 }
+        guard !names.isEmpty, names.allSatisfy(ShareTargetSection.isParameterName) else {
+            return skip("its params name no title, text or url parameter, or a name is not a plain parameter name")
+        }
+        return section
+    }
 
     private static func resolveStartURL(manifest: WebAppManifest, options: Options) throws(ConfigurationError) -> String {
         if let given = options.startURL {

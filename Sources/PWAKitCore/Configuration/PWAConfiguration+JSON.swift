@@ -2,7 +2,8 @@ public import Foundation
 
 extension PWAConfiguration {
     /// The configuration as `pwa-config.json` text: sections in the documented order
-    /// (version, app, origins, features, appearance, notifications, payments, flags, identifiers), two-space indents,
+    /// (version, app, origins, features, appearance, notifications, payments, flags, identifiers,
+    /// shareTarget), two-space indents,
     /// a trailing newline. Decoding it gives back an equal configuration.
     public func encodedJSON() -> Data {
         Data((jsonTree.prettyPrinted() + "\n").utf8)
@@ -78,6 +79,16 @@ extension PWAConfiguration {
                     .object(flags.keys.sorted().compactMap { key in flags[key].map { member(key, $0.configurationJSON) } })))
         }
         if let identifiers { members.append(member("identifiers", identifiers.jsonTree)) }
+        if let shareTarget {
+            var fields = [member("action", .string(shareTarget.action))]
+            if let method = shareTarget.method { fields.append(member("method", .string(method))) }
+            if let enctype = shareTarget.enctype { fields.append(member("enctype", .string(enctype))) }
+            let params = [
+                ("title", shareTarget.params.title), ("text", shareTarget.params.text), ("url", shareTarget.params.url),
+            ]
+            fields.append(member("params", .object(params.compactMap { key, value in value.map { member(key, .string($0)) } })))
+            members.append(member("shareTarget", .object(fields)))
+        }
         return .object(members)
     }
 }

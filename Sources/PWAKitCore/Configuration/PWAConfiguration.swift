@@ -25,6 +25,8 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
     public var flags: [String: JSONValue]?
     /// The names the app is known by outside its code (`identifiers`); read them through ``AppIdentifiers``.
     public var identifiers: IdentifiersSection?
+    /// Where the app takes what people share to it (`shareTarget`, the manifest's `share_target`).
+    public var shareTarget: ShareTargetSection?
 
     /// Creates a configuration from its sections.
     public init(
@@ -36,7 +38,8 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         notifications: NotificationsSection? = nil,
         payments: PaymentsSection? = nil,
         flags: [String: JSONValue]? = nil,
-        identifiers: IdentifiersSection? = nil
+        identifiers: IdentifiersSection? = nil,
+        shareTarget: ShareTargetSection? = nil
     ) {
         self.version = version
         self.app = app
@@ -47,10 +50,11 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         self.payments = payments
         self.flags = flags
         self.identifiers = identifiers
+        self.shareTarget = shareTarget
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, app, origins, features, appearance, notifications, payments, flags, identifiers
+        case version, app, origins, features, appearance, notifications, payments, flags, identifiers, shareTarget
     }
 
     /// Decodes a configuration; `features` and `appearance` take their defaults when absent.
@@ -65,6 +69,7 @@ public struct PWAConfiguration: Codable, Sendable, Equatable {
         payments = try container.decodeIfPresent(PaymentsSection.self, forKey: .payments)
         flags = try container.decodeIfPresent([String: JSONValue].self, forKey: .flags)
         identifiers = try container.decodeIfPresent(IdentifiersSection.self, forKey: .identifiers)
+        shareTarget = try container.decodeIfPresent(ShareTargetSection.self, forKey: .shareTarget)
     }
 }
 

@@ -24,6 +24,36 @@ public struct WebAppManifest: Sendable, Equatable {
     public var themeColor: String?
     /// `background_color`, as written.
     public var backgroundColor: String?
+    /// `share_target`, as written.
+    public var shareTarget: ShareTarget?
+
+    /// A manifest's `share_target` member, as written (its `action` possibly relative).
+    public struct ShareTarget: Sendable, Equatable {
+        /// `action`.
+        public var action: String?
+        /// `method` (`GET` when absent).
+        public var method: String?
+        /// `enctype`.
+        public var enctype: String?
+        /// `params.title`, `params.text`, `params.url`.
+        public var title: String?, text: String?, url: String?
+        /// Whether `params.files` is present.
+        public var hasFiles: Bool
+
+        /// Creates one.
+        public init(
+            action: String?, method: String? = nil, enctype: String? = nil, title: String? = nil, text: String? = nil,
+            url: String? = nil, hasFiles: Bool = false
+        ) {
+            self.action = action
+            self.method = method
+            self.enctype = enctype
+            self.title = title
+            self.text = text
+            self.url = url
+            self.hasFiles = hasFiles
+        }
+    }
 
     /// Creates a manifest from its members.
     public init(
@@ -69,6 +99,38 @@ public struct WebAppManifest: Sendable, Equatable {
             name: try string("name"), shortName: try string("short_name"), startURL: try string("start_url"),
             scope: try string("scope"), display: try string("display"), orientation: try string("orientation"),
             themeColor: try string("theme_color"), backgroundColor: try string("background_color"))
+        if let target = members.last(where: { $0.key == "share_target" })?.value {
+            shareTarget = try Self.shareTarget(target)
+        }
+    }
+
+    private static func shareTarget(_ value: ConfigurationJSON) throws(ConfigurationError) -> ShareTarget {
+        func invalid(_ what: String) -> ConfigurationError {
+            ConfigurationError(code: .manifestInvalid, message: "manifest member share_target\(what)")
+        }
+        guard let members = value.members else {
+            throw invalid(": expected an object, found \(ValidationContext.describe(value))")
+        }
+        func string(_ members: [ConfigurationJSON.Member], _ key: String, _ path: String) throws(ConfigurationError) -> String? {
+            guard let value = members.last(where: { $0.key == key })?.value else { return nil }
+            guard let text = value.stringValue else {
+                throw invalid("\(path).\(key): expected a string, found \(ValidationContext.describe(value))")
+            }
+            return text
+        }
+        var target = ShareTarget(
+            action: try string(members, "action", ""), method: try string(members, "method", ""),
+            enctype: try string(members, "enctype", ""))
+        if let params = members.last(where: { $0.key == "params" })?.value {
+            guard let fields = params.members else {
+                throw invalid(".params: expected an object, found \(ValidationContext.describe(params))")
+            }
+            target.title = try string(fields, "title", ".params")
+            target.text = try string(fields, "text", ".params")
+            target.url = try string(fields, "url", ".params")
+            target.hasFiles = fields.contains { $0.key == "files" }
+        }
+        return target
     }
 
     /// Finds the manifest for `url` (a file, or a directory holding one of ``fileNames``).

@@ -22,6 +22,12 @@ struct InstallDesktopCommand: ParsableCommand {
             with --config so it also reads the app's universal links. --server is passed to the \
             launcher too; without it the launcher uses the server of its last run.
 
+            With --share (and --config) a second entry, pwakit-<scheme>-share.desktop beside the \
+            first, offers "Share to <app>" for links (MimeType text/uri-list and the http and https \
+            schemes, so a file manager's or browser's Open With lists it; it is not made the default \
+            for anything): it runs `<this pwakit> share --config <config> %u`, which keeps the link \
+            in the app group's share outbox for the app to send.
+
             Exit status: 0 written; 1 an invalid configuration; 2 an unreadable one; 3 the output \
             exists and --force was not given; 4 the output cannot be written; 64 a scheme that is \
             not RFC 3986 syntax, or neither or both of --scheme and --config.
@@ -44,11 +50,15 @@ struct InstallDesktopCommand: ParsableCommand {
     @Option(help: "The pwakit executable the entry runs (default: this one).")
     var executable: String?
 
+    @Flag(help: "Also write the \"Share to <app>\" entry that runs `pwakit share --config` (needs --config).")
+    var share = false
+
     @Flag(help: "Replace an existing file.")
     var force = false
 
     func validate() throws {
         guard (scheme == nil) != (config == nil) else { throw ValidationError("give one of --scheme and --config") }
+        if share, config == nil { throw ValidationError("--share needs --config (the share outbox is the app group's)") }
         if let scheme {
             do {
                 _ = try URLScheme(scheme)
@@ -69,35 +79,52 @@ struct InstallDesktopCommand: ParsableCommand {
             var appName: String?
             var schemeText = scheme ?? ""
             var arguments = server.map { ["--server", $0] } ?? []
+            var configPath: String?
             if let config {
                 let file = try ConfigurationLoader.locate(URL(fileURLWithPath: config))
                 let identifiers = AppIdentifiers(try ConfigurationLoader.load(from: file))
                 schemeText = identifiers.urlScheme
                 appName = identifiers.name
                 arguments += ["--config", file.standardizedFileURL.path]
+                configPath = file.standardizedFileURL.path
             }
             let scheme = try URLScheme(schemeText)
             let program = try executable ?? Self.runningExecutable()
             let target = try destination(for: scheme)
-            if FileManager.default.fileExists(atPath: target.path) && !force {
+            var files = [(target, try Self.entry(scheme: scheme, program: program, appName: appName, arguments: arguments))]
+            if share, let configPath {
+                let name = target.lastPathComponent.replacingOccurrences(of: ".desktop", with: "") + "-share.desktop"
+                files.append(
+                    (
+                        target.deletingLastPathComponent().appendingPathComponent(name),
+                        try Self.shareEntry(program: program, appName: appName ?? "PWAKit", config: configPath)
+                    ))
+            }
+            for (file, _) in files where FileManager.default.fileExists(atPath: file.path) && !force {
                 throw CommandFailure(
                     status: .outputExists, code: "install_desktop.output_exists",
-                    message: "\(target.path) already exists; pass --force to replace it")
+                    message: "\(file.path) already exists; pass --force to replace it")
             }
-            let entry = try Self.entry(scheme: scheme, program: program, appName: appName, arguments: arguments)
-            do {
-                try FileManager.default.createDirectory(
-                    at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try DurableFile.replace(target.path, with: Data(entry.utf8))
-            } catch {
-                throw CommandFailure(
-                    status: .cannotWrite, code: "install_desktop.cannot_write",
-                    message: "cannot write \(target.path): \(error)")
+            for (file, entry) in files {
+                do {
+                    try FileManager.default.createDirectory(
+                        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try DurableFile.replace(file.path, with: Data(entry.utf8))
+                } catch {
+                    throw CommandFailure(
+                        status: .cannotWrite, code: "install_desktop.cannot_write",
+                        message: "cannot write \(file.path): \(error)")
+                }
+                Console.write("wrote \(file.path)")
             }
-            Console.write("wrote \(target.path)")
             Console.write(
                 "to make it the default for \(scheme.name): links, run: "
                     + "xdg-mime default \(target.lastPathComponent) x-scheme-handler/\(scheme.name)")
+            if files.count > 1 {
+                Console.write(
+                    "\"Share to \(appName ?? "PWAKit")\" is offered by Open With for links; to try it: gio launch \(files[1].0.path) https://example.com/"
+                )
+            }
         }
     }
 
@@ -109,11 +136,7 @@ struct InstallDesktopCommand: ParsableCommand {
             throw CommandFailure(
                 "the executable's path or an argument holds a control character", code: "install_desktop.invalid_path")
         }
-        // NB: a desktop entry's value is one line: control characters (a newline would start a new key) become spaces.
-        let name = String(
-            String.UnicodeScalarView(
-                (appName ?? "PWAKit").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 })
-        ).replacingOccurrences(of: "\\", with: "\\\\")
+        let name = entryText(appName ?? "PWAKit")
         return """
             [Desktop Entry]
             Version=1.5
@@ -126,6 +149,34 @@ struct InstallDesktopCommand: ParsableCommand {
             MimeType=x-scheme-handler/\(scheme.name);
 
             """
+    }
+
+    /// The "Share to <app>" entry: `pwakit share --config <config> %u` for links.
+    static func shareEntry(program: String, appName: String, config: String) throws -> String {
+        for word in [program, config] where word.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw CommandFailure(
+                "the executable's path or the configuration's holds a control character", code: "install_desktop.invalid_path")
+        }
+        let name = entryText(appName)
+        return """
+            [Desktop Entry]
+            Version=1.5
+            Type=Application
+            Name=Share to \(name)
+            Comment=Keeps a link for \(name); the app sends it to its server
+            Exec=\(([program, "share", "--config", config]).map(execValue).joined(separator: " ")) %u
+            Terminal=false
+            NoDisplay=true
+            MimeType=text/uri-list;x-scheme-handler/http;x-scheme-handler/https;
+
+            """
+    }
+
+    /// Text as a desktop entry's string value: one line (control characters, a newline would start a
+    /// new key, become spaces) with `\\` doubled.
+    static func entryText(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+            .replacingOccurrences(of: "\\", with: "\\\\")
     }
 
     /// One word of `Exec` (the program or an argument): quoted when it holds a reserved character, with

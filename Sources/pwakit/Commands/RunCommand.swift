@@ -41,10 +41,36 @@ struct RunCommand: ParsableCommand {
             valueName: "link"))
     var link: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Share a link to the app: open the configuration's shareTarget page with it (as the web manifest's share_target does).",
+            valueName: "url"))
+    var shareURL: String?
+
+    @Option(help: ArgumentHelp("The shared title (with --share-url or alone).", valueName: "text"))
+    var shareTitle: String?
+
+    @Option(help: ArgumentHelp("The shared text (with --share-url or alone).", valueName: "text"))
+    var shareText: String?
+
     @Option(help: "The directory served as app://<appId>/ (default: the configuration's directory).")
     var bundle: String?
 
     @OptionGroup var host: HostRunOptions
+
+    func validate() throws {
+        let sharing = shareURL != nil || shareTitle != nil || shareText != nil
+        if sharing, link != nil {
+            throw ValidationError("give a link or a share (--share-url, --share-title, --share-text), not both")
+        }
+        for (flag, value) in [("--share-url", shareURL), ("--share-title", shareTitle), ("--share-text", shareText)] {
+            guard let value else { continue }
+            guard value.utf8.count <= 8192 else { throw ValidationError("\(flag) is longer than 8192 bytes") }
+            guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) else {
+                throw ValidationError("\(flag) holds a control character")
+            }
+        }
+    }
 
     func run() throws {
         var launch: AppLaunch
@@ -62,6 +88,19 @@ struct RunCommand: ParsableCommand {
                 Console.writeError("error: link: \(error.field.map { "\($0): " } ?? "")\(error.message) (\(error.code))")
                 throw ExitCode(2)
             }
+        }
+        if shareURL != nil || shareTitle != nil || shareText != nil {
+            guard let target = launch.configuration.shareTarget else {
+                Console.writeError(
+                    "error: share: the configuration has no shareTarget (the page that takes shares; docs/configuration.md)")
+                throw ExitCode(2)
+            }
+            guard let page = target.pageURL(startURL: launch.startURL, title: shareTitle, text: shareText, url: shareURL)
+            else {
+                Console.writeError("error: share: the start URL \(launch.startURL) has no origin")
+                throw ExitCode(2)
+            }
+            launch.startURL = page
         }
         let simulation: SimulationScript?
         do {
