@@ -19,6 +19,9 @@ let serverDependencies: [Package.Dependency] = [
     .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.25.0"),
+    // NB: already in the graph through jwt-kit; the tests make their TLS certificates with it.
+    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.15.0"),
+    .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
     .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -110,6 +113,9 @@ let serverTargets: [Target] = [
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ],
         swiftSettings: strictSettings
     ),

@@ -1,3 +1,4 @@
+public import NIOSSL
 public import PWAKitLinks
 
 /// A host name pinned to one address and port for the link fetcher, like curl's `--resolve`: the
@@ -46,9 +47,10 @@ extension SafeFetcher {
     /// address on that port only. A pin opens nothing else: the same address written as a literal,
     /// or reached through another name, is checked as usual.
     public static func pinning(
-        _ pins: [LinkPin], resolver: any HostResolver = SystemResolver(), limits: Limits = Limits()
+        _ pins: [LinkPin], resolver: any HostResolver = SystemResolver(), limits: Limits = Limits(),
+        tls: TLSConfiguration = .makeClientConfiguration()
     ) -> SafeFetcher {
-        var fetcher = SafeFetcher(resolver: resolver, limits: limits)
+        var fetcher = SafeFetcher(resolver: resolver, limits: limits, tls: tls)
         fetcher.pins = Dictionary(pins.map { ($0.host, $0) }, uniquingKeysWith: { _, last in last })
         return fetcher
     }

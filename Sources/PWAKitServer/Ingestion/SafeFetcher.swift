@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
+public import NIOSSL
 public import PWAKitLinks
 
 /// Resolves host names for ``SafeFetcher``: every address of a name, IPv4 (4 bytes) and IPv6 (16).
@@ -100,10 +100,12 @@ public struct SafeFetcher: Sendable {
     /// Names pinned to an address and port (``pinning(_:resolver:limits:)``).
     var pins: [String: LinkPin] = [:]
 
-    /// A fetcher; `check` is ``AddressPolicy`` unless a test narrows it.
+    /// A fetcher; `check` is ``AddressPolicy`` unless a test narrows it; `tls` is the client
+    /// configuration of `https` fetches (the system's trust roots, the name checked against the certificate).
     public init(
         resolver: any HostResolver = SystemResolver(), limits: Limits = Limits(),
         userAgent: String = "PWAKit-LinkPreview/1.0 (+https://pwakit.dev)",
+        tls: TLSConfiguration = .makeClientConfiguration(),
         check: @escaping AddressCheck = { address, _ in
             address.count == 4 ? AddressPolicy.refusal(ipv4: address) : AddressPolicy.refusal(ipv6: address)
         }
@@ -112,7 +114,7 @@ public struct SafeFetcher: Sendable {
         self.check = check
         self.limits = limits
         self.userAgent = userAgent
-        self.tls = try? NIOSSLContext(configuration: .makeClientConfiguration())
+        self.tls = try? NIOSSLContext(configuration: tls)
     }
 
     /// Fetches `url`, following redirects under the same checks.

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PWAKitLinks
 import Synchronization
 import Testing
@@ -14,8 +15,13 @@ final class CountingSite: Sendable {
     let answer: @Sendable (String) -> [UInt8]?
     private let channel: Mutex<(any Channel)?> = Mutex(nil)
 
-    /// A site answering each path with raw bytes (nil: never answer).
-    init(bytes: @escaping @Sendable (String) -> [UInt8]?) { self.answer = bytes }
+    let tls: NIOSSLContext?
+
+    /// A site answering each path with raw bytes (nil: never answer), over TLS with `tls`.
+    init(tls: NIOSSLContext? = nil, bytes: @escaping @Sendable (String) -> [UInt8]?) {
+        self.answer = bytes
+        self.tls = tls
+    }
 
     /// A site answering each path with text (nil: never answer).
     convenience init(answer: @escaping @Sendable (String) -> String?) { self.init(bytes: { answer($0).map { Array($0.utf8) } }) }
@@ -28,7 +34,10 @@ final class CountingSite: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
                 site.connections.add(1, ordering: .relaxed)
-                return child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(Responder(site: site)) }
+                return child.eventLoop.makeCompletedFuture {
+                    if let tls = site.tls { try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                    try child.pipeline.syncOperations.addHandler(Responder(site: site))
+                }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         channel.withLock { $0 = bound }
