@@ -3,8 +3,9 @@ import PWAKitServer
 import Synchronization
 
 // Jobs claimed and completed per second through the storage's queue (claim by kind with
-// SKIP LOCKED, fencing-token complete; claims of 1 as JobRunner makes them, and of 8) against a
-// bare floor in the same run: one statement that deletes the next row of a plain table
+// SKIP LOCKED, fencing-token complete; loops claiming 1 and 8 at a time, and JobRunner itself with
+// a handler that does nothing, which claims as many as it has free slots) against a bare floor in
+// the same run: one statement that deletes the next row of a plain table
 // `FOR UPDATE SKIP LOCKED`. Also posts created per second
 // (insert with canonical dedupe plus the job enqueue). PostgreSQL only:
 //   PWAKIT_BENCH_POSTGRES_URL=postgres://pwakit:pwakit@127.0.0.1:5432/pwakit swift run -c release JobQueueBenchmark [jobs]
@@ -51,8 +52,15 @@ func drain(workers: Int, _ step: @escaping @Sendable (Int) async throws -> Bool)
 }
 
 print("JobQueueBenchmark: \(total) jobs per run, PostgreSQL")
-print("workers  claim  floor jobs/s  ours jobs/s  ours/floor")
-for (workers, claimSize) in [(1, 1), (4, 1), (16, 1), (1, 8), (4, 8), (16, 8)] {
+/// A handler that does nothing: the runner's own cost is what is measured.
+struct NothingHandler: JobHandler {
+    let kind: String
+    func run(_ job: JobRecord) async throws {}
+}
+
+print("workers  claim   floor jobs/s  ours jobs/s  ours/floor")
+// NB: a claim size of 0 is JobRunner with that many slots.
+for (workers, claimSize) in [(1, 1), (4, 1), (16, 1), (1, 8), (4, 8), (16, 8), (1, 0), (4, 0), (16, 0)] {
     let kind = "bench-\(UUID().uuidString.prefix(8))"
     // Both queues are filled the same way, 500 rows per statement, outside the timing.
     for batch in stride(from: 0, to: total, by: 500) {
@@ -77,6 +85,15 @@ for (workers, claimSize) in [(1, 1), (4, 1), (16, 1), (1, 8), (4, 8), (16, 8)] {
         }
     }
     let ours = try await seconds {
+        if claimSize == 0 {
+            let runner = JobRunner(
+                storage: storage, handlers: [NothingHandler(kind: kind)],
+                configuration: JobRunnerConfiguration(worker: "bench", concurrency: workers),
+                now: { start.addingTimeInterval(3600) })
+            let ran = await runner.runUntilIdle()
+            precondition(ran == total, "the runner ran \(ran) of \(total) jobs")
+            return
+        }
         try await drain(workers: workers) { worker in
             let claimed = try await storage.claimJobs(
                 kinds: [kind], worker: "w\(worker)", limit: claimSize, now: start.addingTimeInterval(3600),
@@ -88,9 +105,10 @@ for (workers, claimSize) in [(1, 1), (4, 1), (16, 1), (1, 8), (4, 8), (16, 8)] {
     }
     let floorRate = Double(total) / floor
     let ourRate = Double(total) / ours
+    let label = claimSize == 0 ? "runner" : "\(claimSize)"
     print(
-        String(
-            format: "%7d  %5d  %12.0f  %11.0f  %9.2fx", workers, claimSize, floorRate, ourRate, ourRate / floorRate))
+        String(format: "%7d  ", workers) + label.padding(toLength: 6, withPad: " ", startingAt: 0)
+            + String(format: "  %12.0f  %11.0f  %9.2fx", floorRate, ourRate, ourRate / floorRate))
     _ = try await storage.rawStatement("DELETE FROM jobs WHERE kind = $1", texts: [kind])
 }
 

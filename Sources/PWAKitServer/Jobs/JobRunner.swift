@@ -35,9 +35,10 @@ public struct JobRunnerConfiguration: Sendable {
     }
 }
 
-/// Works the durable queue: `concurrency` loops, each claiming one job of the handlers' kinds at a
-/// time, running it under a renewed lease, and completing it, or failing the attempt with a
-/// backoff, by its fencing token. It rescues expired leases (a worker that died) as it goes.
+/// Works the durable queue: keeps up to `concurrency` jobs of the handlers' kinds running, claiming
+/// as many as there are free slots in one statement, each run under a renewed lease and completed,
+/// or its attempt failed with a backoff, by its fencing token. It rescues expired leases (a worker
+/// that died) as it goes.
 ///
 /// As a service (``run()``) it stops claiming on graceful shutdown and lets the jobs in hand
 /// finish; ``runUntilIdle()`` works until no job is due, for tests and one-shot runs.
@@ -49,6 +50,9 @@ public final class JobRunner: Service, Sendable {
     let now: @Sendable () -> Date
     let logger: Logger
     private let stopping = Atomic(false)
+    private let wakeup = Wakeup()
+    /// Finished jobs whose completion goes out with the next claim.
+    private let completions = Mutex<[JobLease]>([])
     private let random = Mutex(SystemRandomNumberGenerator())
 
     /// A runner of `handlers` over `storage`; leases and retry times are read on `now`, waits on `clock`.
@@ -72,10 +76,11 @@ public final class JobRunner: Service, Sendable {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.rescueLoop() }
-                for _ in 0..<configuration.concurrency { group.addTask { _ = await self.workLoop(untilIdle: false) } }
+                group.addTask { _ = await self.dispatch(untilIdle: false) }
             }
         } onGracefulShutdown: {
             self.stopping.store(true, ordering: .relaxed)
+            self.wakeup.signal()
         }
     }
 
@@ -83,37 +88,89 @@ public final class JobRunner: Service, Sendable {
     @discardableResult
     public func runUntilIdle() async -> Int {
         _ = try? await storage.rescueJobs(kinds: kinds, now: now())
-        return await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<configuration.concurrency { group.addTask { await self.workLoop(untilIdle: true) } }
-            return await group.reduce(0, +)
-        }
+        return await dispatch(untilIdle: true)
     }
 
     private var isStopping: Bool { stopping.load(ordering: .relaxed) || Task.isCancelled }
 
-    private func workLoop(untilIdle: Bool) async -> Int {
-        var ran = 0
+    /// Keeps up to `concurrency` jobs running. It claims as many jobs as there are free slots in one
+    /// statement and runs each in a task of its own; a finished job wakes it to claim again. Slots
+    /// that free while a claim is in flight are filled by the next one, so under load claims are
+    /// batched the way a group commit batches writes. With slots free and the queue empty it looks
+    /// again after the poll interval.
+    private func dispatch(untilIdle: Bool) async -> Int {
         let clock = self.clock
-        while !isStopping {
-            let claimed: [JobRecord]
-            do {
-                let start = now()
-                claimed = try await storage.claimJobs(
-                    kinds: kinds, worker: configuration.worker, limit: 1, now: start,
-                    leaseUntil: start.addingTimeInterval(configuration.lease.seconds))
-            } catch {
-                logger.error("claiming jobs failed: \(error)")
-                claimed = []
+        let poll = configuration.pollInterval
+        let slots = Slots()
+        let wakeup = self.wakeup
+        return await withTaskGroup(of: Void.self) { group in
+            var ran = 0
+            while !isStopping {
+                let free = configuration.concurrency - slots.running.load(ordering: .acquiring)
+                var claimed: [JobRecord] = []
+                let completing = completions.withLock { pending in
+                    defer { pending.removeAll() }
+                    return pending
+                }
+                if free > 0 || !completing.isEmpty {
+                    claimed = await completeAndClaim(completing, limit: max(0, free))
+                    slots.running.add(claimed.count, ordering: .releasing)
+                    ran += claimed.count
+                    for job in claimed {
+                        group.addTask {
+                            await self.process(job)
+                            slots.running.subtract(1, ordering: .releasing)
+                            wakeup.signal()
+                        }
+                    }
+                }
+                let busy = slots.running.load(ordering: .acquiring)
+                // NB: idle only when a claim was made with every slot free and found nothing.
+                if busy == 0, claimed.isEmpty, free == configuration.concurrency {
+                    if untilIdle { break }
+                    try? await cancelWhenGracefulShutdown { try await clock.sleep(for: poll) }
+                    continue
+                }
+                if claimed.count < free, !slots.ticking.exchange(true, ordering: .acquiringAndReleasing) {
+                    // NB: slots are free and the queue was empty: look again after the poll interval.
+                    group.addTask {
+                        try? await cancelWhenGracefulShutdown { try await clock.sleep(for: poll) }
+                        slots.ticking.store(false, ordering: .releasing)
+                        wakeup.signal()
+                    }
+                }
+                if claimed.count == free, free > 0 { continue }
+                await wakeup.wait()
             }
-            guard let job = claimed.first else {
-                if untilIdle { return ran }
-                try? await cancelWhenGracefulShutdown { try await clock.sleep(for: self.configuration.pollInterval) }
-                continue
+            // NB: only a tick can be left when idle; the jobs in hand always finish.
+            if slots.running.load(ordering: .acquiring) == 0 { group.cancelAll() }
+            await group.waitForAll()
+            let left = completions.withLock { pending in
+                defer { pending.removeAll() }
+                return pending
             }
-            await process(job)
-            ran += 1
+            if !left.isEmpty { _ = await completeAndClaim(left, limit: 0) }
+            return ran
         }
-        return ran
+    }
+
+    /// Records `completing` and claims up to `limit` jobs in one statement; on failure the
+    /// completions are kept for the next one (their leases run out otherwise, and the jobs run again).
+    private func completeAndClaim(_ completing: [JobLease], limit: Int) async -> [JobRecord] {
+        let start = now()
+        do {
+            let (claimed, completed) = try await storage.completeAndClaimJobs(
+                completing: completing, kinds: limit > 0 ? kinds : [], worker: configuration.worker, limit: limit,
+                now: start, leaseUntil: start.addingTimeInterval(configuration.lease.seconds))
+            for lease in completing where !completed.contains(lease.id) {
+                logger.warning("job \(lease.id) finished after its lease was taken; the other worker's outcome stands")
+            }
+            return claimed
+        } catch {
+            logger.error("claiming jobs failed: \(error)")
+            completions.withLock { $0.insert(contentsOf: completing, at: 0) }
+            return []
+        }
     }
 
     private func rescueLoop() async {
@@ -156,9 +213,8 @@ public final class JobRunner: Service, Sendable {
         do {
             switch outcome {
             case .success:
-                if try await !storage.completeJob(id: job.id, leaseToken: job.leaseToken, now: finished) {
-                    logger.warning("job \(job.id) finished after its lease was taken; the other worker's outcome stands")
-                }
+                // NB: recorded with the dispatcher's next claim, in the same statement.
+                completions.withLock { $0.append(JobLease(id: job.id, leaseToken: job.leaseToken)) }
             case .failure(let error):
                 let final = error is PermanentJobFailure
                 let wait = retryDelay(afterAttempt: job.attempt)
@@ -198,6 +254,47 @@ public final class JobRunner: Service, Sendable {
         let ceiling = configuration.retry.ceiling(forAttempt: attempt)
         let unit = random.withLock { Double($0.next() % 1_000_000) / 1_000_000 }
         return ceiling / 2 + ceiling * (unit / 2)
+    }
+}
+
+/// The dispatcher's count of running jobs, and whether a poll wait is armed.
+final class Slots: Sendable {
+    let running = Atomic(0)
+    let ticking = Atomic(false)
+}
+
+/// Wakes the dispatcher: a signal while it does not wait is kept for its next wait.
+final class Wakeup: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+    private let state = Mutex(State())
+
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.pending {
+                    state.pending = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 }
 

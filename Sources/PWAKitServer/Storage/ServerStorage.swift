@@ -182,6 +182,12 @@ public protocol ServerStorage: Sendable {
     /// Claims up to `limit` available jobs of `kinds` due at `now`, in priority, run-time and id
     /// order, for `worker` until `leaseUntil`; each claim bumps the job's attempt and its fencing token.
     func claimJobs(kinds: [String], worker: String, limit: Int, now: Date, leaseUntil: Date) async throws -> [JobRecord]
+    /// In one statement, completes the jobs of `completing` (each held with its lease token) and
+    /// claims up to `limit` more as ``claimJobs(kinds:worker:limit:now:leaseUntil:)`` does; the
+    /// claims, and the ids of the completions whose token was still the job's.
+    func completeAndClaimJobs(
+        completing: [JobLease], kinds: [String], worker: String, limit: Int, now: Date, leaseUntil: Date
+    ) async throws -> (claimed: [JobRecord], completed: Set<String>)
     /// Completes a job held with `leaseToken`; false when the token is no longer the job's.
     func completeJob(id: String, leaseToken: Int64, now: Date) async throws -> Bool
     /// Fails an attempt held with `leaseToken`: available again at `retryAt`, or dead after its last

@@ -14,9 +14,14 @@ final class ScriptedHandler: JobHandler {
     let failFirst: Int
     let permanent: Bool
     let gate: AsyncStream<Void>?
+    /// Whether runs yield a while, so that several overlap (``mostAtOnce`` counts them).
+    let probe: Bool
+    let atOnce = Atomic(0)
+    let mostAtOnce = Atomic(0)
 
-    init(kind: String, failFirst: Int = 0, permanent: Bool = false, gate: AsyncStream<Void>? = nil) {
+    init(kind: String, failFirst: Int = 0, permanent: Bool = false, gate: AsyncStream<Void>? = nil, probe: Bool = false) {
         self.kind = kind
+        self.probe = probe
         self.failFirst = failFirst
         self.permanent = permanent
         self.gate = gate
@@ -28,6 +33,13 @@ final class ScriptedHandler: JobHandler {
         let count = runs.withLock { runs in
             runs[job.id, default: 0] += 1
             return runs[job.id, default: 0]
+        }
+        if probe {
+            let now = atOnce.add(1, ordering: .relaxed).newValue
+            mostAtOnce.max(now, ordering: .relaxed)
+            for _ in 0..<20 { await Task.yield() }
+            try? await Task.sleep(for: .milliseconds(1))
+            atOnce.subtract(1, ordering: .relaxed)
         }
         if let gate { for await _ in gate { break } }
         try Task.checkCancellation()
@@ -48,18 +60,20 @@ struct JobRunnerTests {
         return ids
     }
 
-    @Test("8 loops run 200 jobs, each once, and complete them", arguments: StorageEngine.available)
+    @Test("8 slots run 200 jobs, each once, never more than 8 at a time, and complete them", arguments: StorageEngine.available)
     func runsEveryJobOnce(engine: StorageEngine) async throws {
         try await engine.withStorage { storage in
             try await storage.migrate()
             let kind = "runner-\(uniqueSuffix())"
             let now = Date(timeIntervalSince1970: 1_900_000_000)
             let ids = try await Self.enqueue(storage, kind: kind, count: 200, at: now)
-            let handler = ScriptedHandler(kind: kind)
+            let handler = ScriptedHandler(kind: kind, probe: true)
             let runner = JobRunner(
                 storage: storage, handlers: [handler], configuration: .init(worker: "t", concurrency: 8),
                 clock: ImmediateClock(), now: { now })
             #expect(await runner.runUntilIdle() == 200)
+            #expect(handler.mostAtOnce.load(ordering: .relaxed) <= 8)
+            #expect(handler.mostAtOnce.load(ordering: .relaxed) > 1, "the slots ran side by side")
             #expect(handler.runs.withLock { $0 }.count == 200)
             #expect(handler.runs.withLock { $0 }.values.allSatisfy { $0 == 1 })
             for id in ids.prefix(20) { #expect(try await storage.job(id: id)?.state == .completed) }
@@ -156,8 +170,8 @@ struct JobRunnerTests {
                 configuration: .init(concurrency: 2), clock: clock)
             let group = ServiceGroup(services: [runner], logger: Logger(label: "test"))
             let running = Task { try await group.run() }
-            // Both loops and the rescue loop are asleep on a clock that will never advance.
-            while clock.sleeperCount < 3 { await Task.yield() }
+            // The dispatcher and the rescue loop are asleep on a clock that will never advance.
+            while clock.sleeperCount < 2 { await Task.yield() }
             await group.triggerGracefulShutdown()
             try await running.value
             #expect(clock.sleeperCount == 0)

@@ -72,6 +72,38 @@ struct JobQueueTests {
     }
 
     @Test(
+        "one statement completes held jobs and claims more; a stale token completes nothing",
+        arguments: StorageEngine.available)
+    func completeAndClaim(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let kind = "test-\(uniqueSuffix())"
+            for index in 0..<5 { _ = try await storage.enqueueJob(Self.job(kind, runAt: Self.start + Double(index))) }
+            let held = try await storage.claimJobs(
+                kinds: [kind], worker: "w", limit: 2, now: Self.start + 10, leaseUntil: Self.start + 70)
+            #expect(held.count == 2)
+            let stale = JobLease(id: held[1].id, leaseToken: held[1].leaseToken - 1)
+            let (claimed, completed) = try await storage.completeAndClaimJobs(
+                completing: [JobLease(id: held[0].id, leaseToken: held[0].leaseToken), stale], kinds: [kind], worker: "w",
+                limit: 2, now: Self.start + 20, leaseUntil: Self.start + 80)
+            #expect(completed == [held[0].id], "the stale token completed nothing")
+            #expect(claimed.count == 2)
+            #expect(claimed.allSatisfy { $0.state == .running && $0.attempt == 1 && $0.worker == "w" })
+            #expect(Set(claimed.map(\.id)).isDisjoint(with: held.map(\.id)))
+            let first = try #require(try await storage.job(id: held[0].id))
+            #expect(first.state == .completed && first.leaseUntil == nil)
+            #expect(try await storage.job(id: held[1].id)?.state == .running, "the other job is untouched")
+            // Completing alone (no kinds, no limit) claims nothing; a completion is recorded once.
+            let (none, again) = try await storage.completeAndClaimJobs(
+                completing: [JobLease(id: held[0].id, leaseToken: held[0].leaseToken)]
+                    + claimed.map { JobLease(id: $0.id, leaseToken: $0.leaseToken) },
+                kinds: [], worker: "w", limit: 0, now: Self.start + 30, leaseUntil: Self.start + 90)
+            #expect(none.isEmpty)
+            #expect(again == Set(claimed.map(\.id)), "the job completed before is not completed twice")
+        }
+    }
+
+    @Test(
         "a worker whose lease ran out cannot complete, fail or extend the job another worker now holds",
         arguments: StorageEngine.available)
     func fencing(engine: StorageEngine) async throws {

@@ -67,3 +67,17 @@ public struct JobRecord: Sendable, Hashable {
         self.createdAt = createdAt
     }
 }
+
+/// A job as its holder names it: its id and the fencing token of the claim that holds it.
+public struct JobLease: Sendable, Hashable {
+    /// The job's id.
+    public let id: String
+    /// The claim's fencing token.
+    public let leaseToken: Int64
+
+    /// Creates a lease.
+    public init(id: String, leaseToken: Int64) {
+        self.id = id
+        self.leaseToken = leaseToken
+    }
+}

@@ -20,19 +20,65 @@ extension SQLStorage {
     public func claimJobs(kinds: [String], worker: String, limit: Int, now: Date, leaseUntil: Date) async throws
         -> [JobRecord]
     {
-        guard !kinds.isEmpty, limit > 0 else { return [] }
+        try await completeAndClaimJobs(
+            completing: [], kinds: kinds, worker: worker, limit: limit, now: now, leaseUntil: leaseUntil
+        ).claimed
+    }
+
+    /// See ``ServerStorage``.
+    public func completeAndClaimJobs(
+        completing: [JobLease], kinds: [String], worker: String, limit: Int, now: Date, leaseUntil: Date
+    ) async throws -> (claimed: [JobRecord], completed: Set<String>) {
+        let claiming = !kinds.isEmpty && limit > 0
+        guard claiming || !completing.isEmpty else { return ([], []) }
         // NB: one statement either way. PostgreSQL skips rows other claimers hold; SQLite lets one writer
-        // in at a time, and an autocommit UPDATE takes the write lock before it reads.
-        let lock = driver.supportsSkipLocked ? " FOR UPDATE SKIP LOCKED" : ""
-        let kindList = kinds.indices.map { "$\($0 + 5)" }.joined(separator: ", ")
-        return try await driver.query(
+        // in at a time, and an autocommit UPDATE takes the write lock before it reads. Every SET reads the
+        // row as it was: a running row (a completion, matched by its fencing token) becomes completed, an
+        // available one (a claim) running with its attempt and token bumped.
+        let postgres = driver.supportsSkipLocked
+        var binds: [SQLValue] = [.date(now), .date(leaseUntil), .text(worker), .integer(Int64(claiming ? limit : 0))]
+        let kindList = (claiming ? kinds : [""]).map { kind -> String in
+            binds.append(.text(kind))
+            return "$\(binds.count)"
+        }.joined(separator: ", ")
+        let claim = """
+            SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1 AND kind IN (\(kindList)) \
+            ORDER BY priority, run_at, id LIMIT $4\(postgres ? " FOR UPDATE SKIP LOCKED" : "")
             """
-            UPDATE jobs SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_until = $2, \
-            worker = $3 WHERE id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1 \
-            AND kind IN (\(kindList)) ORDER BY priority, run_at, id LIMIT $4\(lock)) RETURNING *
-            """,
-            [.date(now), .date(leaseUntil), .text(worker), .integer(Int64(limit))] + kinds.map(SQLValue.text)
-        ).map(Self.job).sorted { ($0.priority, $0.runAt, $0.id) < ($1.priority, $1.runAt, $1.id) }
+        var ids: [String] = []
+        var tokens: [String] = []
+        for lease in completing {
+            binds.append(.text(lease.id))
+            binds.append(.integer(lease.leaseToken))
+            ids.append("$\(binds.count - 1)")
+            tokens.append("WHEN $\(binds.count - 1) THEN $\(binds.count)")
+        }
+        // NB: PostgreSQL reads `IN (subquery) OR …` as a filter over every row; an array built once is
+        // an index scan. SQLite unions the two IN terms over the primary key either way.
+        let rowsOfInterest =
+            postgres
+            ? "id = ANY(ARRAY(\(claim)) || ARRAY[\(ids.joined(separator: ", "))]::text[])"
+            : "(id IN (\(claim))\(ids.isEmpty ? "" : " OR id IN (\(ids.joined(separator: ", ")))"))"
+        let fenced =
+            tokens.isEmpty
+            ? "state = 'available'"
+            : "(state = 'available' OR (state = 'running' AND lease_token = CASE id \(tokens.joined(separator: " ")) END))"
+        let rows = try await driver.query(
+            """
+            UPDATE jobs SET \
+            attempt = CASE WHEN state = 'available' THEN attempt + 1 ELSE attempt END, \
+            lease_token = CASE WHEN state = 'available' THEN lease_token + 1 ELSE lease_token END, \
+            lease_until = CASE WHEN state = 'available' THEN $2 ELSE NULL END, \
+            worker = CASE WHEN state = 'available' THEN $3 ELSE worker END, \
+            finished_at = CASE WHEN state = 'available' THEN finished_at ELSE $1 END, \
+            state = CASE WHEN state = 'available' THEN 'running' ELSE 'completed' END \
+            WHERE \(rowsOfInterest) AND \(fenced) RETURNING *
+            """, binds
+        ).map(Self.job)
+        let claimed = rows.filter { $0.state == .running }.sorted {
+            ($0.priority, $0.runAt, $0.id) < ($1.priority, $1.runAt, $1.id)
+        }
+        return (claimed, Set(rows.filter { $0.state == .completed }.map(\.id)))
     }
 
     /// See ``ServerStorage``.
