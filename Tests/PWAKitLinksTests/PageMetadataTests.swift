@@ -59,6 +59,20 @@ struct PageMetadataTests {
         #expect(plain.description == "Quiet page")
     }
 
+    @Test("an AMP page: its canonical link names the ordinary page, on another host of the same site")
+    func ampPage() throws {
+        let html = """
+            <!doctype html><html \u{26A1} lang="en"><head><meta charset="utf-8">
+            <script async src="https://cdn.ampproject.org/v0.js"></script>
+            <title>Harbour Story</title>
+            <link rel="canonical" href="http://site.test:8080/story">
+            </head><body></body></html>
+            """
+        let meta = PageMetadata(html: html, page: try CanonicalURL("http://amp.site.test:8080/story.amp"))
+        #expect(meta.title == "Harbour Story")
+        #expect(meta.canonicalURL == "http://site.test:8080/story")
+    }
+
     @Test("oEmbed comes first when it is not rich")
     func oEmbed() throws {
         var meta = PageMetadata(html: #"<meta property="og:title" content="OG">"#, page: try Self.page())

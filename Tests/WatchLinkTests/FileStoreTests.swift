@@ -68,9 +68,9 @@ import Testing
         #expect(try FileStore.decodeLog(bytes) == [.orderedWatermark(1)])
     }
 
-    @Test func corruptOrHostileRecordsAreReportedWithTheirPosition() throws {
+    @Test func aWholeRecordThatCannotBeReadIsReportedWithItsPosition() throws {
         var bytes = try FileStore.frame([.orderedWatermark(1)])
-        bytes += [0, 0, 0, 3] + Array("{x}".utf8)
+        LogFrame.append(Array("{x}".utf8), to: &bytes)
         do {
             _ = try FileStore.decodeLog(bytes)
             Issue.record("expected failure")
@@ -78,7 +78,116 @@ import Testing
             #expect(error.code == .storageFailed)
             #expect(error.details["field"] == "log[1]")
         }
+        // The format before the header: an implausible length is an error, not a record.
         #expect(throws: WatchLinkError.self) { try FileStore.decodeLog([0xFF, 0xFF, 0xFF, 0xFF, 1, 2]) }
+    }
+
+    /// Records of every size class, written in `groups` syncs.
+    static func sampleGroups() -> [[DurableRecord]] {
+        let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
+        let request = WireRequest(
+            typeKey: WatchTypeKey("app.note"), payload: Data(repeating: 0x41, count: 300), requestID: id, idempotencyKey: "k",
+            isDurable: true, createdAt: WatchTimestamp(milliseconds: 1), deadline: WatchTimestamp(milliseconds: 9))
+        return (0..<4).map { group in
+            [
+                .orderedWatermark(UInt64(group)),
+                .outboxAdded(OutboxEntry(request: request, strategy: .messageOnly, retry: .standard)),
+                .inboxStarted(
+                    InboxStart(idempotencyKey: "g\(group)", requestID: id, deadline: WatchTimestamp(milliseconds: 9))),
+                .boot(UInt64(group)),
+            ]
+        }
+    }
+
+    @Test func everySyncedRecordSurvivesATornZeroFilledOrGarbageTailAtEveryOffset() throws {
+        let groups = Self.sampleGroups()
+        let synced = Array(groups.dropLast().joined())
+        let syncedImage = try FileStore.frame(synced)
+        let full = syncedImage + (try FileStore.frames(groups.last!))
+        var random = SystemRandomNumberGenerator()
+        for cut in syncedImage.count...full.count {
+            let kept = Array(full[0..<cut])
+            for (name, image) in [
+                ("truncated", kept), ("zero-filled", kept + [UInt8](repeating: 0, count: full.count - cut + 4096)),
+                ("garbage", kept + (0..<(full.count - cut + 64)).map { _ in UInt8.random(in: 0...255, using: &random) }),
+            ] {
+                let (records, _) = try FileStore.scanLog(image)
+                #expect(Array(records.prefix(synced.count)) == synced, "\(name) at \(cut)")
+                #expect(records.count <= synced.count + groups.last!.count, "\(name) at \(cut)")
+                #expect(Array(records.dropFirst(synced.count)) == Array(groups.last!.prefix(records.count - synced.count)))
+            }
+        }
+    }
+
+    @Test func aDamagedByteAnywhereInTheLogLosesOnlyTheRecordItIsIn() throws {
+        let records = Array(Self.sampleGroups().joined())
+        let image = try FileStore.frame(records)
+        // Where each record's frame starts and ends.
+        var bounds: [Range<Int>] = []
+        var offset = FileStore.header.count
+        for record in records {
+            let length = try FileStore.frames([record]).count
+            bounds.append(offset..<(offset + length))
+            offset += length
+        }
+        for position in FileStore.header.count..<image.count {
+            var damaged = image
+            damaged[position] ^= 0x5A
+            let (loaded, dropped) = try FileStore.scanLog(damaged)
+            let hit = try #require(bounds.firstIndex { $0.contains(position) })
+            var expected = records
+            expected.remove(at: hit)
+            #expect(loaded == expected, "a flip at \(position) lost more than record \(hit)")
+            #expect(!dropped.isEmpty)
+        }
+    }
+
+    @Test func aDamagedLogIsRewrittenOnLoadSoAppendsNeverFollowGarbage() throws {
+        let groups = Self.sampleGroups()
+        let synced = Array(groups.dropLast().joined())
+        let path = temporaryPath()
+        do {
+            let store = try FileStore(path: path)
+            for group in groups.dropLast() {
+                try store.append(group)
+                try store.sync()
+            }
+        }
+        // A crash: half of the last group's write reached the disk, then zeros.
+        let tail = try FileStore.frames(groups.last!)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(tail.prefix(tail.count / 2)) + Data(count: 512))
+        try handle.close()
+
+        let store = try FileStore(path: path)
+        let loaded = try store.load()
+        #expect(Array(loaded.prefix(synced.count)) == synced)
+        #expect(!store.lastRecovery.isEmpty)
+        try store.append([.orderedWatermark(99)])
+        try store.sync()
+        let reopened = try FileStore(path: path)
+        #expect(try reopened.load() == loaded + [.orderedWatermark(99)])
+        #expect(reopened.lastRecovery.isEmpty, "the rewritten log is whole")
+    }
+
+    @Test func aLogOfTheFormatBeforeTheHeaderIsRewrittenInTheNewOne() throws {
+        let path = temporaryPath()
+        let records: [DurableRecord] = [.orderedWatermark(1), .boot(2)]
+        var legacy: [UInt8] = []
+        let encoder = WireCodec.makeEncoder()
+        for record in records {
+            let body = try RecordCodec.encode(record, json: encoder)
+            let n = UInt32(body.count)
+            legacy += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
+        }
+        try Data(legacy).write(to: URL(fileURLWithPath: path))
+        let store = try FileStore(path: path)
+        #expect(try store.load() == records)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).starts(with: FileStore.header))
+        try store.append([.boot(3)])
+        try store.sync()
+        #expect(try FileStore(path: path).load() == records + [.boot(3)])
     }
 
     @Test func inMemoryStoreLosesUnsyncedOnCrash() {

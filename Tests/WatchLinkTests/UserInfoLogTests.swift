@@ -81,6 +81,51 @@ import Testing
         #expect(reloaded.map(\.data) == [Data("one".utf8), Data("two".utf8), Data("four".utf8)])
     }
 
+    @Test func everySyncedItemSurvivesATornOrZeroFilledAppendAtEveryOffset() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        do {
+            let (log, _) = try UserInfoLog.load(path: path)
+            for n in 1...3 { _ = try log.add(Data("item \(n)".utf8)) }
+        }
+        let synced = try Data(contentsOf: URL(fileURLWithPath: path))
+        let torn = UserInfoLog.record(.add, 4, Data(repeating: 0x33, count: 40))
+        for cut in 0..<torn.count {
+            for image in [synced + torn.prefix(cut), synced + torn.prefix(cut) + Data(count: 64)] {
+                try image.write(to: URL(fileURLWithPath: path))
+                let (log, items) = try UserInfoLog.load(path: path)
+                #expect(items.map(\.id) == [1, 2, 3], "cut at \(cut)")
+                #expect(try log.add(Data("next".utf8)) == 4)
+                let (_, reloaded) = try UserInfoLog.load(path: path)
+                #expect(reloaded.map(\.id) == [1, 2, 3, 4], "the append after the cut follows a whole record")
+            }
+        }
+    }
+
+    @Test func aDamagedLengthWithWholeRecordsAfterItIsRefusedNotTakenForATornTail() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        do {
+            let (log, _) = try UserInfoLog.load(path: path)
+            for n in 1...3 { _ = try log.add(Data("item \(n)".utf8)) }
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let second = UserInfoLog.record(.add, 1, Data("item 1".utf8)).count
+        // The second record's length now runs past the end of the file.
+        bytes[second + 3] = 200
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try UserInfoLog.load(path: path)
+            Issue.record("a damaged length was taken for a torn tail")
+        } catch {
+            #expect(error.code == .storageFailed)
+            #expect(error.details["field"] == "record[1]")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes), "nothing was cut off")
+    }
+
     @Test func corruptRecordsAreRefusedNamingTheRecord() throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -9,8 +9,19 @@ enum CRC32 {
 
     /// The checksum of `bytes`.
     static func checksum<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
+        checksum(bytes, after: 0xFFFF_FFFF)
+    }
+
+    /// The checksum of what `running` covered followed by `bytes` (`running` from a call with
+    /// `finishing: false`, or `0xFFFFFFFF` to start); unfinished when `finishing` is false.
+    static func checksum<Bytes: Collection<UInt8>>(_ bytes: Bytes, after running: UInt32, finishing: Bool = true) -> UInt32 {
+        var crc = running
         for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+        return finishing ? crc ^ 0xFFFF_FFFF : crc
+    }
+
+    /// The unfinished checksum of `bytes`, to continue with ``checksum(_:after:finishing:)``.
+    static func checksum<Bytes: Collection<UInt8>>(_ bytes: Bytes, finishing: Bool) -> UInt32 {
+        checksum(bytes, after: 0xFFFF_FFFF, finishing: finishing)
     }
 }

@@ -8,25 +8,54 @@ import Synchronization
     import Darwin
 #endif
 
-/// A durable log in a file: length-prefixed records (``RecordCodec``), `fdatasync` to sync, and
-/// write-temporary + `fsync` + `rename` + directory `fsync` to compact.
+/// A durable log in a file: a header, then each record (``RecordCodec``) in a ``LogFrame`` whose
+/// CRC-32 covers its length and body; `fdatasync` to sync, and write-temporary + `fsync` +
+/// `rename` + directory `fsync` to compact.
 ///
-/// A torn record at the end (a crash mid-append) is ignored on load.
+/// What a crash can leave after the last sync (a torn append, a tail of zeros) is dropped on
+/// load and the file rewritten without it, so every synced record loads and later appends never
+/// follow garbage; ``lastRecovery`` says what was dropped. A log of the format before the header
+/// (length-prefixed records without a checksum) is read once and rewritten in this one.
 public final class FileStore: DurableStore {
     private struct State {
         var fd: Int32
         var buffer: [UInt8] = []
     }
 
+    /// The first bytes of a log in this format: `WLKLOG`, 0, version 2.
+    static let header: [UInt8] = Array("WLKLOG".utf8) + [0, 2]
+    /// The largest record body.
+    static let maximumRecord = 4 << 20
+
     /// The log file.
     public let path: String
     private let state: Mutex<State>
+    private let recovery = Mutex<[Range<Int>]>([])
 
-    /// Opens (creating if needed) the log at `path`.
+    /// The byte ranges the last ``load()`` dropped as crash damage (empty when the log was whole).
+    public var lastRecovery: [Range<Int>] { recovery.withLock { $0 } }
+
+    /// Opens (creating if needed) the log at `path`; a new log starts with its header, synced.
     public init(path: String) throws(WatchLinkError) {
         self.path = path
+        let existing = try FileStore.readIfPresent(path) ?? []
+        if !existing.isEmpty, !existing.starts(with: FileStore.header), !FileStore.header.starts(with: existing) {
+            // NB: the format before the header: read it the old way, then rewrite it in this one.
+            let records = try FileStore.decodeLegacyLog(existing)
+            state = Mutex(State(fd: try FileStore.replaceFile(at: path, with: try FileStore.frame(records))))
+            return
+        }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard fd >= 0 else { throw FileStore.failure("open", path) }
+        if existing.count < FileStore.header.count {
+            // NB: empty, or a header a crash cut short: start the file again.
+            guard ftruncate(fd, 0) == 0, FileStore.writeAll(fd, FileStore.header), FileStore.syncData(fd) == 0 else {
+                let failure = FileStore.failure("write header", path)
+                close(fd)
+                throw failure
+            }
+            FileStore.syncDirectory(of: path)
+        }
         state = Mutex(State(fd: fd))
     }
 
@@ -34,21 +63,50 @@ public final class FileStore: DurableStore {
         state.withLock { _ = close($0.fd) }
     }
 
-    /// Reads every complete record.
+    /// Reads every record that survived. Crash damage after the last sync is dropped and the file
+    /// rewritten without it; a whole frame that does not decode (not crash damage: a record this
+    /// version cannot read) is `storage_failed` naming it.
     package func load() throws(WatchLinkError) -> [DurableRecord] {
         guard let bytes = try FileStore.readIfPresent(path) else { return [] }
-        return try FileStore.decodeLog(bytes)
+        let (records, damaged) = try FileStore.scanLog(bytes)
+        recovery.withLock { $0 = damaged }
+        if !damaged.isEmpty { try replace(with: records) }
+        return records
     }
 
-    /// Decodes a log image, stopping at a torn tail; a corrupt complete record is an error.
-    static func decodeLog(_ bytes: [UInt8]) throws(WatchLinkError) -> [DurableRecord] {
+    /// Decodes a log image: its records and the ranges dropped as damage.
+    static func scanLog(_ bytes: [UInt8]) throws(WatchLinkError) -> ([DurableRecord], [Range<Int>]) {
+        guard bytes.starts(with: header) else {
+            if header.starts(with: bytes) { return ([], []) }
+            return (try decodeLegacyLog(bytes), [])
+        }
+        let scan = LogFrame.scan(bytes, from: header.count, maximumLength: maximumRecord)
+        var records: [DurableRecord] = []
+        let decoder = JSONDecoder()
+        for body in scan.bodies {
+            do {
+                records.append(try RecordCodec.decode(Array(bytes[body]), json: decoder))
+            } catch {
+                throw WatchLinkError(
+                    .storageFailed, "the record at offset \(body.lowerBound - LogFrame.headerSize) is whole but cannot be read",
+                    details: ["field": "log[\(records.count)]"])
+            }
+        }
+        return (records, scan.damaged)
+    }
+
+    /// The records of a log image (both formats).
+    static func decodeLog(_ bytes: [UInt8]) throws(WatchLinkError) -> [DurableRecord] { try scanLog(bytes).0 }
+
+    /// Decodes a log of the format before the header, stopping at a torn tail; a corrupt complete record is an error.
+    static func decodeLegacyLog(_ bytes: [UInt8]) throws(WatchLinkError) -> [DurableRecord] {
         var records: [DurableRecord] = []
         var offset = 0
         let decoder = JSONDecoder()
         while offset + 4 <= bytes.count {
             let length =
                 Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard length <= 4 << 20 else {
+            guard length <= maximumRecord else {
                 throw WatchLinkError(
                     .storageFailed, "record length \(length) at offset \(offset) is implausible",
                     details: ["field": "log[\(records.count)]"])
@@ -65,24 +123,23 @@ public final class FileStore: DurableStore {
         return records
     }
 
-    static func frame(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] {
+    /// The frames of `records` (without the header).
+    static func frames(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] {
         var out: [UInt8] = []
         let encoder = WireCodec.makeEncoder()
-        for record in records {
-            let body = try RecordCodec.encode(record, json: encoder)
-            let n = UInt32(body.count)
-            out += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
-            out += body
-        }
+        for record in records { LogFrame.append(try RecordCodec.encode(record, json: encoder), to: &out) }
         return out
     }
+
+    /// A whole log image of `records`: the header and their frames.
+    static func frame(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] { header + (try frames(records)) }
 
     /// `fdatasync` waits on the disk, so the connection runs it off its actor.
     package var syncsInBackground: Bool { true }
 
     /// Buffers records for the next sync.
     package func append(_ records: [DurableRecord]) throws(WatchLinkError) {
-        let bytes = try FileStore.frame(records)
+        let bytes = try FileStore.frames(records)
         state.withLock { $0.buffer += bytes }
     }
 

@@ -90,7 +90,14 @@ final class UserInfoLog {
                 if bytes[offset...].allSatisfy({ $0 == 0 }) { break }
                 throw corrupt(path, index, offset, "length \(length) is outside 9...\(maxRecordLength)")
             }
-            guard offset + 4 + length <= bytes.count else { break }
+            guard offset + 4 + length <= bytes.count else {
+                // NB: a record running past the end is a torn tail only when no whole record follows;
+                // otherwise its length was damaged, and cutting the file there would lose synced records.
+                if wholeRecordFollows(in: bytes, after: offset) {
+                    throw corrupt(path, index, offset, "length \(length) runs past the end, with whole records after it")
+                }
+                break
+            }
             let body = offset + 4
             // NB: no record has kind 0: a record whose bytes are all zeros to the end of the file is
             // one a crash left as a length and no more.
@@ -251,6 +258,26 @@ final class UserInfoLog {
             for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: sum >> UInt32(shift))) }
         }
         return out
+    }
+
+    /// Whether a whole checksummed record (plausible length, known kind, matching CRC-32) starts
+    /// anywhere after `offset`.
+    static func wholeRecordFollows(in bytes: [UInt8], after offset: Int) -> Bool {
+        var start = offset + 1
+        while start + 4 + 13 <= bytes.count {
+            let length =
+                Int(bytes[start]) << 24 | Int(bytes[start + 1]) << 16 | Int(bytes[start + 2]) << 8 | Int(bytes[start + 3])
+            let body = start + 4
+            if length >= 13, length <= maxRecordLength, body + length <= bytes.count, bytes[body] & checked != 0,
+                Kind(rawValue: bytes[body] & ~checked) != nil
+            {
+                let end = body + length
+                let sum = bytes[(end - 4)..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                if CRC32.checksum(bytes[body..<(end - 4)]) == sum { return true }
+            }
+            start += 1
+        }
+        return false
     }
 
     private static func corrupt(_ path: String, _ index: Int, _ offset: Int, _ reason: String) -> WatchLinkError {

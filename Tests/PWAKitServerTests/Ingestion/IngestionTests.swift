@@ -26,7 +26,9 @@ struct IngestionTests {
     static func harness(_ engine: StorageEngine, host: String, port: Int, attempts: Int = 8) async throws -> Harness {
         try await Harness.make(engine: engine) { configuration in
             configuration.ingestionAttempts = attempts
-            configuration.linkFetcher = SafeFetcher(resolver: FixedResolver([host: [[127, 0, 0, 1]]])) { address, candidate in
+            configuration.linkFetcher = SafeFetcher(
+                resolver: FixedResolver([host: [[127, 0, 0, 1]], "amp.\(host)": [[127, 0, 0, 1]]])
+            ) { address, candidate in
                 address == [127, 0, 0, 1] && candidate == port ? nil : "not the test site"
             }
         }
@@ -54,6 +56,20 @@ struct IngestionTests {
                 Array(
                     "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(Self.png.count)\r\nConnection: close\r\n\r\n"
                         .utf8) + Self.png
+            case let amp where amp.hasPrefix("/amp/"):
+                // NB: an AMP page names its ordinary page as canonical, on the same site without `amp.`:
+                // `/amp/<host:port>/story.amp` names `http://<host:port>/story`.
+                Array(
+                    SafeFetcherTests.ok(
+                        """
+                        <!doctype html><html \u{26A1} lang="en"><head><meta charset="utf-8">
+                        <script async src="https://cdn.ampproject.org/v0.js"></script>
+                        <title>Harbour Story</title>
+                        <link rel="canonical" href="http://\(amp.split(separator: "/")[1])/story">
+                        <meta name="description" content="Boats, mostly.">
+                        </head><body></body></html>
+                        """
+                    ).utf8)
             case "/gone": Array("HTTP/1.1 410 Gone\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
             case "/busy": Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
             default: Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
@@ -89,6 +105,37 @@ struct IngestionTests {
             #expect(post.json["imageUrl"]?.string == "/v1/blobs/\(hash)")
             let image = try await client.send(.get, "/v1/blobs/\(hash)")
             #expect(image.status == .ok && image.bytes == Self.png)
+        }
+        await site.stop()
+    }
+
+    @Test("an AMP page's post moves to the ordinary page its canonical link names", arguments: StorageEngine.available)
+    func ampPage(engine: StorageEngine) async throws {
+        let site = try await Self.site()
+        let port = site.port
+        let host = "site-\(uniqueSuffix()).test"
+        let harness = try await Self.harness(engine, host: host, port: port)
+        let server = harness.server
+        try await harness.test(.router) { client in
+            let user = try await client.register()
+            let created = try await client.send(
+                .post, "/v1/posts", json: ["url": "http://amp.\(host):\(port)/amp/\(host):\(port)/story.amp"], token: user.access)
+            let id = try #require(created.json["id"]?.string)
+            let job = try #require(try await server.storage.jobs(postId: id).first)
+            try await server.ingestionHandler.run(job)
+            let post = try await client.send(.get, "/v1/posts/\(id)", token: user.access)
+            #expect(post.json["status"]?.string == "ready", "\(post.text)")
+            #expect(post.json["title"]?.string == "Harbour Story")
+            #expect(post.json["description"]?.string == "Boats, mostly.")
+            #expect(post.json["canonicalUrl"]?.string == "http://\(host):\(port)/story")
+            #expect(
+                post.json["url"]?.string == "http://amp.\(host):\(port)/amp/\(host):\(port)/story.amp",
+                "the link as shared is kept")
+            // Sharing the ordinary page now finds the same post.
+            let again = try await client.send(
+                .post, "/v1/posts", json: ["url": "http://\(host):\(port)/story"], token: user.access)
+            #expect(again.status == .ok)
+            #expect(again.json["id"]?.string == id)
         }
         await site.stop()
     }

@@ -1,0 +1,63 @@
+/// The frames of a crash-safe log: `length (4 bytes, big-endian) | CRC-32 of the length and the
+/// body (4) | body`. The checksum covers the length, so a damaged length is seen as damage rather
+/// than read as a record that runs past the end (and taken for a torn tail).
+///
+/// Reading stops trusting a frame at the first one that is not whole and valid, and looks for the
+/// next valid frame after it: a crash leaves damage only after the last sync (a torn append, a
+/// tail of zeros from a size that reached the disk before the data), so when a valid frame follows
+/// the damage, the damage is skipped and everything after it kept; when none does, the rest of the
+/// file is a torn tail.
+enum LogFrame {
+    /// Length and checksum.
+    static let headerSize = 8
+
+    /// Appends `body` as one frame.
+    static func append(_ body: [UInt8], to out: inout [UInt8]) {
+        let n = UInt32(body.count)
+        let length = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+        let sum = CRC32.checksum(body, after: CRC32.checksum(length, finishing: false))
+        out += length
+        out += [UInt8(sum >> 24), UInt8(sum >> 16 & 0xFF), UInt8(sum >> 8 & 0xFF), UInt8(sum & 0xFF)]
+        out += body
+    }
+
+    /// What a scan found.
+    struct Scan: Equatable {
+        /// The bodies of the valid frames, in order.
+        var bodies: [Range<Int>] = []
+        /// The byte ranges that held no valid frame (damage skipped, then a torn tail if any).
+        var damaged: [Range<Int>] = []
+    }
+
+    /// Reads the frames of `bytes` from `start`, each body at most `maximumLength` bytes.
+    static func scan(_ bytes: [UInt8], from start: Int, maximumLength: Int) -> Scan {
+        var scan = Scan()
+        var offset = start
+        while offset < bytes.count {
+            if let body = frame(in: bytes, at: offset, maximumLength: maximumLength) {
+                scan.bodies.append(body)
+                offset = body.upperBound
+                continue
+            }
+            var next = offset + 1
+            while next + headerSize <= bytes.count, frame(in: bytes, at: next, maximumLength: maximumLength) == nil { next += 1 }
+            let end = next + headerSize <= bytes.count ? next : bytes.count
+            scan.damaged.append(offset..<end)
+            offset = end
+        }
+        return scan
+    }
+
+    /// The body of the valid frame at `offset`, or nil.
+    static func frame(in bytes: [UInt8], at offset: Int, maximumLength: Int) -> Range<Int>? {
+        guard offset + headerSize <= bytes.count else { return nil }
+        let length =
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        let body = offset + headerSize
+        guard length <= maximumLength, body + length <= bytes.count else { return nil }
+        let stored = bytes[(offset + 4)..<body].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let sum = CRC32.checksum(
+            bytes[body..<(body + length)], after: CRC32.checksum(bytes[offset..<(offset + 4)], finishing: false))
+        return sum == stored ? body..<(body + length) : nil
+    }
+}
