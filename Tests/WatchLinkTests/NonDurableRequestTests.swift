@@ -93,4 +93,21 @@ import Testing
         let actions = watch.receive(WireCodec.encode(.request(H.request(4))), on: .message, now: H.t0)
         #expect(H.runs(actions).count == 1)
     }
+
+    @Test func aLongNonDurableRunKeepsTheInboxBounded() {
+        var pair = EnginePair()
+        var largest = 0
+        for n in 0..<12_000 {
+            let request = WireRequest(
+                typeKey: WatchTypeKey("test.echo"), payload: Data("{}".utf8), requestID: UUID(), idempotencyKey: "run-\(n)",
+                isDurable: false, createdAt: pair.now, deadline: pair.now.advanced(by: .seconds(5)))
+            pair.deliver(pair.phone.submit(request, strategy: .messageOnly, retry: .standard, now: pair.now), from: .phone)
+            largest = max(largest, pair.watch.inbox.count)
+            pair.advance(100)
+        }
+        #expect(pair.runs == 12_000)
+        // Entries live 5 s to their deadline and 60 s after it: about 650 at 10 a second.
+        #expect(largest < 2 * 1024, "the inbox reached \(largest) entries")
+        #expect(!pair.watch.inbox.isEmpty)
+    }
 }

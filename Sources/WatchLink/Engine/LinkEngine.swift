@@ -63,6 +63,11 @@ package struct LinkEngine: Sendable {
     var contextPublishAt: WatchTimestamp?
     var lastContextPublish: WatchTimestamp?
     var recordsSinceCompaction = 0
+    /// The inbox size at which it is pruned next, whether or not the log is compacted: non-durable
+    /// requests write no records, so compaction alone would never prune them.
+    var inboxPruneAt = LinkEngine.inboxPruneFloor
+    /// The smallest ``inboxPruneAt``.
+    static let inboxPruneFloor = 1024
     /// Records in the last compacted snapshot; the log grows by at least this much before the next one.
     var lastSnapshotSize = 0
     var contextAnswered: [String: Int] = [:]
@@ -232,6 +237,12 @@ package struct LinkEngine: Sendable {
             } else if republishDue {
                 actions += publishContext(now: now)
             }
+        }
+        if inbox.count >= inboxPruneAt {
+            // NB: the next prune waits until the inbox has doubled again, so its cost stays amortised
+            // constant per request however many entries are still within their retention.
+            pruneInbox(now: now)
+            inboxPruneAt = max(Self.inboxPruneFloor, inbox.count * 2)
         }
         recordsSinceCompaction += actions.reduce(0) { if case .persist = $1 { $0 + 1 } else { $0 } }
         // NB: waiting for the log to grow by the snapshot's own size keeps compaction's cost amortised
