@@ -82,6 +82,17 @@ import Testing
         #expect(throws: WatchLinkError.self) { try FileStore.decodeLog([0xFF, 0xFF, 0xFF, 0xFF, 1, 2]) }
     }
 
+    @Test func aFrameAfterDamageThatDoesNotDecodeIsMoreDamageNotAnError() throws {
+        let records: [DurableRecord] = [.orderedWatermark(1), .boot(2)]
+        var image = try FileStore.frame([records[0]])
+        image += [0xDE, 0xAD, 0xBE, 0xEF, 0x00]  // damage
+        LogFrame.append(Array("not a record".utf8), to: &image)  // checks out, does not decode
+        image += try FileStore.frames([records[1]])
+        let (loaded, damaged) = try FileStore.scanLog(image)
+        #expect(loaded == records)
+        #expect(damaged.count == 2)
+    }
+
     /// Records of every size class, written in `groups` syncs.
     static func sampleGroups() -> [[DurableRecord]] {
         let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!

@@ -44,7 +44,7 @@ struct InstallDesktopCommandTests {
         #expect(run.stdout.contains("hello-share.desktop"), "\(run.stdout)")
         let values = Self.entries(try scratch.read("apps/hello-share.desktop")).values
         #expect(values["Name"] == "Share to Hello PWAKit")
-        #expect(values["MimeType"] == "text/uri-list;x-scheme-handler/http;x-scheme-handler/https;")
+        #expect(values["MimeType"] == "x-scheme-handler/http;x-scheme-handler/https;")
         #expect(values["NoDisplay"] == "true")
         let config = PWAKitBinary.repositoryRoot.appendingPathComponent("Examples/hello/pwa-config.json").standardizedFileURL.path
         let exec = try #require(values["Exec"])

@@ -14,7 +14,7 @@ public struct JobRunnerConfiguration: Sendable {
     public var lease: Duration
     /// How long an idle worker waits before looking again.
     public var pollInterval: Duration
-    /// How often expired leases are rescued.
+    /// How often expired leases are rescued (by default every half lease, at most every 30 s).
     public var rescueInterval: Duration
     /// The backoff between attempts (equal jitter: at least half of each ceiling).
     public var retry: RetryPolicy
@@ -23,14 +23,15 @@ public struct JobRunnerConfiguration: Sendable {
     public init(
         worker: String = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)",
         concurrency: Int = 4, lease: Duration = .seconds(300), pollInterval: Duration = .seconds(1),
-        rescueInterval: Duration = .seconds(30),
+        rescueInterval: Duration? = nil,
         retry: RetryPolicy = RetryPolicy(initialDelay: .seconds(10), multiplier: 2, maximumDelay: .seconds(3600))
     ) {
         self.worker = worker
         self.concurrency = max(1, concurrency)
         self.lease = lease
         self.pollInterval = pollInterval
-        self.rescueInterval = rescueInterval
+        // NB: a short lease is rescued soon after it runs out: every half lease, at most every 30 s.
+        self.rescueInterval = rescueInterval ?? min(.seconds(30), lease / 2)
         self.retry = retry
     }
 }
@@ -263,24 +264,25 @@ final class Slots: Sendable {
     let ticking = Atomic(false)
 }
 
-/// Wakes the dispatcher: a signal while it does not wait is kept for its next wait.
+/// Wakes the dispatchers waiting (a runner may run ``JobRunner/run()`` and
+/// ``JobRunner/runUntilIdle()`` at once): a signal while none waits is kept for the next wait.
 final class Wakeup: Sendable {
     private struct State {
         var pending = false
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Mutex(State())
 
     func signal() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard let waiter = state.waiter else {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.waiters.isEmpty else {
                 state.pending = true
-                return nil
+                return []
             }
-            state.waiter = nil
-            return waiter
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume() }
     }
 
     func wait() async {
@@ -290,7 +292,7 @@ final class Wakeup: Sendable {
                     state.pending = false
                     return true
                 }
-                state.waiter = continuation
+                state.waiters.append(continuation)
                 return false
             }
             if now { continuation.resume() }

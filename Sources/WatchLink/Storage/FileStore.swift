@@ -82,17 +82,26 @@ public final class FileStore: DurableStore {
         }
         let scan = LogFrame.scan(bytes, from: header.count, maximumLength: maximumRecord)
         var records: [DurableRecord] = []
+        var damaged = scan.damaged
+        let firstDamage = scan.damaged.first?.lowerBound ?? Int.max
         let decoder = JSONDecoder()
         for body in scan.bodies {
             do {
                 records.append(try RecordCodec.decode(Array(bytes[body]), json: decoder))
             } catch {
+                let frame = (body.lowerBound - LogFrame.headerSize)..<body.upperBound
+                // NB: a frame found after damage may be bytes of a damaged record's body that happen
+                // to check out; one that does not decode is more damage. One before any damage is not.
+                if frame.lowerBound > firstDamage {
+                    damaged.append(frame)
+                    continue
+                }
                 throw WatchLinkError(
-                    .storageFailed, "the record at offset \(body.lowerBound - LogFrame.headerSize) is whole but cannot be read",
+                    .storageFailed, "the record at offset \(frame.lowerBound) is whole but cannot be read",
                     details: ["field": "log[\(records.count)]"])
             }
         }
-        return (records, scan.damaged)
+        return (records, damaged.sorted { $0.lowerBound < $1.lowerBound })
     }
 
     /// The records of a log image (both formats).

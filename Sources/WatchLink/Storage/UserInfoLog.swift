@@ -260,24 +260,33 @@ final class UserInfoLog {
         return out
     }
 
-    /// Whether a whole checksummed record (plausible length, known kind, matching CRC-32) starts
-    /// anywhere after `offset`.
+    /// Whether whole checksummed records (plausible length, known kind, matching CRC-32) run from
+    /// somewhere after `offset` to the end of the file: records written after the one at `offset`.
+    /// NB: one checksummed record alone is not enough: an item's own bytes, torn by a crash, may hold one.
     static func wholeRecordFollows(in bytes: [UInt8], after offset: Int) -> Bool {
         var start = offset + 1
         while start + 4 + 13 <= bytes.count {
-            let length =
-                Int(bytes[start]) << 24 | Int(bytes[start + 1]) << 16 | Int(bytes[start + 2]) << 8 | Int(bytes[start + 3])
-            let body = start + 4
-            if length >= 13, length <= maxRecordLength, body + length <= bytes.count, bytes[body] & checked != 0,
-                Kind(rawValue: bytes[body] & ~checked) != nil
-            {
-                let end = body + length
-                let sum = bytes[(end - 4)..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                if CRC32.checksum(bytes[body..<(end - 4)]) == sum { return true }
+            var next = start
+            while let end = wholeRecord(in: bytes, at: next) {
+                next = end
+                if next == bytes.count { return true }
             }
             start += 1
         }
         return false
+    }
+
+    /// The end of the whole checksummed record at `start`, or nil.
+    static func wholeRecord(in bytes: [UInt8], at start: Int) -> Int? {
+        guard start + 4 + 13 <= bytes.count else { return nil }
+        let length = Int(bytes[start]) << 24 | Int(bytes[start + 1]) << 16 | Int(bytes[start + 2]) << 8 | Int(bytes[start + 3])
+        let body = start + 4
+        guard length >= 13, length <= maxRecordLength, body + length <= bytes.count, bytes[body] & checked != 0,
+            Kind(rawValue: bytes[body] & ~checked) != nil
+        else { return nil }
+        let end = body + length
+        let sum = bytes[(end - 4)..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return CRC32.checksum(bytes[body..<(end - 4)]) == sum ? end : nil
     }
 
     private static func corrupt(_ path: String, _ index: Int, _ offset: Int, _ reason: String) -> WatchLinkError {

@@ -23,10 +23,11 @@ struct InstallDesktopCommand: ParsableCommand {
             launcher too; without it the launcher uses the server of its last run.
 
             With --share (and --config) a second entry, pwakit-<scheme>-share.desktop beside the \
-            first, offers "Share to <app>" for links (MimeType text/uri-list and the http and https \
-            schemes, so a file manager's or browser's Open With lists it; it is not made the default \
-            for anything): it runs `<this pwakit> share --config <config> %u`, which keeps the link \
-            in the app group's share outbox for the app to send.
+            first, offers "Share to <app>" for links (MimeType the http and https schemes, so Open \
+            With lists it for a link; this command makes it the default for nothing, though on a \
+            desktop with no default browser xdg-open may pick it): it runs `<this pwakit> share \
+            --config <config> %u`, which keeps the link in the app group's share outbox for the app \
+            to send.
 
             Exit status: 0 written; 1 an invalid configuration; 2 an unreadable one; 3 the output \
             exists and --force was not given; 4 the output cannot be written; 64 a scheme that is \
@@ -167,7 +168,7 @@ struct InstallDesktopCommand: ParsableCommand {
             Exec=\(([program, "share", "--config", config]).map(execValue).joined(separator: " ")) %u
             Terminal=false
             NoDisplay=true
-            MimeType=text/uri-list;x-scheme-handler/http;x-scheme-handler/https;
+            MimeType=x-scheme-handler/http;x-scheme-handler/https;
 
             """
     }

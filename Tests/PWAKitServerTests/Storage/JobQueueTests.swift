@@ -104,6 +104,30 @@ struct JobQueueTests {
     }
 
     @Test(
+        "completing a job that was rescued meanwhile neither completes nor claims it",
+        arguments: StorageEngine.available)
+    func completingARescuedJob(engine: StorageEngine) async throws {
+        try await engine.withStorage { storage in
+            try await storage.migrate()
+            let kind = "test-\(uniqueSuffix())"
+            _ = try await storage.enqueueJob(Self.job(kind))
+            let held = try #require(
+                try await storage.claimJobs(
+                    kinds: [kind], worker: "slow", limit: 1, now: Self.start + 10, leaseUntil: Self.start + 20
+                ).first)
+            // The lease runs out and the job is rescued: available again, due now, its token unchanged.
+            #expect(try await storage.rescueJobs(kinds: [kind], now: Self.start + 30) == 1)
+            let (claimed, completed) = try await storage.completeAndClaimJobs(
+                completing: [JobLease(id: held.id, leaseToken: held.leaseToken)], kinds: [kind], worker: "slow", limit: 0,
+                now: Self.start + 40, leaseUntil: Self.start + 100)
+            #expect(claimed.isEmpty, "a limit of 0 claims nothing, even the job being completed")
+            #expect(completed.isEmpty)
+            let job = try #require(try await storage.job(id: held.id))
+            #expect(job.state == .available && job.attempt == 1, "the rescued job waits for a claim of its own")
+        }
+    }
+
+    @Test(
         "a worker whose lease ran out cannot complete, fail or extend the job another worker now holds",
         arguments: StorageEngine.available)
     func fencing(engine: StorageEngine) async throws {

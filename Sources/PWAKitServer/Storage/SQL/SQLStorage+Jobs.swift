@@ -59,10 +59,15 @@ extension SQLStorage {
             postgres
             ? "id = ANY(ARRAY(\(claim)) || ARRAY[\(ids.joined(separator: ", "))]::text[])"
             : "(id IN (\(claim))\(ids.isEmpty ? "" : " OR id IN (\(ids.joined(separator: ", ")))"))"
+        // NB: a row being completed is never claimed here, even when it is available again (its lease
+        // ran out and it was rescued): only rows the claim picked are taken as available.
         let fenced =
             tokens.isEmpty
             ? "state = 'available'"
-            : "(state = 'available' OR (state = 'running' AND lease_token = CASE id \(tokens.joined(separator: " ")) END))"
+            : """
+            ((state = 'available' AND CASE id \(tokens.joined(separator: " ")) END IS NULL) \
+            OR (state = 'running' AND lease_token = CASE id \(tokens.joined(separator: " ")) END))
+            """
         let rows = try await driver.query(
             """
             UPDATE jobs SET \
