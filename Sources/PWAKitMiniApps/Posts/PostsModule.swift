@@ -132,18 +132,10 @@ public struct PostsModule: ActionModule {
         do {
             return try await account.authorized { token in try await body(account.client, token) }
         } catch let error as APIClientError {
-            switch error.code {
-            case .notSignedIn, .sessionExpired, .unauthorized:
-                throw BridgeError(.module("posts", "not_signed_in"), error.message)
-            case .network, .timeout:
-                throw BridgeError(.module("posts", "offline"), error.message)
-            default:
-                if error.status == 404 { throw BridgeError(.module("posts", "not_found"), error.message) }
-                if let field = error.field {
-                    throw BridgeError.field(.invalidPayload, path: "payload.\(field)", error.message)
-                }
-                throw BridgeError(.module("posts", "failed"), "\(error.code): \(error.message)")
-            }
+            if let answer = error.accountBridgeError(module: "posts") { throw answer }
+            if error.status == 404 { throw BridgeError(.module("posts", "not_found"), error.message) }
+            if let field = error.field { throw BridgeError.field(.invalidPayload, path: "payload.\(field)", error.message) }
+            throw BridgeError(.module("posts", "failed"), "\(error.code): \(error.message)")
         }
     }
 }

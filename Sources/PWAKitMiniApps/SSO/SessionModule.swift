@@ -76,14 +76,8 @@ public struct SessionModule: ActionModule {
                 code: answer.code, launchToken: answer.launchToken,
                 expiresAt: ISO8601DateFormatter().string(from: answer.expiresAt))
         } catch let error as APIClientError {
-            switch error.code {
-            case .notSignedIn, .sessionExpired, .unauthorized:
-                throw BridgeError(.module("session", "not_signed_in"), error.message)
-            case .network, .timeout:
-                throw BridgeError(.module("session", "offline"), error.message)
-            default:
-                throw BridgeError(.module("session", "refused"), "\(error.code): \(error.message)")
-            }
+            throw error.accountBridgeError(module: "session")
+                ?? BridgeError(.module("session", "refused"), "\(error.code): \(error.message)")
         }
     }
 }

@@ -123,7 +123,7 @@ struct InstallDesktopCommand: ParsableCommand {
                     + "xdg-mime default \(target.lastPathComponent) x-scheme-handler/\(scheme.name)")
             if files.count > 1 {
                 Console.write(
-                    "\"Share to \(appName ?? "PWAKit")\" is offered by Open With for links; to try it: gio launch \(files[1].0.path) https://example.com/"
+                    "\"Share to \(appName ?? "PWAKit")\" is registered for http and https links; to try it: gio launch \(files[1].0.path) https://example.com/"
                 )
             }
         }
