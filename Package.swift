@@ -285,7 +285,11 @@ package.products += [
 // bundle store, updater, ready-bound rollback and the `session` module (no WebKit, no server).
 package.targets += [
     .target(
-        name: "PWAKitAPI", dependencies: ["PWAKitBundles", "PWAKitErrors", "PWAKitRetry", "PWAKitDependencies"],
+        name: "PWAKitAPI",
+        dependencies: [
+            "PWAKitBundles", "PWAKitErrors", "PWAKitRetry", "PWAKitDependencies", "PWAKitEncoding",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
         swiftSettings: strictSettings),
     .target(name: "PWAKitDependencies", swiftSettings: strictSettings),
     .testTarget(
@@ -340,6 +344,30 @@ if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
     cli.dependencies += ["PWAKitAPI", "PWAKitMiniApps", "PWAKitFiles"]
 }
 // MARK: - end mini-apps
+
+// MARK: - Mobile identity: device enrolment, PIN, authenticators, mobile authentication (device side).
+package.targets += [
+    .target(
+        name: "PWAKitIdentity",
+        dependencies: [
+            "PWAKitAPI", "PWAKitErrors", "PWAKitEncoding", "PWAKitModules", "PWAKitDependencies",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "PWAKitIdentityTests",
+        dependencies: [
+            "PWAKitIdentity", "PWAKitAPI", "PWAKitServer", "PWAKitModules", "PWAKitTesting", "PWAKitEncoding",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        swiftSettings: strictSettings
+    ),
+]
+package.products += [.library(name: "PWAKitIdentity", targets: ["PWAKitIdentity"])]
 
 // MARK: - App foundation: the crash-safe event buffer and its relay.
 package.targets += [

@@ -23,6 +23,7 @@ public struct PlatformServer: Sendable {
     let catalog: CatalogService
     let releases: ReleaseService
     let launch: LaunchService
+    let mobileIdentity: MobileIdentityService
 
     /// Migrates the schema, loads (or creates) the shared token-signing key and wires the services.
     public static func make(
@@ -44,8 +45,11 @@ public struct PlatformServer: Sendable {
         self.configuration = configuration
         self.environment = environment
         self.tokens = tokens
-        self.identity = try IdentityService(
+        let identity = try IdentityService(
             storage: storage, tokens: tokens, environment: environment, configuration: configuration)
+        self.identity = identity
+        self.mobileIdentity = MobileIdentityService(
+            storage: storage, environment: environment, configuration: configuration, identity: identity)
         let catalog = CatalogService(storage: storage, environment: environment)
         self.catalog = catalog
         let releases = ReleaseService(storage: storage, blobs: blobs, catalog: catalog, environment: environment)
@@ -94,6 +98,7 @@ public struct PlatformServer: Sendable {
         addFlagRoutes(to: table)
         addDeviceRoutes(to: table)
         addPostRoutes(to: table)
+        addMobileIdentityRoutes(to: table)
     }
 
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.

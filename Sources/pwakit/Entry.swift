@@ -11,6 +11,7 @@ import PWAKitServer
 @main
 enum Entry {
     static func main() {
+        ParentWatch.startIfAsked()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["--version"] {
             print(PWAKit.version)

@@ -59,6 +59,28 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         public static let pushUnavailable = Code("push_unavailable")
         /// The release is signed by a publisher key that was revoked.
         public static let keyRevoked = Code("key_revoked")
+        /// The device proof is missing, malformed, from an unknown device, or its signature does not verify.
+        public static let invalidProof = Code("invalid_proof")
+        /// The device proof's time is further from the server's clock than the skew bound; fix the device clock.
+        public static let clockSkew = Code("clock_skew")
+        /// The device proof's nonce was used before: a replayed request.
+        public static let proofReplayed = Code("proof_replayed")
+        /// The device was revoked or deregistered (too many wrong PINs): it must wipe its identity data.
+        public static let deviceDeregistered = Code("device_deregistered")
+        /// The PIN was wrong; the message says how many attempts are left.
+        public static let wrongPIN = Code("wrong_pin")
+        /// The user already has as many enrolled devices as allowed; revoke one first.
+        public static let deviceLimit = Code("device_limit")
+        /// The user has no enrolled device to ask.
+        public static let notEnrolled = Code("not_enrolled")
+        /// The user already has a pending mobile-authentication request.
+        public static let transactionPending = Code("transaction_pending")
+        /// The transaction has expired, was answered, or has ended.
+        public static let transactionClosed = Code("transaction_closed")
+        /// The typed number is not the one the requesting screen showed; the transaction is rejected.
+        public static let numberMismatch = Code("number_mismatch")
+        /// The user reported a recent request as not theirs; requests are muted for a while.
+        public static let requestsMuted = Code("requests_muted")
     }
 
     /// The HTTP status.

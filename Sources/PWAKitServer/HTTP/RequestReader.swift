@@ -23,7 +23,11 @@ enum RequestReader {
     static let maximumDepth = 32
 
     static func json<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        let buffer = try await collect(request, limit: limit)
+        try decode(T.self, from: try await collect(request, limit: limit))
+    }
+
+    /// Decodes a collected body as JSON, naming the field at fault on error.
+    static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         guard nestingDepth(buffer.readableBytesView) <= maximumDepth else {
             throw APIError.invalid("body", "nests arrays and objects deeper than \(maximumDepth) levels")
         }

@@ -143,13 +143,16 @@ struct IdentityService: Sendable {
         try await storage.revokeRefreshFamily(familyId: owner.familyId, now: environment.now())
     }
 
-    private func issueTokens(for user: UserRecord, familyId: String?) async throws -> TokenPairResponse {
+    /// A new token pair for `user` in a new session (or `familyId`'s), bound to an enrolled device when
+    /// `deviceId` is given: revoking the device ends the session.
+    func issueTokens(for user: UserRecord, familyId: String?, deviceId: String? = nil) async throws -> TokenPairResponse {
         let now = environment.now()
         let refreshToken = environment.token()
         let session = familyId ?? environment.identifier()
         try await storage.insertRefreshToken(
             tokenHash: SHA256.hex(of: Data(refreshToken.utf8)), familyId: session, userId: user.id,
-            issuedAt: now, expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime), newFamily: familyId == nil
+            issuedAt: now, expiresAt: now.addingTimeInterval(configuration.refreshTokenLifetime), newFamily: familyId == nil,
+            deviceId: deviceId
         )
         let accessToken = try await tokens.accessToken(for: user, session: session, now: now)
         return TokenPairResponse(

@@ -25,7 +25,9 @@ public protocol ServerStorage: Sendable {
 
     // MARK: Refresh tokens
     /// Starts a refresh-token family and stores its first token.
-    func insertRefreshToken(tokenHash: String, familyId: String, userId: String, issuedAt: Date, expiresAt: Date, newFamily: Bool)
+    func insertRefreshToken(
+        tokenHash: String, familyId: String, userId: String, issuedAt: Date, expiresAt: Date, newFamily: Bool,
+        deviceId: String?)
         async throws
     /// Presents a refresh token. When it is current, `successor` (the hash of a fresh token) is stored in
     /// its family, expiring at `expiresAt`, **before** the presented token is marked used (by `address`,
@@ -62,7 +64,8 @@ public protocol ServerStorage: Sendable {
     func reserveAttempt(_ keys: [ThrottleKey], since: Date, now: Date) async throws -> Bool
     /// Deletes what no longer matters: throttle rows before `throttleBefore` (known addresses before
     /// `knownBefore`), refresh tokens expired before `now` (a used one is kept until then, so its reuse
-    /// is still caught), launch codes expired or used. How many rows went.
+    /// is still caught), launch codes expired or used, device-proof nonces whose proofs are past the
+    /// skew bound. How many rows went.
     func purge(now: Date, throttleBefore: Date, knownBefore: Date) async throws -> Int
     /// Takes back one reservation of `key` made at `at` (the attempt succeeded and should not count).
     func releaseAttempt(key: String, at: Date) async throws
@@ -149,6 +152,49 @@ public protocol ServerStorage: Sendable {
     /// A user's devices, most recently registered first.
     func devices(userId: String) async throws -> [DeviceRecord]
 
+    // MARK: Mobile identity
+    /// Enrols a device unless its user already has `limit` active ones; whether it was enrolled.
+    func enrolDevice(_ device: EnrolledDeviceRecord, limit: Int) async throws -> Bool
+    /// An enrolled device by id, active or not.
+    func enrolledDevice(id: String) async throws -> EnrolledDeviceRecord?
+    /// A user's active enrolled devices, oldest first.
+    func enrolledDevices(userId: String) async throws -> [EnrolledDeviceRecord]
+    /// Revokes an active device (only `userId`'s when given) and every session issued to it; whether
+    /// it was active.
+    func revokeEnrolledDevice(id: String, userId: String?, reason: String, now: Date) async throws -> Bool
+    /// Records a proof's nonce as used by the device until `expiresAt` and notes the device's use;
+    /// false when the device had used it already (a replay).
+    func useProofNonce(deviceId: String, nonce: String, expiresAt: Date, now: Date) async throws -> Bool
+    /// Counts one PIN attempt for an active device that has fewer than `limit` counted; the count after
+    /// it, or nil when none is left (or the device is not active).
+    func reservePINAttempt(deviceId: String, limit: Int) async throws -> Int?
+    /// Settles a reserved PIN attempt: a right PIN clears the count; a wrong one stays counted and,
+    /// when the count has reached `limit`, deregisters the device and ends its sessions. Whether the
+    /// device is still active.
+    func settlePINAttempt(deviceId: String, right: Bool, limit: Int, now: Date) async throws -> Bool
+    /// Sets (or with nil removes) an active device's PIN or biometric key; whether the device is active.
+    func setAuthenticatorKey(deviceId: String, kind: String, publicKey: String?) async throws -> Bool
+    /// Stores a pending transaction unless its user already has an unexpired pending one (an expired one
+    /// is marked expired first); whether it was stored.
+    func insertIdentityTransaction(_ transaction: IdentityTransactionRecord, now: Date) async throws -> Bool
+    /// A transaction by id.
+    func identityTransaction(id: String) async throws -> IdentityTransactionRecord?
+    /// A user's pending, unexpired transactions.
+    func pendingIdentityTransactions(userId: String, now: Date) async throws -> [IdentityTransactionRecord]
+    /// Takes a pending, unexpired transaction's one answer; false when it was taken, ended or expired.
+    func takeTransactionAnswer(id: String, now: Date) async throws -> Bool
+    /// Ends a transaction whose answer was taken: its status, reason and (approvals) signature.
+    func finishIdentityTransaction(
+        id: String, status: String, reason: String?, authenticator: String?, signature: String?, publicKey: String?,
+        deviceId: String?, now: Date
+    ) async throws
+    /// Marks a pending transaction whose time has passed as expired.
+    func expireIdentityTransaction(id: String, now: Date) async throws
+    /// Records a "this wasn't me" report, muting requests for the user until `mutedUntil`.
+    func recordFraudReport(userId: String, transactionId: String, at: Date, mutedUntil: Date) async throws
+    /// The end of the latest mute of the user's requests, if any.
+    func mutedUntil(userId: String) async throws -> Date?
+
     // MARK: Server keys
     /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.
     func serverKey(purpose: String, candidate: String, now: Date) async throws -> String
@@ -207,6 +253,17 @@ public protocol ServerStorage: Sendable {
     func jobs(postId: String) async throws -> [JobRecord]
     /// A job by id.
     func job(id: String) async throws -> JobRecord?
+}
+
+extension ServerStorage {
+    /// Starts a refresh-token family bound to no enrolled device and stores its first token.
+    public func insertRefreshToken(
+        tokenHash: String, familyId: String, userId: String, issuedAt: Date, expiresAt: Date, newFamily: Bool
+    ) async throws {
+        try await insertRefreshToken(
+            tokenHash: tokenHash, familyId: familyId, userId: userId, issuedAt: issuedAt, expiresAt: expiresAt,
+            newFamily: newFamily, deviceId: nil)
+    }
 }
 
 /// One throttle a request must pass: its key (`pair:…`, `account:…`, `address:…`, …) and how

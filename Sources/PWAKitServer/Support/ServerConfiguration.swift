@@ -70,6 +70,20 @@ public struct ServerConfiguration: Sendable {
     public var maximumReleaseBody = 2 * 1024 * 1024
     /// The largest single blob accepted.
     public var maximumBlobSize = 64 * 1024 * 1024
+    /// Active enrolled devices a user may have (1: enrolling a second needs the first revoked).
+    public var enrolledDeviceLimit = 1
+    /// Wrong PINs a device may enter in a row; the wrong one that reaches it deregisters the device.
+    public var pinAttemptLimit = 3
+    /// How far a device proof's time may be from the server's clock, either way.
+    public var proofClockSkew: TimeInterval = 300
+    /// How long a mobile-authentication transaction waits for its answer.
+    public var transactionLifetime: TimeInterval = 60
+    /// Transactions a user may be asked within ``transactionWindow``; more answer 429.
+    public var transactionLimit = 5
+    /// The window ``transactionLimit`` counts in.
+    public var transactionWindow: TimeInterval = 10 * 60
+    /// How long a "this wasn't me" report mutes requests to the user.
+    public var fraudMuteDuration: TimeInterval = 20 * 60
     /// Whether to take the client address from `X-Forwarded-For` (only behind a trusted proxy).
     public var trustForwardedFor = false
     /// How many trusted proxies stand in front of the server: the client address is the entry this

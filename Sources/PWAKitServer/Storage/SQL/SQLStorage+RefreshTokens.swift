@@ -6,12 +6,13 @@ extension SQLStorage {
 
     /// See ``ServerStorage``.
     public func insertRefreshToken(
-        tokenHash: String, familyId: String, userId: String, issuedAt: Date, expiresAt: Date, newFamily: Bool
+        tokenHash: String, familyId: String, userId: String, issuedAt: Date, expiresAt: Date, newFamily: Bool,
+        deviceId: String?
     ) async throws {
         if newFamily {
             try await driver.execute(
-                "INSERT INTO refresh_families (id, user_id, created_at, revoked_at) VALUES ($1, $2, $3, NULL)",
-                [.text(familyId), .text(userId), .date(issuedAt)]
+                "INSERT INTO refresh_families (id, user_id, created_at, revoked_at, device_id) VALUES ($1, $2, $3, NULL, $4)",
+                [.text(familyId), .text(userId), .date(issuedAt), deviceId.map(SQLValue.text) ?? .null]
             )
         }
         try await driver.execute(

@@ -69,6 +69,9 @@ extension SQLStorage {
         removed += try await driver.query(
             "DELETE FROM launch_codes WHERE expires_at < $1 OR used_at IS NOT NULL RETURNING code_hash", [.date(now)]
         ).count
+        removed += try await driver.query(
+            "DELETE FROM identity_nonces WHERE expires_at < $1 RETURNING nonce", [.date(now)]
+        ).count
         return removed
     }
 

@@ -137,5 +137,42 @@ enum Schema {
                 "DROP INDEX IF EXISTS jobs_claim",
             ]
         ),
+        (
+            8,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS identity_devices (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, \
+                name TEXT NOT NULL, device_key TEXT NOT NULL, pin_key TEXT NOT NULL, biometric_key TEXT, \
+                pin_failures INTEGER NOT NULL, pin_version INTEGER NOT NULL, created_at BIGINT NOT NULL, last_used_at BIGINT, \
+                revoked_at BIGINT, revoked_reason TEXT)
+                """,
+                "CREATE INDEX IF NOT EXISTS identity_devices_user ON identity_devices (user_id)",
+                // NB: the key is what refuses a replayed proof, whichever replica it reaches.
+                """
+                CREATE TABLE IF NOT EXISTS identity_nonces (device_id TEXT NOT NULL, nonce TEXT NOT NULL, \
+                expires_at BIGINT NOT NULL, PRIMARY KEY (device_id, nonce))
+                """,
+                "CREATE INDEX IF NOT EXISTS identity_nonces_expiry ON identity_nonces (expires_at)",
+                """
+                CREATE TABLE IF NOT EXISTS identity_transactions (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, \
+                app_id TEXT NOT NULL, message TEXT NOT NULL, data TEXT, requester_address TEXT NOT NULL, \
+                requester_agent TEXT NOT NULL, number INTEGER NOT NULL, nonce TEXT NOT NULL, status TEXT NOT NULL, \
+                reason TEXT, answered INTEGER NOT NULL, authenticator TEXT, signature TEXT, public_key TEXT, \
+                device_id TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, decided_at BIGINT)
+                """,
+                // NB: one pending request per user, however many backends ask at once.
+                """
+                CREATE UNIQUE INDEX IF NOT EXISTS identity_transactions_one_pending ON identity_transactions (user_id) \
+                WHERE status = 'pending'
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS identity_fraud_reports (transaction_id TEXT PRIMARY KEY, \
+                user_id TEXT NOT NULL, reported_at BIGINT NOT NULL, muted_until BIGINT NOT NULL)
+                """,
+                "CREATE INDEX IF NOT EXISTS identity_fraud_reports_user ON identity_fraud_reports (user_id, muted_until)",
+                "ALTER TABLE refresh_families ADD COLUMN device_id TEXT",
+                "CREATE INDEX IF NOT EXISTS refresh_families_device ON refresh_families (device_id)",
+            ]
+        ),
     ]
 }

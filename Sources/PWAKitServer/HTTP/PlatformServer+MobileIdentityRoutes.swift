@@ -1,0 +1,169 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PWAKitAPI
+
+extension PlatformServer {
+    func addMobileIdentityRoutes(to table: RouteTable) {
+        // MARK: The account's devices (bearer token)
+        table.add(.post, "/v1/identity/devices") { request, _ in
+            let caller = try await authenticate(request)
+            let body = try await RequestReader.json(EnrolDeviceRequest.self, from: request, limit: configuration.maximumJSONBody)
+            let device = try await mobileIdentity.enrol(body, userId: caller.userId)
+            return try JSONResponse.make(mobileIdentity.response(device), status: .created)
+        }
+        table.add(.get, "/v1/identity/devices") { request, _ in
+            let caller = try await authenticate(request)
+            return try JSONResponse.make(
+                try await storage.enrolledDevices(userId: caller.userId).map(mobileIdentity.response))
+        }
+        table.add(.delete, "/v1/identity/devices/{id}") { request, context in
+            let caller = try await authenticate(request)
+            let id = try context.parameters.require("id")
+            guard id.utf8.count <= 64,
+                try await storage.revokeEnrolledDevice(id: id, userId: caller.userId, reason: "revoked", now: environment.now())
+            else {
+                throw APIError(.notFound, .notFound, "no such enrolled device of yours")
+            }
+            return JSONResponse.noContent()
+        }
+
+        // MARK: The device itself (device proof)
+        table.add(.get, "/v1/identity/device") { request, _ in
+            let signed = try await deviceRequest(request)
+            return try JSONResponse.make(mobileIdentity.response(signed.device))
+        }
+        table.add(.delete, "/v1/identity/device") { request, _ in
+            let signed = try await deviceRequest(request)
+            _ = try await storage.revokeEnrolledDevice(
+                id: signed.device.id, userId: nil, reason: "deregistered", now: environment.now())
+            return JSONResponse.noContent()
+        }
+        table.add(.post, "/v1/identity/device/session") { request, _ in
+            let signed = try await deviceRequest(request)
+            _ = try await personProof(request, signed)
+            return try JSONResponse.make(try await mobileIdentity.session(for: signed.device))
+        }
+        table.add(.put, "/v1/identity/device/authenticators/{kind}") { request, context in
+            let kind = try authenticatorKind(context)
+            let signed = try await deviceRequest(request)
+            // NB: a new PIN needs the current one; a biometric key needs the PIN too.
+            _ = try await personProof(request, signed, required: .pin)
+            let body = try RequestReader.decode(AuthenticatorKeyRequest.self, from: signed.body)
+            let device = try await mobileIdentity.setKey(kind, body, device: signed.device)
+            return try JSONResponse.make(mobileIdentity.response(device))
+        }
+        table.add(.delete, "/v1/identity/device/authenticators/{kind}") { request, context in
+            let kind = try authenticatorKind(context)
+            guard kind == .biometric else {
+                throw APIError.invalid("kind", "the PIN is every device's fallback and cannot be removed")
+            }
+            let signed = try await deviceRequest(request)
+            guard try await storage.setAuthenticatorKey(deviceId: signed.device.id, kind: kind.rawValue, publicKey: nil) else {
+                throw DeviceProofVerifier.deregistered(signed.device)
+            }
+            return JSONResponse.noContent()
+        }
+        table.add(.get, "/v1/identity/device/transactions") { request, _ in
+            let signed = try await deviceRequest(request)
+            let pending = try await storage.pendingIdentityTransactions(userId: signed.device.userId, now: environment.now())
+            return try JSONResponse.make(
+                PendingTransactionsResponse(transactions: pending.map { .init(id: $0.id, expiresAt: $0.expiresAt) }))
+        }
+        table.add(.get, "/v1/identity/device/transactions/{id}") { request, context in
+            let id = try context.parameters.require("id")
+            let signed = try await deviceRequest(request)
+            let transaction = try await mobileIdentity.pendingTransaction(id: id, device: signed.device)
+            return try JSONResponse.make(
+                TransactionDetailsResponse(
+                    id: transaction.id, appId: transaction.appId, message: transaction.message, data: transaction.data,
+                    requesterAddress: transaction.requesterAddress, requesterAgent: transaction.requesterAgent,
+                    nonce: transaction.nonce, createdAt: transaction.createdAt, expiresAt: transaction.expiresAt))
+        }
+        table.add(.post, "/v1/identity/device/transactions/{id}/answer") { request, context in
+            let id = try context.parameters.require("id")
+            let signed = try await deviceRequest(request)
+            let body = try RequestReader.decode(AnswerTransactionRequest.self, from: signed.body)
+            return try JSONResponse.make(try await mobileIdentity.answer(body, id: id, device: signed.device))
+        }
+
+        // MARK: Requesters (an app backend's credential)
+        table.add(.post, "/v1/identity/transactions") { request, context in
+            let credential = try await appBackend(request, context: context)
+            let body = try await RequestReader.json(
+                CreateTransactionRequest.self, from: request, limit: configuration.maximumJSONBody)
+            let agent = String((request.headers[.userAgent] ?? "unknown").prefix(512))
+            let transaction = try await mobileIdentity.createTransaction(
+                body, appId: credential.appId, callerAddress: clientAddress(request, context: context), callerAgent: agent)
+            return try JSONResponse.make(
+                CreatedTransactionResponse(id: transaction.id, number: transaction.number, expiresAt: transaction.expiresAt),
+                status: .created)
+        }
+        table.add(.get, "/v1/identity/transactions/{id}") { request, context in
+            let credential = try await appBackend(request, context: context)
+            let id = try context.parameters.require("id")
+            return try JSONResponse.make(try await mobileIdentity.transactionStatus(id: id, appId: credential.appId))
+        }
+    }
+
+    /// A request signed by an enrolled device: the device and the body its proof covers.
+    struct DeviceSignedRequest {
+        var device: EnrolledDeviceRecord
+        var body: ByteBuffer
+        var proofHeader: String
+        var target: String
+    }
+
+    func deviceRequest(_ request: Request) async throws -> DeviceSignedRequest {
+        let body = try await RequestReader.collect(request, limit: configuration.maximumJSONBody)
+        let header = request.headers[.deviceProof]
+        let target = request.head.path ?? "/"
+        let device = try await mobileIdentity.proofs.verify(
+            header: header, method: request.method.rawValue, target: target, body: body.readableBytesView)
+        return DeviceSignedRequest(device: device, body: body, proofHeader: header ?? "", target: target)
+    }
+
+    func personProof(_ request: Request, _ signed: DeviceSignedRequest, required: AuthenticatorKind? = nil) async throws
+        -> AuthenticatorKind
+    {
+        try await mobileIdentity.verifyPerson(
+            header: request.headers[.userProof], device: signed.device, deviceProofHeader: signed.proofHeader,
+            method: request.method.rawValue, target: signed.target, body: signed.body.readableBytesView, required: required)
+    }
+
+    func authenticatorKind(_ context: ServerRequestContext) throws -> AuthenticatorKind {
+        guard let kind = AuthenticatorKind(rawValue: try context.parameters.require("kind")) else {
+            throw APIError.invalid("kind", "must be pin or biometric")
+        }
+        return kind
+    }
+
+    /// The app a backend's Basic credential authenticates; failures count against the caller's address.
+    func appBackend(_ request: Request, context: ServerRequestContext) async throws -> AppCredentialRecord {
+        guard let presented = RequestReader.basicCredentials(request) else {
+            throw APIError(
+                .unauthorized, .unauthorized, "a valid app credential is required", headers: [.wwwAuthenticate: "Basic"])
+        }
+        // Reserved before the credential's hash is checked; a success takes it back.
+        let key = "backend:" + clientAddress(request, context: context)
+        let now = environment.now()
+        guard
+            try await storage.reserveAttempt(
+                [ThrottleKey(key, limit: configuration.exchangeFailureLimit)],
+                since: now.addingTimeInterval(-configuration.throttleWindow), now: now)
+        else {
+            throw APIError(
+                .tooManyRequests, .tooManyAttempts, "too many failed credentials from this address; try again later",
+                headers: [.retryAfter: "\(Int(configuration.throttleWindow))"])
+        }
+        let credential = try await catalog.authenticateBackend(id: presented.id, secret: presented.secret)
+        try await storage.releaseAttempt(key: key, at: now)
+        return credential
+    }
+}
+
+extension HTTPField.Name {
+    static let deviceProof = Self(DeviceProof.headerName)!
+    static let userProof = Self(DeviceProof.userHeaderName)!
+}

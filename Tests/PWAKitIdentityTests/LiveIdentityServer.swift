@@ -1,0 +1,140 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PWAKitAPI
+import PWAKitIdentity
+import PWAKitModules
+import PWAKitTesting
+import Synchronization
+
+@testable import PWAKitServer
+
+/// The storage engines these suites run on: SQLite always, PostgreSQL when `PWAKIT_TEST_POSTGRES_URL` is set.
+enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite
+    case postgres
+
+    static let postgresURL = ProcessInfo.processInfo.environment["PWAKIT_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static var available: [Engine] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+    var description: String { rawValue }
+
+    func open() async throws -> SQLStorage {
+        switch self {
+        case .sqlite: try await SQLStorage.sqlite(path: nil)
+        case .postgres: try await SQLStorage.postgres(url: Self.postgresURL!, maximumConnections: 4)
+        }
+    }
+}
+
+/// A clock both the server and the device read, moved by the test.
+final class SharedClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+/// A real platform server on a loopback port, with one app backend credential and fast password
+/// hashing, and helpers to make accounts and enrolled devices.
+struct LiveIdentityServer: Sendable {
+    let baseURL: URL
+    let server: PlatformServer
+    let clock: SharedClock
+    let suffix: String
+    static let credentialSecret = "backend-secret-0123456789"
+    var appId: String { "bank-\(suffix)" }
+    var credentialId: String { "cred-\(suffix)" }
+
+    static func run(
+        engine: Engine = .sqlite, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (LiveIdentityServer) async throws -> Void
+    ) async throws {
+        var configuration = ServerConfiguration()
+        configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
+        configuration.keyWrappingKey = Data(repeating: 0x5A, count: 32)
+        configure(&configuration)
+        let clock = SharedClock()
+        let environment = ServerEnvironment(now: { clock.now }, randomBytes: ServerEnvironment.live.randomBytes)
+        let blobRoot = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-identity-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: blobRoot) }
+        let storage = try await engine.open()
+        let server = try await PlatformServer.make(
+            storage: storage, blobs: try FileBlobStore(root: blobRoot), configuration: configuration, environment: environment)
+        let suffix = String(UUID().uuidString.prefix(8)).lowercased()
+        _ = try await server.apply(
+            ServerSeed(apps: [
+                .init(
+                    id: "bank-\(suffix)", name: "Bank",
+                    credentials: [.init(credentialId: "cred-\(suffix)", secret: credentialSecret)])
+            ]))
+        let app = Application(
+            router: server.router(), server: server.httpServer(serverName: nil),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        do {
+            try await app.test(.live) { client in
+                guard let port = client.port else { throw TestFailure("the live test server has no port") }
+                try await body(
+                    LiveIdentityServer(
+                        baseURL: URL(string: "http://127.0.0.1:\(port)")!, server: server, clock: clock, suffix: suffix))
+            }
+        } catch {
+            try? await storage.close()
+            throw error
+        }
+        try await storage.close()
+    }
+
+    var api: APIClient { APIClient(baseURL: baseURL, clock: ImmediateClock()) }
+
+    /// A new account, signed in.
+    func account() async throws -> (user: UserResponse, tokens: TokenPairResponse) {
+        let email = "person-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        _ = try await api.register(RegisterRequest(email: email, password: "correct horse battery"))
+        let tokens = try await api.login(LoginRequest(email: email, password: "correct horse battery"))
+        return (tokens.user, tokens)
+    }
+
+    /// A device client over its own in-memory secure store, on the shared clock, with a cheap PIN cost.
+    func deviceClient(biometrics: (any BiometricsProvider)? = nil) -> IdentityClient {
+        let clock = self.clock
+        return IdentityClient(
+            api: api, keychain: IdentityKeychain(store: InMemorySecureStore()), biometrics: biometrics,
+            cost: PINCost(n: 16, r: 8, p: 1), now: { clock.now })
+    }
+
+    /// A new account with this device enrolled under `pin`.
+    func enrolled(pin: String = "27491", biometrics: (any BiometricsProvider)? = nil) async throws -> (
+        client: IdentityClient, user: UserResponse, tokens: TokenPairResponse
+    ) {
+        let (user, tokens) = try await account()
+        let client = deviceClient(biometrics: biometrics)
+        try await client.enrol(name: "Test phone", pin: pin, user: user, accessToken: tokens.accessToken)
+        return (client, user, tokens)
+    }
+
+    /// A backend's request to confirm a sign-in for `email`.
+    func createTransaction(email: String, message: String = "Sign in to Bank on Firefox", data: String? = nil) async throws
+        -> HTTPResponseData
+    {
+        try await api.exchange(
+            "POST", "/v1/identity/transactions",
+            body: try APIClient.encode(CreateTransactionRequest(email: email, message: message, data: data)),
+            credential: .basic(id: credentialId, secret: Self.credentialSecret), idempotent: false)
+    }
+
+    /// The transaction as its requester sees it.
+    func status(_ id: String) async throws -> TransactionStatusResponse {
+        try await api.call(
+            "GET", "/v1/identity/transactions/\(id)", credential: .basic(id: credentialId, secret: Self.credentialSecret))
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension HTTPResponseData {
+    /// The error body's code.
+    var errorCode: String? { try? JSONDecoder().decode(ErrorBody.self, from: body).error.code }
+}
