@@ -24,6 +24,7 @@ public struct PlatformServer: Sendable {
     let releases: ReleaseService
     let launch: LaunchService
     let mobileIdentity: MobileIdentityService
+    let qrSignIn: QRSignInService
 
     /// Migrates the schema, loads (or creates) the shared token-signing key and wires the services.
     public static func make(
@@ -48,8 +49,11 @@ public struct PlatformServer: Sendable {
         let identity = try IdentityService(
             storage: storage, tokens: tokens, environment: environment, configuration: configuration)
         self.identity = identity
-        self.mobileIdentity = MobileIdentityService(
+        let mobileIdentity = MobileIdentityService(
             storage: storage, environment: environment, configuration: configuration, identity: identity)
+        self.mobileIdentity = mobileIdentity
+        self.qrSignIn = QRSignInService(
+            storage: storage, environment: environment, configuration: configuration, mobile: mobileIdentity)
         let catalog = CatalogService(storage: storage, environment: environment)
         self.catalog = catalog
         let releases = ReleaseService(storage: storage, blobs: blobs, catalog: catalog, environment: environment)
@@ -99,6 +103,7 @@ public struct PlatformServer: Sendable {
         addDeviceRoutes(to: table)
         addPostRoutes(to: table)
         addMobileIdentityRoutes(to: table)
+        addQRSignInRoutes(to: table)
     }
 
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.

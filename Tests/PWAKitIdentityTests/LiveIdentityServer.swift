@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PWAKitAPI
+import PWAKitEncoding
 import PWAKitIdentity
 import PWAKitModules
 import PWAKitTesting
@@ -29,9 +30,11 @@ enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
 
 /// A clock both the server and the device read, moved by the test.
 final class SharedClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    private let current: Mutex<Date?>
+    /// A clock at a fixed instant that only the test moves, or (`real`) the wall clock.
+    init(real: Bool = false) { current = Mutex(real ? nil : Date(timeIntervalSince1970: 1_800_000_000)) }
+    var now: Date { current.withLock { $0 } ?? Date() }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0? += seconds } }
 }
 
 /// A real platform server on a loopback port, with one app backend credential and fast password
@@ -46,15 +49,17 @@ struct LiveIdentityServer: Sendable {
     var credentialId: String { "cred-\(suffix)" }
 
     static func run(
-        engine: Engine = .sqlite, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        engine: Engine = .sqlite, realClock: Bool = false, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (LiveIdentityServer) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration()
         configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
         configuration.keyWrappingKey = Data(repeating: 0x5A, count: 32)
         configure(&configuration)
-        let clock = SharedClock()
-        let environment = ServerEnvironment(now: { clock.now }, randomBytes: ServerEnvironment.live.randomBytes)
+        let clock = SharedClock(real: realClock)
+        let environment =
+            realClock
+            ? ServerEnvironment.live : ServerEnvironment(now: { clock.now }, randomBytes: ServerEnvironment.live.randomBytes)
         let blobRoot = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-identity-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: blobRoot) }
         let storage = try await engine.open()
@@ -126,6 +131,35 @@ struct LiveIdentityServer: Sendable {
     func status(_ id: String) async throws -> TransactionStatusResponse {
         try await api.call(
             "GET", "/v1/identity/transactions/\(id)", credential: .basic(id: credentialId, secret: Self.credentialSecret))
+    }
+}
+
+extension LiveIdentityServer {
+    /// A browser page's side of QR sign-in: an ephemeral P-256 key, its hash, and redemption.
+    struct Page: Sendable {
+        let key = P256.Signing.PrivateKey()
+        var publicKey: String { Base64URL.encode(key.publicKey.x963Representation) }
+        var keyHash: String { Base64URL.encode(SHA256.hash(data: key.publicKey.x963Representation)) }
+
+        func redeemBody(_ session: QRSessionResponse) throws -> Data {
+            let signature = try key.signature(for: IdentityStatement.qrRedemption(session: session.id, nonce: session.nonce))
+            return try APIClient.encode(
+                RedeemQRRequest(publicKey: publicKey, signature: Base64URL.encode(signature.rawRepresentation)))
+        }
+    }
+
+    /// A new sign-in code for `page`.
+    func qrSession(for page: Page) async throws -> QRSessionResponse {
+        try await api.call(
+            "POST", "/v1/identity/qr/sessions", body: try APIClient.encode(CreateQRSessionRequest(keyHash: page.keyHash)),
+            idempotent: false)
+    }
+
+    /// The page's redemption of `session`, waiting `wait` seconds at most.
+    func redeem(_ session: QRSessionResponse, by page: Page, wait: Int = 0) async throws -> HTTPResponseData {
+        try await api.exchange(
+            "POST", "/v1/identity/qr/sessions/\(session.id)/redeem?wait=\(wait)", body: try page.redeemBody(session),
+            idempotent: false)
     }
 }
 

@@ -28,6 +28,17 @@ public enum IdentityStatement {
             ).utf8)
     }
 
+    /// What the person's authenticator signs to let the page that shows a sign-in code in: the
+    /// session, its nonce, the hash of the page's key and the page's origin, as scanned.
+    public static func qrApproval(session: String, nonce: String, keyHash: String, origin: String) -> Data {
+        Data(["PWAKIT-QR-APPROVAL-V1", session, nonce, keyHash, origin].joined(separator: "\n").utf8)
+    }
+
+    /// What the page's ephemeral key signs to redeem an approved sign-in code.
+    public static func qrRedemption(session: String, nonce: String) -> Data {
+        Data(["PWAKIT-QR-REDEEM-V1", session, nonce].joined(separator: "\n").utf8)
+    }
+
     /// The SHA-256 (hexadecimal) of a transaction's message and its data to sign, each prefixed by its
     /// length so no two pairs hash alike.
     public static func contextHash(message: String, data: String?) -> String {

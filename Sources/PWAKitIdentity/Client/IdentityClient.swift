@@ -212,6 +212,58 @@ public struct IdentityClient: Sendable {
             identity: identity)
     }
 
+    // MARK: Sign-in codes
+
+    /// A scanned sign-in code and the context of the page that shows it, for the person to check.
+    public struct ScannedSignIn: Hashable, Sendable {
+        /// What the code holds.
+        public var payload: QRSignInPayload
+        /// Where and from what browser the page asked, as the server recorded it.
+        public var context: QRContextResponse
+    }
+
+    /// Reads a scanned code and fetches its page's context; a code that is not ours, or whose origin
+    /// differs from the server's record, is refused.
+    public func scan(_ text: String) async throws -> ScannedSignIn {
+        let payload: QRSignInPayload
+        do { payload = try QRSignInPayload(text: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
+            throw IdentityError(.invalidCode, "the scanned code's \(error.part) \(error.problem)", field: "code")
+        }
+        let identity = try await requireIdentity()
+        let context: QRContextResponse = try await signedCall(
+            "GET", "/v1/identity/device/qr/\(try Self.segment(payload.session))", identity: identity)
+        guard context.origin == payload.origin else {
+            throw IdentityError(
+                .invalidCode, "the code names \(payload.origin) but the server made it for \(context.origin)", field: "code")
+        }
+        return ScannedSignIn(payload: payload, context: context)
+    }
+
+    /// Lets the page that shows the code in: the person's authenticator signs the session, its nonce,
+    /// the page's key hash and its origin, as scanned.
+    public func approve(_ scanned: ScannedSignIn, check: PersonCheck) async throws -> QRStatusResponse {
+        let identity = try await readyIdentity()
+        let payload = scanned.payload
+        let statement = IdentityStatement.qrApproval(
+            session: payload.session, nonce: payload.nonce, keyHash: payload.keyHash, origin: payload.origin)
+        let signature = try await sign(statement, check: check, identity: identity)
+        let body = AnswerQRRequest(
+            decision: .approve, keyHash: payload.keyHash, nonce: payload.nonce, authenticator: check.kind,
+            signature: Base64URL.encode(signature))
+        return try await signedCall(
+            "POST", "/v1/identity/device/qr/\(try Self.segment(payload.session))/answer", body: try APIClient.encode(body),
+            identity: identity)
+    }
+
+    /// Refuses a scanned code.
+    public func deny(_ scanned: ScannedSignIn) async throws -> QRStatusResponse {
+        let identity = try await requireIdentity()
+        let body = AnswerQRRequest(decision: .deny, keyHash: scanned.payload.keyHash, nonce: scanned.payload.nonce)
+        return try await signedCall(
+            "POST", "/v1/identity/device/qr/\(try Self.segment(scanned.payload.session))/answer",
+            body: try APIClient.encode(body), identity: identity)
+    }
+
     // MARK: Signing
 
     /// The headers that sign a request: the device proof, and the person's when `person` is given.

@@ -18,6 +18,8 @@ public struct IdentityInteractors {
     public let mobileAuth: MobileAuthRequestInteractor
     /// Calls to the platform's API with the device's session.
     public let resource: ResourceInteractor
+    /// Sign-in codes scanned from another screen.
+    public let qrScanner: QRScannerInteractor
 
     /// Wires every interactor to `app` and `client`.
     public init(app: IdentityApp, client: IdentityClient) {
@@ -29,6 +31,7 @@ public struct IdentityInteractors {
         authenticatorRegistration = AuthenticatorRegistrationInteractor(app: app, client: client, pinPad: pinPad)
         mobileAuth = MobileAuthRequestInteractor(app: app, client: client, pinPad: pinPad)
         resource = ResourceInteractor(app: app, client: client)
+        qrScanner = QRScannerInteractor(app: app, client: client, pinPad: pinPad)
     }
 
     /// An error in words for the person.
@@ -304,5 +307,68 @@ public final class ResourceInteractor {
             return nil
         }
         return profile
+    }
+}
+
+/// Sign-in codes: the camera (or `pwakit identity scan`) hands over what it read; the person sees
+/// which site asks, from where, and approves or denies.
+@MainActor
+public final class QRScannerInteractor {
+    let app: IdentityApp
+    let client: IdentityClient
+    let pinPad: PinPadInteractor
+
+    init(app: IdentityApp, client: IdentityClient, pinPad: PinPadInteractor) {
+        self.app = app
+        self.client = client
+        self.pinPad = pinPad
+    }
+
+    /// Shows the scanner.
+    public func startScanning() { app.system.setScannerState(.scanning) }
+
+    /// Hides the scanner and forgets a scanned code.
+    public func cancel() {
+        app.scannedSignIn = nil
+        app.system.setScannerState(.hidden)
+    }
+
+    /// Handles what the scanner read: the code's page context, for the person to check.
+    public func scanned(_ text: String) async {
+        app.system.setScannerState(.scanned(text))
+        await IdentityInteractors.run(app) {
+            do {
+                let scanned = try await client.scan(text)
+                app.scannedSignIn = scanned
+                return "\(scanned.context.origin) asks to sign in from \(scanned.context.requesterAddress)"
+            } catch {
+                app.system.setScannerState(.scanning)
+                throw error
+            }
+        }
+    }
+
+    /// Approves the scanned code: the PIN pad opens, or a biometric check signs now.
+    public func approve(with kind: AuthenticatorKind) async {
+        guard let scanned = app.scannedSignIn else { return }
+        switch kind {
+        case .pin: pinPad.request(.approveSignIn(scanned))
+        case .biometric:
+            await IdentityInteractors.run(app) {
+                _ = try await client.approve(scanned, check: .biometric(reason: "Sign in to \(scanned.context.origin)"))
+                cancel()
+                return "\(scanned.context.origin) is signed in"
+            }
+        }
+    }
+
+    /// Denies the scanned code.
+    public func deny() async {
+        guard let scanned = app.scannedSignIn else { return }
+        await IdentityInteractors.run(app) {
+            _ = try await client.deny(scanned)
+            cancel()
+            return "Denied"
+        }
     }
 }

@@ -12,6 +12,8 @@ public final class PinPadInteractor {
         case signIn
         /// Approve a request, with the number typed from the requesting screen.
         case approve(TransactionDetailsResponse, typedNumber: Int)
+        /// Let the page of a scanned sign-in code in.
+        case approveSignIn(IdentityClient.ScannedSignIn)
         /// Change the PIN: the current one, then the new one twice.
         case changePin
         /// Add the biometric authenticator.
@@ -38,7 +40,7 @@ public final class PinPadInteractor {
         switch intent {
         case .enrol: app.system.setPinPadState(.createPin)
         case .changePin: app.system.setPinPadState(.changePin)
-        case .signIn, .approve, .addBiometric: app.system.setPinPadState(.validatePin)
+        case .signIn, .approve, .approveSignIn, .addBiometric: app.system.setPinPadState(.validatePin)
         }
     }
 
@@ -89,6 +91,13 @@ public final class PinPadInteractor {
                 let status = try await self.client.approve(details, typedNumber: number, check: .pin(pin))
                 self.app.pendingTransactions.removeAll { $0.id == details.id }
                 return status.status == "approved" ? "Approved" : "The request ended as \(status.status)"
+            }
+        case .approveSignIn(let scanned):
+            await finish {
+                let status = try await self.client.approve(scanned, check: .pin(pin))
+                self.app.scannedSignIn = nil
+                self.app.system.setScannerState(.hidden)
+                return status.status == "approved" ? "\(scanned.context.origin) is signed in" : "Not signed in"
             }
         case .changePin:
             if typed.count == 1 {

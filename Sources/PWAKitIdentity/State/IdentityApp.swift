@@ -79,6 +79,8 @@ public final class IdentityApp {
     public var pendingTransactions: [TransactionDetailsResponse] = []
     /// The session of the signed-in person, when there is one.
     public var session: TokenPairResponse?
+    /// A scanned sign-in code waiting for the person's answer.
+    public var scannedSignIn: IdentityClient.ScannedSignIn?
 
     /// A fresh app state.
     public init() {}

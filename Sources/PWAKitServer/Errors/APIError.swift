@@ -81,6 +81,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         public static let numberMismatch = Code("number_mismatch")
         /// The user reported a recent request as not theirs; requests are muted for a while.
         public static let requestsMuted = Code("requests_muted")
+        /// The person denied the sign-in on their device.
+        public static let signInDenied = Code("sign_in_denied")
     }
 
     /// The HTTP status.

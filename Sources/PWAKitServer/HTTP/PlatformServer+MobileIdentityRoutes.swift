@@ -167,3 +167,76 @@ extension HTTPField.Name {
     static let deviceProof = Self(DeviceProof.headerName)!
     static let userProof = Self(DeviceProof.userHeaderName)!
 }
+
+extension PlatformServer {
+    func addQRSignInRoutes(to table: RouteTable) {
+        table.add(.get, "/v1/identity/qr") { _, _ in
+            Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                    .contentSecurityPolicy:
+                        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+                    .xFrameOptions: "DENY",
+                ], body: .init(byteBuffer: ByteBuffer(string: QRSignInPage.html)))
+        }
+        table.add(.get, "/v1/identity/qr/page.js") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(string: QRSignInPage.script)))
+        }
+        table.add(.post, "/v1/identity/qr/sessions") { request, context in
+            let body = try await RequestReader.json(
+                CreateQRSessionRequest.self, from: request, limit: configuration.maximumJSONBody)
+            let answer = try await qrSignIn.create(
+                body, origin: requestOrigin(request), address: clientAddress(request, context: context),
+                agent: String((request.headers[.userAgent] ?? "unknown").prefix(512)))
+            return try JSONResponse.make(answer, status: .created)
+        }
+        table.add(.post, "/v1/identity/qr/sessions/{id}/redeem") { request, context in
+            let id = try context.parameters.require("id")
+            let wait = request.uri.queryParameters.get("wait").map { Int($0) ?? -1 } ?? 0
+            guard (0...configuration.qrRedeemMaximumWait).contains(wait) else {
+                throw APIError.invalid("wait", "must be 0 to \(configuration.qrRedeemMaximumWait) seconds")
+            }
+            let body = try await RequestReader.json(RedeemQRRequest.self, from: request, limit: configuration.maximumJSONBody)
+            switch try await qrSignIn.redeem(body, id: id, wait: wait) {
+            case .tokens(let tokens): return try JSONResponse.make(tokens)
+            case .pending: return try JSONResponse.make(QRStatusResponse(status: "pending"), status: .accepted)
+            }
+        }
+        table.add(.get, "/v1/identity/device/qr/{id}") { request, context in
+            let id = try context.parameters.require("id")
+            _ = try await deviceRequest(request)
+            let session = try await qrSignIn.pending(id: id)
+            return try JSONResponse.make(
+                QRContextResponse(
+                    id: session.id, origin: session.origin, requesterAddress: session.requesterAddress,
+                    requesterAgent: session.requesterAgent, createdAt: session.createdAt, expiresAt: session.expiresAt))
+        }
+        table.add(.post, "/v1/identity/device/qr/{id}/answer") { request, context in
+            let id = try context.parameters.require("id")
+            let signed = try await deviceRequest(request)
+            let body = try RequestReader.decode(AnswerQRRequest.self, from: signed.body)
+            return try JSONResponse.make(try await qrSignIn.answer(body, id: id, device: signed.device))
+        }
+    }
+
+    /// The origin of the page that asks: its `Origin` header when it has a sane one, else the scheme
+    /// and `Host` it reached the server by.
+    func requestOrigin(_ request: Request) -> String {
+        if let origin = request.headers[.origin], origin.utf8.count <= 200, let url = URL(string: origin),
+            ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.path.isEmpty
+        {
+            return origin
+        }
+        let host = request.head.authority ?? "localhost"
+        let scheme = configuration.trustForwardedFor ? (request.headers[.xForwardedProto] ?? "http") : "http"
+        return "\(scheme)://\(host.prefix(200))"
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedProto = Self("X-Forwarded-Proto")!
+    static let xFrameOptions = Self("X-Frame-Options")!
+}

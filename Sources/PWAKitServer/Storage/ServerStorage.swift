@@ -65,7 +65,7 @@ public protocol ServerStorage: Sendable {
     /// Deletes what no longer matters: throttle rows before `throttleBefore` (known addresses before
     /// `knownBefore`), refresh tokens expired before `now` (a used one is kept until then, so its reuse
     /// is still caught), launch codes expired or used, device-proof nonces whose proofs are past the
-    /// skew bound. How many rows went.
+    /// skew bound, sign-in codes an hour past their time. How many rows went.
     func purge(now: Date, throttleBefore: Date, knownBefore: Date) async throws -> Int
     /// Takes back one reservation of `key` made at `at` (the attempt succeeded and should not count).
     func releaseAttempt(key: String, at: Date) async throws
@@ -194,6 +194,17 @@ public protocol ServerStorage: Sendable {
     func recordFraudReport(userId: String, transactionId: String, at: Date, mutedUntil: Date) async throws
     /// The end of the latest mute of the user's requests, if any.
     func mutedUntil(userId: String) async throws -> Date?
+
+    /// Stores a new sign-in code's session.
+    func insertQRSession(_ session: QRSessionRecord) async throws
+    /// A sign-in code's session by id.
+    func qrSession(id: String) async throws -> QRSessionRecord?
+    /// Answers a pending, unexpired session: `approved` for `userId` from `deviceId`, or `denied`;
+    /// false when it was answered or expired.
+    func answerQRSession(id: String, approved: Bool, userId: String, deviceId: String, now: Date) async throws -> Bool
+    /// Redeems an approved, unexpired session once; its record, or nil when it is not approved, was
+    /// redeemed or expired.
+    func redeemQRSession(id: String, now: Date) async throws -> QRSessionRecord?
 
     // MARK: Server keys
     /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.

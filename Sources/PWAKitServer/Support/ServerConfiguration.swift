@@ -84,6 +84,12 @@ public struct ServerConfiguration: Sendable {
     public var transactionWindow: TimeInterval = 10 * 60
     /// How long a "this wasn't me" report mutes requests to the user.
     public var fraudMuteDuration: TimeInterval = 20 * 60
+    /// How long a sign-in code works; the page asks for a new one after it.
+    public var qrCodeLifetime: TimeInterval = 60
+    /// Sign-in codes one address may ask for within ``throttleWindow``.
+    public var qrCodeLimit = 60
+    /// The longest a page's redemption may wait for the person's approval, in seconds.
+    public var qrRedeemMaximumWait = 25
     /// Whether to take the client address from `X-Forwarded-For` (only behind a trusted proxy).
     public var trustForwardedFor = false
     /// How many trusted proxies stand in front of the server: the client address is the entry this

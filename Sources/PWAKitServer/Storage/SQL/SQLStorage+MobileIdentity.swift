@@ -194,6 +194,60 @@ extension SQLStorage {
         ).first.map { try $0.date("muted_until") }
     }
 
+    // MARK: Sign-in codes
+
+    /// See ``ServerStorage``.
+    public func insertQRSession(_ session: QRSessionRecord) async throws {
+        try await driver.execute(
+            """
+            INSERT INTO identity_qr_sessions (id, key_hash, nonce, origin, status, user_id, device_id, requester_address, \
+            requester_agent, created_at, expires_at, decided_at, redeemed_at)
+            VALUES ($1, $2, $3, $4, 'pending', NULL, NULL, $5, $6, $7, $8, NULL, NULL)
+            """,
+            [
+                .text(session.id), .text(session.keyHash), .text(session.nonce), .text(session.origin),
+                .text(session.requesterAddress), .text(session.requesterAgent), .date(session.createdAt),
+                .date(session.expiresAt),
+            ])
+    }
+
+    /// See ``ServerStorage``.
+    public func qrSession(id: String) async throws -> QRSessionRecord? {
+        try await driver.query("SELECT * FROM identity_qr_sessions WHERE id = $1", [.text(id)]).first.map(Self.qrSession)
+    }
+
+    /// See ``ServerStorage``.
+    public func answerQRSession(id: String, approved: Bool, userId: String, deviceId: String, now: Date) async throws -> Bool {
+        try await !driver.query(
+            """
+            UPDATE identity_qr_sessions SET status = $2, user_id = $3, device_id = $4, decided_at = $5
+            WHERE id = $1 AND status = 'pending' AND expires_at > $5 RETURNING id
+            """, [.text(id), .text(approved ? "approved" : "denied"), .text(userId), .text(deviceId), .date(now)]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func redeemQRSession(id: String, now: Date) async throws -> QRSessionRecord? {
+        try await driver.query(
+            """
+            UPDATE identity_qr_sessions SET status = 'redeemed', redeemed_at = $2
+            WHERE id = $1 AND status = 'approved' AND expires_at > $2 RETURNING *
+            """, [.text(id), .date(now)]
+        ).first.map(Self.qrSession)
+    }
+
+    static func qrSession(_ row: SQLRow) throws -> QRSessionRecord {
+        var record = QRSessionRecord(
+            id: try row.text("id"), keyHash: try row.text("key_hash"), nonce: try row.text("nonce"),
+            origin: try row.text("origin"), requesterAddress: try row.text("requester_address"),
+            requesterAgent: try row.text("requester_agent"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"))
+        record.status = try row.text("status")
+        record.userId = try row.optionalText("user_id")
+        record.deviceId = try row.optionalText("device_id")
+        return record
+    }
+
     // MARK: Rows
 
     static func enrolledDevice(_ row: SQLRow) throws -> EnrolledDeviceRecord {

@@ -170,6 +170,13 @@ enum Schema {
                 user_id TEXT NOT NULL, reported_at BIGINT NOT NULL, muted_until BIGINT NOT NULL)
                 """,
                 "CREATE INDEX IF NOT EXISTS identity_fraud_reports_user ON identity_fraud_reports (user_id, muted_until)",
+                """
+                CREATE TABLE IF NOT EXISTS identity_qr_sessions (id TEXT PRIMARY KEY, key_hash TEXT NOT NULL, \
+                nonce TEXT NOT NULL, origin TEXT NOT NULL, status TEXT NOT NULL, user_id TEXT, device_id TEXT, \
+                requester_address TEXT NOT NULL, requester_agent TEXT NOT NULL, created_at BIGINT NOT NULL, \
+                expires_at BIGINT NOT NULL, decided_at BIGINT, redeemed_at BIGINT)
+                """,
+                "CREATE INDEX IF NOT EXISTS identity_qr_sessions_expiry ON identity_qr_sessions (expires_at)",
                 "ALTER TABLE refresh_families ADD COLUMN device_id TEXT",
                 "CREATE INDEX IF NOT EXISTS refresh_families_device ON refresh_families (device_id)",
             ]
