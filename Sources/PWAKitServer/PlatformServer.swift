@@ -25,6 +25,7 @@ public struct PlatformServer: Sendable {
     let launch: LaunchService
     let mobileIdentity: MobileIdentityService
     let qrSignIn: QRSignInService
+    let magicLinks: MagicLinkService
 
     /// Migrates the schema, loads (or creates) the shared token-signing key and wires the services.
     public static func make(
@@ -52,6 +53,8 @@ public struct PlatformServer: Sendable {
         let mobileIdentity = MobileIdentityService(
             storage: storage, environment: environment, configuration: configuration, identity: identity)
         self.mobileIdentity = mobileIdentity
+        self.magicLinks = MagicLinkService(
+            storage: storage, environment: environment, configuration: configuration, identity: identity)
         self.qrSignIn = QRSignInService(
             storage: storage, environment: environment, configuration: configuration, mobile: mobileIdentity)
         let catalog = CatalogService(storage: storage, environment: environment)
@@ -104,6 +107,7 @@ public struct PlatformServer: Sendable {
         addPostRoutes(to: table)
         addMobileIdentityRoutes(to: table)
         addQRSignInRoutes(to: table)
+        addMagicLinkRoutes(to: table)
     }
 
     /// Verifies the bearer access token and returns the user id and role; 401 otherwise.

@@ -65,14 +65,18 @@ final class LineReader: Sendable {
         }
     }
 
-    /// The rest of the first line starting with `prefix`; a `FAILED` line or 90 s without one throws.
+    /// The rest of the first line starting with `prefix`, dropping the lines before it; a `FAILED`
+    /// line or 90 s without a match throws.
     func next(prefix: String) async throws -> String {
         let deadline = ContinuousClock.now + .seconds(90)
         while ContinuousClock.now < deadline {
             let found: String? = try state.withLock { state in
                 if let failed = state.lines.first(where: { $0.hasPrefix("FAILED") }) { throw TestFailure(failed) }
                 guard let index = state.lines.firstIndex(where: { $0.hasPrefix(prefix) }) else { return nil }
-                return String(state.lines.remove(at: index).dropFirst(prefix.count))
+                let line = state.lines[index]
+                // NB: the lines before the match are passed over with it.
+                state.lines.removeFirst(index + 1)
+                return String(line.dropFirst(prefix.count))
             }
             if let found { return found }
             try await Task.sleep(for: .milliseconds(100))

@@ -83,6 +83,10 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         public static let requestsMuted = Code("requests_muted")
         /// The person denied the sign-in on their device.
         public static let signInDenied = Code("sign_in_denied")
+        /// The sign-in link is unknown, expired, used, or its verifier is not the asking device's.
+        public static let invalidMagicLink = Code("invalid_magic_link")
+        /// This server has no mailer configured (`pwakit server --smtp-url`).
+        public static let mailUnavailable = Code("mail_unavailable")
     }
 
     /// The HTTP status.

@@ -65,7 +65,7 @@ public protocol ServerStorage: Sendable {
     /// Deletes what no longer matters: throttle rows before `throttleBefore` (known addresses before
     /// `knownBefore`), refresh tokens expired before `now` (a used one is kept until then, so its reuse
     /// is still caught), launch codes expired or used, device-proof nonces whose proofs are past the
-    /// skew bound, sign-in codes an hour past their time. How many rows went.
+    /// skew bound, sign-in codes an hour past their time, expired sign-in links. How many rows went.
     func purge(now: Date, throttleBefore: Date, knownBefore: Date) async throws -> Int
     /// Takes back one reservation of `key` made at `at` (the attempt succeeded and should not count).
     func releaseAttempt(key: String, at: Date) async throws
@@ -205,6 +205,16 @@ public protocol ServerStorage: Sendable {
     /// Redeems an approved, unexpired session once; its record, or nil when it is not approved, was
     /// redeemed or expired.
     func redeemQRSession(id: String, now: Date) async throws -> QRSessionRecord?
+
+    // MARK: Magic links
+    /// Stores a sent sign-in link.
+    func insertMagicLink(_ link: MagicLinkRecord) async throws
+    /// A link by its token's hash.
+    func magicLink(tokenHash: String) async throws -> MagicLinkRecord?
+    /// Uses an unused, unexpired link with fewer than `failureLimit` wrong verifiers; whether this call used it.
+    func useMagicLink(tokenHash: String, failureLimit: Int, now: Date) async throws -> Bool
+    /// Counts an exchange with a wrong verifier.
+    func countMagicLinkFailure(tokenHash: String) async throws
 
     // MARK: Server keys
     /// Stores `candidate` for a purpose unless a key is already stored; returns the stored key.

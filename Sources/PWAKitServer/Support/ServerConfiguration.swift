@@ -90,6 +90,19 @@ public struct ServerConfiguration: Sendable {
     public var qrCodeLimit = 60
     /// The longest a page's redemption may wait for the person's approval, in seconds.
     public var qrRedeemMaximumWait = 25
+    /// What sends email (sign-in links); nil: `POST /v1/auth/magic-link` answers 503 `mail_unavailable`.
+    public var mailer: (any MailSender)?
+    /// The sender address of the server's mail.
+    public var mailFrom = "no-reply@pwakit.invalid"
+    /// Where a sign-in link points, before its `?token=`: the app's universal link, or by default the
+    /// server's own `/v1/auth/magic-link/open` page at the origin the request reached.
+    public var magicLinkBase: String?
+    /// How long a sign-in link works.
+    public var magicLinkLifetime: TimeInterval = 10 * 60
+    /// Links one address may be sent within ``throttleWindow``.
+    public var magicLinkEmailLimit = 5
+    /// Links one client address may ask for within ``throttleWindow``.
+    public var magicLinkAddressLimit = 20
     /// Whether to take the client address from `X-Forwarded-For` (only behind a trusted proxy).
     public var trustForwardedFor = false
     /// How many trusted proxies stand in front of the server: the client address is the entry this

@@ -88,11 +88,37 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "The app's bundle id (the apns-topic).")
     var apnsTopic: String?
 
+    @Option(
+        help:
+            "Where sign-in links are mailed from: smtp://host:25 in the clear, or smtps://user:password@host:465 over TLS (no STARTTLS). Without it, POST /v1/auth/magic-link answers 503."
+    )
+    var smtpUrl: String?
+
+    @Option(help: "The sender address of the server's mail.")
+    var mailFrom = "no-reply@pwakit.invalid"
+
+    @Option(
+        help:
+            "What a mailed sign-in link points to before its ?token= (the app's universal link); by default the server's own /v1/auth/magic-link/open page."
+    )
+    var magicLinkBase: String?
+
     @Option(help: ArgumentHelp("scrypt cost N for new password hashes (a power of two).", visibility: .hidden))
     var passwordCost = ScryptParameters.standard.n
 
     func validate() throws {
         guard (0...64).contains(workers) else { throw ValidationError("--workers must be between 0 and 64") }
+        if let smtpUrl {
+            do { _ = try SMTPMailer(url: smtpUrl) } catch let error as MailError { throw ValidationError(error.message) }
+        }
+        guard SMTPMailer.isPlainAddress(mailFrom) else {
+            throw ValidationError("--mail-from must be an address like a@example.com")
+        }
+        if let magicLinkBase {
+            guard let url = URL(string: magicLinkBase), url.scheme != nil, url.host != nil || url.scheme != "https" else {
+                throw ValidationError("--magic-link-base must be a URL, e.g. https://app.example.com/auth/magic")
+            }
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let otlpEndpoint {
             guard let url = URL(string: otlpEndpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -206,6 +232,13 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.trustedProxyHops = proxyHops
         configuration.passwordHashing.n = passwordCost
         configuration.pushSender = try pushSender()
+        if let smtpUrl {
+            do { configuration.mailer = try SMTPMailer(url: smtpUrl) } catch let error as MailError {
+                throw ValidationError(error.message)
+            }
+        }
+        configuration.mailFrom = mailFrom
+        configuration.magicLinkBase = magicLinkBase
         configuration.siteAssociation = try siteAssociationDocument()
         configuration.ingestionWorkers = workers
         configuration.ingestionLease = .seconds(links.leaseSeconds)

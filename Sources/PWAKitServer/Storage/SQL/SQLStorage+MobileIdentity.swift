@@ -278,3 +278,42 @@ extension SQLStorage {
         return record
     }
 }
+
+/// ``SQLStorage``: sign-in links sent by email.
+extension SQLStorage {
+    /// See ``ServerStorage``.
+    public func insertMagicLink(_ link: MagicLinkRecord) async throws {
+        try await driver.execute(
+            """
+            INSERT INTO magic_links (token_hash, user_id, challenge, created_at, expires_at, used_at, failures)
+            VALUES ($1, $2, $3, $4, $5, NULL, 0)
+            """, [.text(link.tokenHash), .text(link.userId), .text(link.challenge), .date(link.createdAt), .date(link.expiresAt)])
+    }
+
+    /// See ``ServerStorage``.
+    public func magicLink(tokenHash: String) async throws -> MagicLinkRecord? {
+        try await driver.query("SELECT * FROM magic_links WHERE token_hash = $1", [.text(tokenHash)]).first.map { row in
+            var link = MagicLinkRecord(
+                tokenHash: try row.text("token_hash"), userId: try row.text("user_id"), challenge: try row.text("challenge"),
+                createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
+            link.usedAt = try row.optionalDate("used_at")
+            link.failures = Int(try row.integer("failures"))
+            return link
+        }
+    }
+
+    /// See ``ServerStorage``.
+    public func useMagicLink(tokenHash: String, failureLimit: Int, now: Date) async throws -> Bool {
+        try await !driver.query(
+            """
+            UPDATE magic_links SET used_at = $2
+            WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND failures < $3 RETURNING token_hash
+            """, [.text(tokenHash), .date(now), .integer(Int64(failureLimit))]
+        ).isEmpty
+    }
+
+    /// See ``ServerStorage``.
+    public func countMagicLinkFailure(tokenHash: String) async throws {
+        try await driver.execute("UPDATE magic_links SET failures = failures + 1 WHERE token_hash = $1", [.text(tokenHash)])
+    }
+}

@@ -72,6 +72,9 @@ extension SQLStorage {
         removed += try await driver.query(
             "DELETE FROM identity_nonces WHERE expires_at < $1 RETURNING nonce", [.date(now)]
         ).count
+        removed += try await driver.query(
+            "DELETE FROM magic_links WHERE expires_at < $1 RETURNING token_hash", [.date(now)]
+        ).count
         // NB: sign-in codes live a minute; an hour later nothing can use one, whatever its state.
         removed += try await driver.query(
             "DELETE FROM identity_qr_sessions WHERE expires_at < $1 RETURNING id", [.date(now.addingTimeInterval(-3600))]

@@ -177,6 +177,12 @@ enum Schema {
                 expires_at BIGINT NOT NULL, decided_at BIGINT, redeemed_at BIGINT)
                 """,
                 "CREATE INDEX IF NOT EXISTS identity_qr_sessions_expiry ON identity_qr_sessions (expires_at)",
+                """
+                CREATE TABLE IF NOT EXISTS magic_links (token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, \
+                challenge TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT, \
+                failures INTEGER NOT NULL)
+                """,
+                "CREATE INDEX IF NOT EXISTS magic_links_expiry ON magic_links (expires_at)",
                 "ALTER TABLE refresh_families ADD COLUMN device_id TEXT",
                 "CREATE INDEX IF NOT EXISTS refresh_families_device ON refresh_families (device_id)",
             ]

@@ -1,0 +1,171 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Sends mail to an SMTP server (RFC 5321): `smtp://[user:password@]host[:25]` in the clear, or
+/// `smtps://…[:465]` over TLS from the first byte. STARTTLS is not spoken; a relay that needs it is
+/// reached over `smtps`. Credentials are sent (AUTH PLAIN) only over TLS.
+public struct SMTPMailer: MailSender {
+    /// Where the server is.
+    public let host: String
+    /// Its port.
+    public let port: Int
+    /// Whether the connection is TLS from the start.
+    public let implicitTLS: Bool
+    /// AUTH PLAIN credentials.
+    let credentials: (username: String, password: String)?
+    /// The name this host gives in EHLO.
+    public var heloName = "pwakit"
+    /// The longest one message may take, connection included.
+    public var timeout: Duration = .seconds(20)
+
+    /// A mailer for an `smtp://` or `smtps://` URL; the error names what is wrong with it.
+    public init(url text: String) throws {
+        guard let url = URL(string: text), let scheme = url.scheme, ["smtp", "smtps"].contains(scheme), let host = url.host,
+            !host.isEmpty
+        else {
+            throw MailError(
+                code: nil, "--smtp-url must look like smtp://host:25 or smtps://user:password@host:465", isTransient: false)
+        }
+        self.host = host
+        implicitTLS = scheme == "smtps"
+        port = url.port ?? (implicitTLS ? 465 : 25)
+        if let user = url.user?.removingPercentEncoding {
+            guard implicitTLS else {
+                throw MailError(code: nil, "--smtp-url: credentials are only sent over smtps://", isTransient: false)
+            }
+            credentials = (user, url.password?.removingPercentEncoding ?? "")
+        } else {
+            credentials = nil
+        }
+    }
+
+    /// See ``MailSender``.
+    public func send(_ message: MailMessage) async throws {
+        for address in [message.from, message.to] where !Self.isPlainAddress(address) {
+            throw MailError(code: nil, "\(address.prefix(80)) is not an address this mailer sends to", isTransient: false)
+        }
+        let tls: NIOSSLContext? = implicitTLS ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+        let serverName = host
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(10))
+                .connect(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if let tls {
+                            try channel.pipeline.syncOperations.addHandler(
+                                try NIOSSLClientHandler(context: tls, serverHostname: serverName))
+                        }
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPLineDecoder()))
+                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw MailError(code: nil, "cannot connect to \(host):\(port): \(error)", isTransient: true)
+        }
+        // NB: closing the channel at the deadline ends the conversation below with an error.
+        let deadline = channel.channel.eventLoop.scheduleTask(in: .seconds(Int64(timeout.components.seconds))) {
+            channel.channel.close(promise: nil)
+        }
+        defer { deadline.cancel() }
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                var lines = inbound.makeAsyncIterator()
+                func reply(expecting expected: ClosedRange<Int>) async throws {
+                    var text: [String] = []
+                    while true {
+                        guard let line = try await lines.next() else {
+                            throw MailError(code: nil, "the server closed the connection", isTransient: true)
+                        }
+                        let string = String(buffer: line)
+                        text.append(String(string.dropFirst(4)))
+                        guard string.utf8.count >= 4, let code = Int(string.prefix(3)) else {
+                            throw MailError(code: nil, "the server answered something that is not SMTP", isTransient: false)
+                        }
+                        if string.dropFirst(3).first == "-" { continue }
+                        guard expected.contains(code) else {
+                            throw MailError(code: code, text.joined(separator: " "), isTransient: (400..<500).contains(code))
+                        }
+                        return
+                    }
+                }
+                func command(_ text: String, expecting expected: ClosedRange<Int>) async throws {
+                    try await outbound.write(ByteBuffer(string: text + "\r\n"))
+                    try await reply(expecting: expected)
+                }
+                try await reply(expecting: 220...220)
+                try await command("EHLO \(heloName)", expecting: 250...250)
+                if let credentials {
+                    let token = Data("\0\(credentials.username)\0\(credentials.password)".utf8).base64EncodedString()
+                    try await command("AUTH PLAIN \(token)", expecting: 235...235)
+                }
+                try await command("MAIL FROM:<\(message.from)>", expecting: 250...250)
+                try await command("RCPT TO:<\(message.to)>", expecting: 250...251)
+                try await command("DATA", expecting: 354...354)
+                try await outbound.write(ByteBuffer(string: Self.render(message, host: heloName)))
+                try await reply(expecting: 250...250)
+                try? await command("QUIT", expecting: 221...221)
+            }
+        } catch let error as MailError {
+            throw error
+        } catch {
+            throw MailError(code: nil, "the conversation with \(host):\(port) failed: \(error)", isTransient: true)
+        }
+    }
+
+    /// Whether an address is printable ASCII with one `@` and no brackets, spaces or line breaks.
+    public static func isPlainAddress(_ address: String) -> Bool {
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        return address.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && address.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ">") }
+    }
+
+    /// The message as DATA sends it: headers, a base64 body in 76-character lines, the final dot.
+    static func render(_ message: MailMessage, host: String, date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
+        let subject = message.subject.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        let encodedSubject =
+            subject.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+            ? subject : "=?UTF-8?B?\(Data(subject.utf8).base64EncodedString())?="
+        let body = Data(message.text.utf8).base64EncodedString(options: [
+            .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
+        ])
+        let headers = [
+            "From: <\(message.from)>", "To: <\(message.to)>", "Subject: \(encodedSubject)",
+            "Date: \(formatter.string(from: date))", "Message-ID: <\(UUID().uuidString.lowercased())@\(host)>",
+            "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64",
+        ]
+        // NB: base64 lines never start with a dot, so no line needs dot-stuffing.
+        return headers.joined(separator: "\r\n") + "\r\n\r\n" + body + "\r\n.\r\n"
+    }
+}
+
+/// Splits SMTP replies into lines (CRLF or LF), refusing a line longer than 4 KiB.
+struct SMTPLineDecoder: ByteToMessageDecoder {
+    typealias InboundOut = ByteBuffer
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
+            if buffer.readableBytes > 4096 { throw MailError(code: nil, "an SMTP reply line is too long", isTransient: false) }
+            return .needMoreData
+        }
+        let length = newline - buffer.readerIndex
+        var line = buffer.readSlice(length: length)!
+        buffer.moveReaderIndex(forwardBy: 1)
+        if line.readableBytesView.last == UInt8(ascii: "\r") {
+            line = line.getSlice(at: line.readerIndex, length: line.readableBytes - 1)!
+        }
+        context.fireChannelRead(Self.wrapInboundOut(line))
+        return .continue
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        return .needMoreData
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import PWAKitAPI
+import PWAKitIdentity
+import PWAKitModules
+import Testing
+
+@testable import PWAKitServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Whether a local SMTP server can be run (CI installs python3-aiosmtpd and sets `PWAKIT_TEST_REQUIRE_SMTP=1`).
+let smtpAvailable =
+    ProcessInfo.processInfo.environment["PWAKIT_TEST_REQUIRE_SMTP"] == "1"
+    || (try? Process.run(URL(fileURLWithPath: "/usr/bin/python3"), arguments: ["-c", "import aiosmtpd"]))
+        .map { process in
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        } ?? false
+
+/// A real SMTP server (Python's aiosmtpd, printing what it receives) on a free loopback port.
+final class LocalSMTPServer: Sendable {
+    let port: Int
+    let process: Process
+    let output = LineReader()
+
+    init() async throws {
+        port = try Self.freePort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-u", "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        let output = self.output
+        out.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !(Self.accepts(port)) {
+            guard ContinuousClock.now < deadline else { throw TestFailure("aiosmtpd did not start on \(port)") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    deinit { process.terminate() }
+
+    /// The body of the next message received, decoded.
+    func nextMessageBody() async throws -> String {
+        _ = try await output.next(prefix: "---------- MESSAGE FOLLOWS ----------")
+        var lines: [String] = []
+        while true {
+            let line = try await output.next(prefix: "")
+            if line.hasPrefix("------------ END MESSAGE") { break }
+            lines.append(line)
+        }
+        let blank = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) ?? lines.count
+        let encoded = lines[(min(blank + 1, lines.count))...].joined()
+        guard let body = Data(base64Encoded: encoded) else { throw TestFailure("the body is not base64: \(encoded.prefix(80))") }
+        return String(decoding: body, as: UTF8.self)
+    }
+
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        }
+        guard bound == 0 else { throw TestFailure("no free port") }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func accepts(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+    }
+}
+
+@Suite("Passwordless sign-in by email with PKCE", .enabled(if: smtpAvailable))
+struct MagicLinkTests {
+    @Test("the link mailed through a real SMTP server signs in the device that asked, once; the link alone signs in nobody")
+    func signIn() async throws {
+        let smtp = try await LocalSMTPServer()
+        let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(smtp.port)")
+        try await LiveIdentityServer.run(configure: {
+            $0.mailer = mailer; $0.mailFrom = "sign-in@example.com"
+        }) { live in
+            let (user, _) = try await live.account()
+            let device = MagicLinkClient(api: live.api, store: InMemorySecureStore())
+            try await device.request(email: user.email)
+            #expect(try await device.awaitedEmail() == user.email)
+            let body = try await smtp.nextMessageBody()
+            let link = try #require(body.split(separator: "\n").first { $0.contains("token=") }.map(String.init))
+            #expect(link.hasPrefix(live.baseURL.absoluteString + "/v1/auth/magic-link/open?token="))
+            // Another device (or a mail scanner) with the link and no verifier gets nothing.
+            let other = MagicLinkClient(api: live.api, store: InMemorySecureStore())
+            let stranger = await #expect(throws: IdentityError.self) { try await other.complete(link: link) }
+            #expect(stranger?.code == .invalidCode)
+            let token = try #require(URLComponents(string: link)?.queryItems?.first { $0.name == "token" }?.value)
+            let guessed = try await live.api.exchange(
+                "POST", "/v1/auth/magic-link/token",
+                body: try APIClient.encode(MagicLinkTokenRequest(token: token, codeVerifier: String(repeating: "a", count: 43))),
+                idempotent: false)
+            #expect(guessed.status == 401)
+            #expect(APIClient.error(from: guessed).field == "codeVerifier")
+            let tokens = try await device.complete(link: link)
+            #expect(tokens.user.id == user.id)
+            #expect(try await live.api.me(accessToken: tokens.accessToken).id == user.id)
+            // Used: the same link and verifier again are refused.
+            let verifier = "irrelevant-now"
+            _ = verifier
+            await #expect(throws: IdentityError.self) { try await device.complete(link: link) }
+            let page = try await live.api.exchange("GET", "/v1/auth/magic-link/open?token=\(token)")
+            #expect(page.status == 200)
+            #expect(!String(decoding: page.body, as: UTF8.self).contains(token))
+        }
+    }
+
+    @Test("an address without an account gets the same answer and no mail; replays and expired links are refused")
+    func sameAnswerReplaysExpiry() async throws {
+        let smtp = try await LocalSMTPServer()
+        let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(smtp.port)")
+        try await LiveIdentityServer.run(configure: { $0.mailer = mailer }) { live in
+            let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+            let unknown = try await live.api.exchange(
+                "POST", "/v1/auth/magic-link",
+                body: try APIClient.encode(MagicLinkRequest(email: "nobody@example.com", codeChallenge: challenge)),
+                idempotent: false)
+            let (user, _) = try await live.account()
+            let known = try await live.api.exchange(
+                "POST", "/v1/auth/magic-link",
+                body: try APIClient.encode(MagicLinkRequest(email: user.email, codeChallenge: challenge)), idempotent: false)
+            #expect(unknown.status == 202)
+            #expect(known.status == 202)
+            #expect(unknown.body == known.body)
+            // Only the account's mail arrives (it is the first message the server receives).
+            let body = try await smtp.nextMessageBody()
+            #expect(body.contains("Hello"))
+            let token = try #require(
+                body.split(separator: "\n").first { $0.contains("token=") }
+                    .flatMap { URLComponents(string: String($0))?.queryItems?.first { $0.name == "token" }?.value })
+            // The RFC 7636 example verifier for that challenge.
+            let exchange = MagicLinkTokenRequest(token: token, codeVerifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+            #expect(try await live.server.magicLinks.exchange(exchange).user.id == user.id)
+            let service = live.server.magicLinks
+            let accepted = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        var accepted = 0
+                        for _ in 0..<1_250 where (try? await service.exchange(exchange)) != nil { accepted += 1 }
+                        return accepted
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            #expect(accepted == 0)
+            // A link used after its ten minutes is refused.
+            _ = try await live.api.exchange(
+                "POST", "/v1/auth/magic-link",
+                body: try APIClient.encode(MagicLinkRequest(email: user.email, codeChallenge: challenge)), idempotent: false)
+            let late = try #require(
+                try await smtp.nextMessageBody().split(separator: "\n").first { $0.contains("token=") }
+                    .flatMap { URLComponents(string: String($0))?.queryItems?.first { $0.name == "token" }?.value })
+            live.clock.advance(10 * 60)
+            await #expect(throws: APIError.self) {
+                try await service.exchange(MagicLinkTokenRequest(token: late, codeVerifier: exchange.codeVerifier))
+            }
+        }
+    }
+
+    @Test(
+        "links are limited per address and per client; bad input names its field; without a mailer the answer is 503 for everyone"
+    )
+    func limitsAndInput() async throws {
+        let smtp = try await LocalSMTPServer()
+        let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(smtp.port)")
+        try await LiveIdentityServer.run(configure: {
+            $0.mailer = mailer; $0.magicLinkEmailLimit = 3
+        }) { live in
+            let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+            var statuses: [Int] = []
+            for _ in 0..<4 {
+                statuses.append(
+                    try await live.api.exchange(
+                        "POST", "/v1/auth/magic-link",
+                        body: try APIClient.encode(MagicLinkRequest(email: "limit@example.com", codeChallenge: challenge)),
+                        idempotent: false
+                    ).status)
+            }
+            #expect(statuses == [202, 202, 202, 429])
+            for (body, field) in [
+                (#"{"email":"x","codeChallenge":"\#(challenge)","codeChallengeMethod":"S256"}"#, "email"),
+                (#"{"email":"a@example.com","codeChallenge":"short","codeChallengeMethod":"S256"}"#, "codeChallenge"),
+                (
+                    #"{"email":"a@example.com","codeChallenge":"\#(challenge)","codeChallengeMethod":"plain"}"#,
+                    "codeChallengeMethod"
+                ),
+                (#"{"email":"a@example.com"}"#, "codeChallenge"),
+            ] {
+                let response = try await live.api.exchange(
+                    "POST", "/v1/auth/magic-link", body: Data(body.utf8), idempotent: false)
+                #expect(response.status == 400)
+                #expect(APIClient.error(from: response).field == field)
+            }
+            let badVerifier = try await live.api.exchange(
+                "POST", "/v1/auth/magic-link/token", body: Data(#"{"token":"t","codeVerifier":"short"}"#.utf8),
+                idempotent: false)
+            #expect(APIClient.error(from: badVerifier).field == "codeVerifier")
+        }
+        try await LiveIdentityServer.run { live in
+            let response = try await live.api.exchange(
+                "POST", "/v1/auth/magic-link",
+                body: try APIClient.encode(
+                    MagicLinkRequest(email: "a@example.com", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")),
+                idempotent: false)
+            #expect(response.status == 503)
+            #expect(response.errorCode == "mail_unavailable")
+        }
+    }
+
+    @Test("the SMTP client refuses addresses that could inject commands, and names an unusable URL")
+    func smtpInput() async throws {
+        let smtp = try await LocalSMTPServer()
+        let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(smtp.port)")
+        for address in [
+            "a@b.c>\r\nRCPT TO:<x@y.z", "no-at-sign", "a b@c.d", "@c.d", String(repeating: "a", count: 250) + "@b.cd",
+        ] {
+            await #expect(throws: MailError.self) {
+                try await mailer.send(MailMessage(from: "s@example.com", to: address, subject: "s", text: "t"))
+            }
+        }
+        for url in ["http://host", "smtp://", "smtp://user:pw@host:25", "not a url"] {
+            #expect(throws: MailError.self) { try SMTPMailer(url: url) }
+        }
+        try await mailer.send(
+            MailMessage(from: "s@example.com", to: "r@example.com", subject: "Grüße\r\nBcc: x@y.z", text: ".\r\n.leading dot"))
+        #expect(try await smtp.nextMessageBody() == ".\r\n.leading dot")
+        let refused = await #expect(throws: MailError.self) {
+            try await SMTPMailer(url: "smtp://127.0.0.1:\(try LocalSMTPServer.freePort())").send(
+                MailMessage(from: "s@example.com", to: "r@example.com", subject: "s", text: "t"))
+        }
+        #expect(refused?.isTransient == true)
+    }
+}
