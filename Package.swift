@@ -368,6 +368,9 @@ package.targets += [
     ),
 ]
 package.products += [.library(name: "PWAKitIdentity", targets: ["PWAKitIdentity"])]
+if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
+    cli.dependencies.append("PWAKitIdentity")
+}
 
 // MARK: - App foundation: the crash-safe event buffer and its relay.
 package.targets += [

@@ -14,7 +14,7 @@ struct PWAKitCommand: AsyncParsableCommand {
             ServerCommand.self, WorkerCommand.self,
             BundleCommand.self, KeysCommand.self, PublishCommand.self, AdminCommand.self, MiniAppCommand.self,
             LauncherCommand.self, RunCommand.self, EventsCommand.self, InstallDesktopCommand.self,
-            SyncCommand.self, ShareCommand.self,
+            SyncCommand.self, ShareCommand.self, IdentityCommand.self,
         ])
 
     /// Without a subcommand there is nothing to do: a usage error (exit 64) naming the commands, not success.
