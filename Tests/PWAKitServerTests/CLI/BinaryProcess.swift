@@ -43,8 +43,10 @@ final class ServerProcess {
         let process = Process()
         process.executableURL = PWAKitBinary.url
         // NB: the server exits when this test process is gone, so a crashed run never leaves it holding output open.
-        process.environment = ProcessInfo.processInfo.environment.merging(["PWAKIT_EXIT_WITH_PARENT": "1"]) { $1 }
-            .merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "PWAKIT_EXIT_WITH_PARENT": String(ProcessInfo.processInfo.processIdentifier)
+        ]) { $1 }
+        .merging(environment) { $1 }
         process.arguments = ["server", "--port", "0", "--password-cost", "16"] + arguments
         let out = Pipe()
         process.standardOutput = out

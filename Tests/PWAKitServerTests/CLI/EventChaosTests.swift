@@ -81,8 +81,10 @@ final class LineProcess: Sendable {
         process = Process()
         process.executableURL = PWAKitBinary.url
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["PWAKIT_EXIT_WITH_PARENT": "1"]) { $1 }
-            .merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "PWAKIT_EXIT_WITH_PARENT": String(ProcessInfo.processInfo.processIdentifier)
+        ]) { $1 }
+        .merging(environment) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

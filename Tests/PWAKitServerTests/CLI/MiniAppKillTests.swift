@@ -115,8 +115,10 @@ struct MiniAppKillTests {
                 let process = Process()
                 process.executableURL = PWAKitBinary.url
                 process.arguments = installArguments + ["--store", store.path, "--concurrency", "1"]
-                process.environment = ProcessInfo.processInfo.environment.merging(["PWAKIT_EXIT_WITH_PARENT": "1"]) { $1 }
-                    .merging(environment) { $1 }
+                process.environment = ProcessInfo.processInfo.environment.merging([
+                    "PWAKIT_EXIT_WITH_PARENT": String(ProcessInfo.processInfo.processIdentifier)
+                ]) { $1 }
+                .merging(environment) { $1 }
                 process.standardOutput = FileHandle.nullDevice
                 // NB: the kill point is a number of progress lines (each a chunk or a finished file), not a time, so
                 // how busy the machine is does not decide whether the kill lands mid-install; one round in five kills
