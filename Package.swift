@@ -545,3 +545,10 @@ package.targets.append(
     .executableTarget(
         name: "JobQueueBenchmark", dependencies: ["PWAKitServer"], path: "Benchmarks/JobQueueBenchmark",
         swiftSettings: strictSettings))
+package.targets.append(
+    .executableTarget(
+        name: "IdentityBenchmark",
+        dependencies: [
+            "PWAKitServer", "PWAKitAPI", "PWAKitEncoding", .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        path: "Benchmarks/IdentityBenchmark", swiftSettings: strictSettings))

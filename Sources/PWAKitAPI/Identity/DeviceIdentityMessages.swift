@@ -31,7 +31,7 @@ public struct EnrolledDeviceResponse: Codable, Hashable, Sendable {
     public var name: String
     /// When it was enrolled.
     public var createdAt: Date
-    /// When it last made a verified request.
+    /// When it last made a verified request (to the minute: noted at most once a minute).
     public var lastUsedAt: Date?
     /// The authenticators it has: `pin` always, `biometric` when added.
     public var authenticators: [AuthenticatorKind]

@@ -162,9 +162,9 @@ public protocol ServerStorage: Sendable {
     /// Revokes an active device (only `userId`'s when given) and every session issued to it; whether
     /// it was active.
     func revokeEnrolledDevice(id: String, userId: String?, reason: String, now: Date) async throws -> Bool
-    /// Records a proof's nonce as used by the device until `expiresAt` and notes the device's use;
-    /// false when the device had used it already (a replay).
-    func useProofNonce(deviceId: String, nonce: String, expiresAt: Date, now: Date) async throws -> Bool
+    /// Records a proof's nonce as used by the device until `expiresAt` and, when `touch`, notes the
+    /// device's use at `now`; false when the device had used it already (a replay).
+    func useProofNonce(deviceId: String, nonce: String, expiresAt: Date, now: Date, touch: Bool) async throws -> Bool
     /// Counts one PIN attempt for an active device that has fewer than `limit` counted; the count after
     /// it, or nil when none is left (or the device is not active).
     func reservePINAttempt(deviceId: String, limit: Int) async throws -> Int?

@@ -21,7 +21,7 @@ public struct EnrolledDeviceRecord: Hashable, Sendable {
     public var pinVersion: Int
     /// When it was enrolled.
     public var createdAt: Date
-    /// When it last made a verified request.
+    /// When it last made a verified request (to the minute: noted at most once a minute).
     public var lastUsedAt: Date?
     /// When it was revoked or deregistered.
     public var revokedAt: Date?

@@ -48,13 +48,14 @@ extension SQLStorage {
     }
 
     /// See ``ServerStorage``.
-    public func useProofNonce(deviceId: String, nonce: String, expiresAt: Date, now: Date) async throws -> Bool {
+    public func useProofNonce(deviceId: String, nonce: String, expiresAt: Date, now: Date, touch: Bool) async throws -> Bool {
         let rows = try await driver.query(
             """
             INSERT INTO identity_nonces (device_id, nonce, expires_at) VALUES ($1, $2, $3)
             ON CONFLICT DO NOTHING RETURNING nonce
             """, [.text(deviceId), .text(nonce), .date(expiresAt)])
         guard !rows.isEmpty else { return false }
+        guard touch else { return true }
         try await driver.execute(
             "UPDATE identity_devices SET last_used_at = $2 WHERE id = $1", [.text(deviceId), .date(now)])
         return true
