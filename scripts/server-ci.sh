@@ -23,10 +23,15 @@ fi
 
 work="$(mktemp -d)"
 server_pid=""
+smtp_pid=""
 cleanup() {
     if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
         kill "$server_pid"
         wait "$server_pid" 2>/dev/null || true
+    fi
+    if [[ -n "$smtp_pid" ]] && kill -0 "$smtp_pid" 2>/dev/null; then
+        kill "$smtp_pid"
+        wait "$smtp_pid" 2>/dev/null || true
     fi
     rm -rf "$work"
 }
@@ -44,6 +49,16 @@ spare_key_id="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[
 mkdir -p "$work/dist"
 printf '<!doctype html><title>fuzz</title><script src="app.js"></script>\n' > "$work/dist/index.html"
 printf 'console.log("fuzz")\n' > "$work/dist/app.js"
+
+# A local SMTP server that accepts and drops every message, so the sign-in-link endpoint is fuzzed
+# with mail configured (without a mailer it answers 503 by design).
+if ! python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
+    echo "server-ci: installing aiosmtpd"
+    python3 -m pip install --quiet aiosmtpd
+fi
+smtp_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+python3 -m aiosmtpd -n -l "127.0.0.1:$smtp_port" -c aiosmtpd.handlers.Sink > "$work/smtp.out" 2>&1 &
+smtp_pid=$!
 
 # [PWAKIT_DATABASE_URL=URL] fuzz ENGINE: seeds, starts a server, publishes, runs schemathesis, stops the server.
 fuzz() {
@@ -70,7 +85,8 @@ fuzz() {
 }
 JSON
 
-    "$binary" server --port 0 --data-dir "$work/data-$engine" --seed "$work/seed-$engine.json" --password-cost 16 "$@" \
+    "$binary" server --port 0 --data-dir "$work/data-$engine" --seed "$work/seed-$engine.json" --password-cost 16 \
+        --smtp-url "smtp://127.0.0.1:$smtp_port" --public-url "http://127.0.0.1" "$@" \
         > "$work/server-$engine.out" 2> "$work/server-$engine.err" &
     server_pid=$!
     local url=""

@@ -22,6 +22,8 @@ enum ParentWatch {
     /// Starts the watch when the environment asks for it.
     static func startIfAsked(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let parent = environment[variable].flatMap({ pid_t($0) }), parent > 1 else { return }
+        // NB: not inherited: a process this one starts (the Xvfb re-run) has another parent.
+        unsetenv(variable)
         if getppid() != parent { _exit(70) }
         let thread = Thread {
             while true {

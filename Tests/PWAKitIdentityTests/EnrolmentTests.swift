@@ -3,6 +3,7 @@ import Foundation
 import PWAKitAPI
 import PWAKitEncoding
 import PWAKitIdentity
+import PWAKitServer
 import Testing
 
 @Suite("Device enrolment and device sessions")
@@ -122,6 +123,23 @@ struct EnrolmentTests {
                     EnrolDeviceRequest(
                         name: "p", deviceKey: deviceKey, pinKey: pinKey, deviceSignature: good.0, pinSignature: good.1)))
             #expect(anonymous.status == 401)
+        }
+    }
+
+    @Test("a session issued for a device that was being revoked at that moment is not live", arguments: Engine.available)
+    func revocationRace(engine: Engine) async throws {
+        try await LiveIdentityServer.run(engine: engine) { live in
+            let (client, user, _) = try await live.enrolled()
+            let device = try await client.device()
+            let storage = live.server.storage
+            #expect(try await storage.revokeEnrolledDevice(id: device.id, userId: nil, reason: "revoked", now: live.clock.now))
+            // The session request read the device before the revocation and stores its family after it.
+            let family = "late-\(UUID().uuidString)"
+            try await storage.insertRefreshToken(
+                tokenHash: "late-token-\(UUID().uuidString)", familyId: family, userId: user.id, issuedAt: live.clock.now,
+                expiresAt: live.clock.now.addingTimeInterval(3600), newFamily: true, deviceId: device.id)
+            #expect(try await !storage.refreshFamilyIsActive(familyId: family))
+            #expect(try await storage.catalogRevision(ifFamilyIsActive: family) == nil)
         }
     }
 }

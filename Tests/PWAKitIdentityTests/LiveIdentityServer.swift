@@ -31,8 +31,13 @@ enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
 /// A clock both the server and the device read, moved by the test.
 final class SharedClock: Sendable {
     private let current: Mutex<Date?>
-    /// A clock at a fixed instant that only the test moves, or (`real`) the wall clock.
-    init(real: Bool = false) { current = Mutex(real ? nil : Date(timeIntervalSince1970: 1_800_000_000)) }
+    /// A clock standing at the instant it was made that only the test moves, or (`real`) the wall clock.
+    /// NB: not a fixed date: runs sharing a PostgreSQL database would then share every throttle window.
+    /// It starts on a whole second, as stored times are milliseconds: a deadline then compares the same
+    /// in memory and in the database.
+    init(real: Bool = false) {
+        current = Mutex(real ? nil : Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+    }
     var now: Date { current.withLock { $0 } ?? Date() }
     func advance(_ seconds: TimeInterval) { current.withLock { $0? += seconds } }
 }
@@ -55,6 +60,8 @@ struct LiveIdentityServer: Sendable {
         var configuration = ServerConfiguration()
         configuration.passwordHashing = ScryptParameters(n: 16, r: 8, p: 1)
         configuration.keyWrappingKey = Data(repeating: 0x5A, count: 32)
+        // NB: every account of every suite registers from 127.0.0.1, on a PostgreSQL database they share.
+        configuration.registrationLimit = 1_000_000
         configure(&configuration)
         let clock = SharedClock(real: realClock)
         let environment =
@@ -89,7 +96,8 @@ struct LiveIdentityServer: Sendable {
         try await storage.close()
     }
 
-    var api: APIClient { APIClient(baseURL: baseURL, clock: ImmediateClock()) }
+    /// A client; its timeout is generous because CI runs these beside hundreds of other tests on two cores.
+    var api: APIClient { APIClient(baseURL: baseURL, timeout: .seconds(90), clock: ImmediateClock()) }
 
     /// A new account, signed in.
     func account() async throws -> (user: UserResponse, tokens: TokenPairResponse) {

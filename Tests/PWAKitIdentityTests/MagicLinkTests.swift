@@ -100,7 +100,9 @@ struct MagicLinkTests {
         let smtp = try await LocalSMTPServer()
         let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(smtp.port)")
         try await LiveIdentityServer.run(configure: {
-            $0.mailer = mailer; $0.mailFrom = "sign-in@example.com"
+            $0.mailer = mailer
+            $0.mailFrom = "sign-in@example.com"
+            $0.publicOrigin = "https://id.example.com"
         }) { live in
             let (user, _) = try await live.account()
             let device = MagicLinkClient(api: live.api, store: InMemorySecureStore())
@@ -108,7 +110,8 @@ struct MagicLinkTests {
             #expect(try await device.awaitedEmail() == user.email)
             let body = try await smtp.nextMessageBody()
             let link = try #require(body.split(separator: "\n").first { $0.contains("token=") }.map(String.init))
-            #expect(link.hasPrefix(live.baseURL.absoluteString + "/v1/auth/magic-link/open?token="))
+            // The link is built from the configured public URL, never from the request's headers.
+            #expect(link.hasPrefix("https://id.example.com/v1/auth/magic-link/open?token="))
             // Another device (or a mail scanner) with the link and no verifier gets nothing.
             let other = MagicLinkClient(api: live.api, store: InMemorySecureStore())
             let stranger = await #expect(throws: IdentityError.self) { try await other.complete(link: link) }
@@ -137,7 +140,10 @@ struct MagicLinkTests {
     func sameAnswerReplaysExpiry() async throws {
         let smtp = try await LocalSMTPServer()
         let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(smtp.port)")
-        try await LiveIdentityServer.run(configure: { $0.mailer = mailer }) { live in
+        try await LiveIdentityServer.run(configure: {
+            $0.mailer = mailer
+            $0.magicLinkBase = "https://app.example.com/auth/magic"
+        }) { live in
             let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
             let unknown = try await live.api.exchange(
                 "POST", "/v1/auth/magic-link",
@@ -192,7 +198,9 @@ struct MagicLinkTests {
         let smtp = try await LocalSMTPServer()
         let mailer = try SMTPMailer(url: "smtp://127.0.0.1:\(smtp.port)")
         try await LiveIdentityServer.run(configure: {
-            $0.mailer = mailer; $0.magicLinkEmailLimit = 3
+            $0.mailer = mailer
+            $0.magicLinkEmailLimit = 3
+            $0.publicOrigin = "https://id.example.com"
         }) { live in
             let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
             var statuses: [Int] = []
@@ -223,6 +231,16 @@ struct MagicLinkTests {
                 "POST", "/v1/auth/magic-link/token", body: Data(#"{"token":"t","codeVerifier":"short"}"#.utf8),
                 idempotent: false)
             #expect(APIClient.error(from: badVerifier).field == "codeVerifier")
+        }
+        // A mailer but no public URL: links would have to be built from request headers, so none is sent.
+        try await LiveIdentityServer.run(configure: { $0.mailer = mailer }) { live in
+            let response = try await live.api.exchange(
+                "POST", "/v1/auth/magic-link",
+                body: try APIClient.encode(
+                    MagicLinkRequest(email: "a@example.com", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")),
+                headers: ["Origin": "https://evil.example"], idempotent: false)
+            #expect(response.status == 503)
+            #expect(response.errorCode == "mail_unavailable")
         }
         try await LiveIdentityServer.run { live in
             let response = try await live.api.exchange(

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JWTKit
 import PWAKitAPI
 import PWAKitEncoding
 import PWAKitIdentity
@@ -31,19 +32,30 @@ struct MobileAuthTests {
             let seen = try await live.status(created.id)
             #expect(seen.status == "approved")
             #expect(seen.authenticator == .pin)
-            let publicKey = try #require(seen.publicKey)
-            let key = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Base64URL.decode(publicKey)))
-            let statement = IdentityStatement.approval(
-                transactionId: created.id, nonce: seen.nonce, decision: .approve, typedNumber: created.number,
-                contextHash: IdentityStatement.contextHash(message: "Pay 20 EUR to Ana", data: "iban=NL00"))
-            let signatureText = try #require(seen.signature)
-            let signature = try #require(Base64URL.decode(signatureText))
-            #expect(key.isValidSignature(signature, for: statement))
-            // Every single-byte change of the signed statement fails the check.
-            for index in statement.indices {
-                var changed = statement
+            // The requester gets the server's statement of the approval, checked with the server's keys;
+            // never the person's own signature (a PIN key's would be an offline PIN oracle).
+            let raw = try await live.api.exchange(
+                "GET", "/v1/identity/transactions/\(created.id)",
+                credential: .basic(id: live.credentialId, secret: LiveIdentityServer.credentialSecret))
+            #expect(!String(decoding: raw.body, as: UTF8.self).contains("signature"))
+            let assertion = try #require(seen.assertion)
+            let keys = try await live.api.call("GET", "/v1/launch/keys", as: JWKSDocument.self)
+            let x = try #require(keys.keys.first.flatMap { Base64URL.decode($0.x) })
+            let serverKey = try Curve25519.Signing.PublicKey(rawRepresentation: x)
+            let claims = try #require(EdDSAToken.verifiedPayload(assertion, key: serverKey, as: ApprovalClaims.self))
+            #expect(claims.sub.value == user.id)
+            #expect(claims.aud.value == [live.appId])
+            #expect(claims.txn == created.id)
+            #expect(claims.nonce == seen.nonce)
+            #expect(claims.amr == ["pin"])
+            #expect(claims.ctx == IdentityStatement.contextHash(message: "Pay 20 EUR to Ana", data: "iban=NL00"))
+            // Every single-byte change of the assertion fails the check.
+            let bytes = Array(assertion.utf8)
+            for index in bytes.indices {
+                var changed = bytes
                 changed[index] ^= 0x01
-                #expect(!key.isValidSignature(signature, for: changed))
+                let text = String(decoding: changed, as: UTF8.self)
+                #expect(EdDSAToken.verifiedPayload(text, key: serverKey, as: ApprovalClaims.self) == nil, "byte \(index)")
             }
             // Answered: no second answer, and nothing pending.
             #expect(try await client.pendingTransactions().isEmpty)
@@ -208,6 +220,7 @@ struct MobileAuthTests {
             #expect(none.errorCode == "not_enrolled")
             let unknown = try await live.createTransaction(email: "nobody@example.com")
             #expect(unknown.status == 404)
+            #expect(unknown.body == none.body, "an unknown address and one without a device answer alike")
         }
     }
 }

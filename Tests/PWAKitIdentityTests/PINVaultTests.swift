@@ -62,7 +62,7 @@ struct PINVaultTests {
         let (key, stored) = try PINVault.wrapNew(pin: "305962", deviceSecret: secret, cost: cost, pinVersion: 1)
         let right = Array(key.rawRepresentation)
         let results = try await withThrowingTaskGroup(of: (matches: [Int], prefixes: Set<UInt32>).self) { group in
-            let workers = 4
+            let workers = 2
             for worker in 0..<workers {
                 group.addTask {
                     var matches: [Int] = []

@@ -11,7 +11,7 @@ struct ProofTests {
     static let target = "/v1/identity/device/transactions/abc/answer"
     static let body = Data(#"{"decision":"deny","notMe":false}"#.utf8)
 
-    @Test("0 of 10,000 replays of a signed request are accepted", arguments: Engine.available)
+    @Test("0 of 10,000 replays of a signed request are accepted (2,000 on PostgreSQL)", arguments: Engine.available)
     func replays(engine: Engine) async throws {
         try await LiveIdentityServer.run(engine: engine) { live in
             let (client, _, _) = try await live.enrolled()
@@ -21,11 +21,13 @@ struct ProofTests {
                 method: "POST", target: Self.target, body: Self.body, identity: identity, person: nil)
             let header = headers[DeviceProof.headerName]
             _ = try await verifier.verify(header: header, method: "POST", target: Self.target, body: Self.body)
+            // NB: 10,000 on SQLite; 2,000 on the PostgreSQL that CI shares with every other suite.
+            let perLane = engine == .sqlite ? 1_250 : 250
             let accepted = await withTaskGroup(of: Int.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
                         var accepted = 0
-                        for _ in 0..<1_250 {
+                        for _ in 0..<perLane {
                             let verified = try? await verifier.verify(
                                 header: header, method: "POST", target: Self.target, body: Self.body)
                             if verified != nil { accepted += 1 }

@@ -160,4 +160,54 @@ struct QRSignInTests {
             #expect(String(decoding: html.body, as: UTF8.self).contains("/v1/identity/qr/page.js"))
         }
     }
+
+    @Test("with a public URL, codes name it and a page of another origin cannot ask for one")
+    func publicOrigin() async throws {
+        try await LiveIdentityServer.run(configure: { $0.publicOrigin = "https://id.example.com" }) { live in
+            let (client, _, _) = try await live.enrolled()
+            let page = LiveIdentityServer.Page()
+            let session = try await live.qrSession(for: page)
+            #expect(try QRSignInPayload(text: session.payload).origin == "https://id.example.com")
+            #expect(try await client.scan(session.payload).context.origin == "https://id.example.com")
+            let foreign = try await live.api.exchange(
+                "POST", "/v1/identity/qr/sessions", body: try APIClient.encode(CreateQRSessionRequest(keyHash: page.keyHash)),
+                headers: ["Origin": "https://evil.example"], idempotent: false)
+            #expect(foreign.status == 403)
+            #expect(APIClient.error(from: foreign).field == "Origin")
+        }
+        // Without one, an Origin that is not a plain origin is refused (never a server error).
+        try await LiveIdentityServer.run { live in
+            let page = LiveIdentityServer.Page()
+            for origin in [
+                "null", "https://a.example/path", "javascript:alert(1)", "https://" + String(repeating: "a", count: 300),
+            ] {
+                let response = try await live.api.exchange(
+                    "POST", "/v1/identity/qr/sessions",
+                    body: try APIClient.encode(CreateQRSessionRequest(keyHash: page.keyHash)), headers: ["Origin": origin],
+                    idempotent: false)
+                #expect(response.status == 400, "\(origin.prefix(40))")
+            }
+        }
+    }
+
+    @Test(
+        "a code approved by a device that is revoked before the page redeems gives no session; a redeemed one ends with the device"
+    )
+    func revokedApprover() async throws {
+        try await LiveIdentityServer.run { live in
+            let (client, _, tokens) = try await live.enrolled()
+            let device = try await client.device()
+            let page = LiveIdentityServer.Page()
+            let first = try await live.qrSession(for: page)
+            _ = try await client.approve(try await client.scan(first.payload), check: .pin("27491"))
+            let redeemed = try APIClient.decode(TokenPairResponse.self, from: try await live.redeem(first, by: page).body)
+            let second = try await live.qrSession(for: page)
+            _ = try await client.approve(try await client.scan(second.payload), check: .pin("27491"))
+            try await live.api.callExpectingNoContent(
+                "DELETE", "/v1/identity/devices/\(device.id)", credential: .bearer(tokens.accessToken))
+            #expect(try await live.redeem(second, by: page).status == 409)
+            await #expect(throws: APIClientError.self) { try await live.api.me(accessToken: redeemed.accessToken) }
+            await #expect(throws: APIClientError.self) { try await live.api.refresh(redeemed.refreshToken) }
+        }
+    }
 }

@@ -123,10 +123,13 @@ public struct TransactionStatusResponse: Codable, Hashable, Sendable {
     public var reason: String?
     /// The authenticator that approved it.
     public var authenticator: AuthenticatorKind?
-    /// The approval's signature (base64url) over ``IdentityStatement/approval(transactionId:nonce:decision:typedNumber:contextHash:)``.
-    public var signature: String?
-    /// The approving key's public key (base64url), to check ``signature`` with.
-    public var publicKey: String?
+    /// For an approval: the server's statement of it, a JWT (EdDSA, verifiable with the keys at
+    /// `GET /v1/launch/keys`) whose claims are `iss`, `sub` (the user), `aud` (the asking app), `iat`,
+    /// `txn` (this id), `nonce`, `decision`, `amr` (`["pin"]` or `["biometric"]`) and `ctx`
+    /// (``IdentityStatement/contextHash(message:data:)``). The person's own signature never leaves
+    /// the server: a PIN key's signature would let whoever also holds the device's stored key try
+    /// PINs offline.
+    public var assertion: String?
     /// The nonce the approval signs.
     public var nonce: String
     /// When it was answered.
@@ -136,15 +139,14 @@ public struct TransactionStatusResponse: Codable, Hashable, Sendable {
 
     /// Creates a status.
     public init(
-        id: String, status: String, reason: String?, authenticator: AuthenticatorKind?, signature: String?, publicKey: String?,
-        nonce: String, decidedAt: Date?, expiresAt: Date
+        id: String, status: String, reason: String?, authenticator: AuthenticatorKind?, assertion: String?, nonce: String,
+        decidedAt: Date?, expiresAt: Date
     ) {
         self.id = id
         self.status = status
         self.reason = reason
         self.authenticator = authenticator
-        self.signature = signature
-        self.publicKey = publicKey
+        self.assertion = assertion
         self.nonce = nonce
         self.decidedAt = decidedAt
         self.expiresAt = expiresAt

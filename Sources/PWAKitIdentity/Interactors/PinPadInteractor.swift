@@ -55,7 +55,8 @@ public final class PinPadInteractor {
     /// another, else carries the intent out and closes the pad. What happened is in
     /// `lastInfoDescription`.
     public func submit(_ pin: String) async {
-        guard let intent else { return }
+        // NB: one PIN at a time: a double tap must not send a second, counted attempt.
+        guard let intent, !app.system.isProcessing else { return }
         typed.append(pin)
         switch intent {
         case .enrol(let name, let user, let token):

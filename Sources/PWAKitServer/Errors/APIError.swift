@@ -71,7 +71,7 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         public static let wrongPIN = Code("wrong_pin")
         /// The user already has as many enrolled devices as allowed; revoke one first.
         public static let deviceLimit = Code("device_limit")
-        /// The user has no enrolled device to ask.
+        /// No enrolled device can be asked for this address (no such account, or none enrolled: the same answer).
         public static let notEnrolled = Code("not_enrolled")
         /// The user already has a pending mobile-authentication request.
         public static let transactionPending = Code("transaction_pending")

@@ -8,8 +8,7 @@ extension PlatformServer {
     func addMagicLinkRoutes(to table: RouteTable) {
         table.add(.post, "/v1/auth/magic-link") { request, context in
             let body = try await RequestReader.json(MagicLinkRequest.self, from: request, limit: configuration.maximumJSONBody)
-            let answer = try await magicLinks.request(
-                body, address: clientAddress(request, context: context), origin: requestOrigin(request))
+            let answer = try await magicLinks.request(body, address: clientAddress(request, context: context))
             return try JSONResponse.make(answer, status: .accepted)
         }
         table.add(.post, "/v1/auth/magic-link/token") { request, _ in

@@ -189,7 +189,7 @@ extension PlatformServer {
             let body = try await RequestReader.json(
                 CreateQRSessionRequest.self, from: request, limit: configuration.maximumJSONBody)
             let answer = try await qrSignIn.create(
-                body, origin: requestOrigin(request), address: clientAddress(request, context: context),
+                body, origin: try requestOrigin(request), address: clientAddress(request, context: context),
                 agent: String((request.headers[.userAgent] ?? "unknown").prefix(512)))
             return try JSONResponse.make(answer, status: .created)
         }
@@ -222,17 +222,40 @@ extension PlatformServer {
         }
     }
 
-    /// The origin of the page that asks: its `Origin` header when it has a sane one, else the scheme
-    /// and `Host` it reached the server by.
-    func requestOrigin(_ request: Request) -> String {
-        if let origin = request.headers[.origin], origin.utf8.count <= 200, let url = URL(string: origin),
-            ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.path.isEmpty
-        {
-            return origin
+    /// The origin a sign-in code names: the configured public origin (a page of another origin is
+    /// refused), else the page's `Origin` header, else the scheme and host the request reached; 400
+    /// when neither is a plain origin.
+    func requestOrigin(_ request: Request) throws -> String {
+        let header = request.headers[.origin]
+        if let publicOrigin = configuration.publicOrigin {
+            if let header, header != publicOrigin {
+                throw APIError(
+                    .forbidden, .forbidden, "sign-in codes are made for pages of \(publicOrigin) only", field: "Origin")
+            }
+            return publicOrigin
         }
-        let host = request.head.authority ?? "localhost"
-        let scheme = configuration.trustForwardedFor ? (request.headers[.xForwardedProto] ?? "http") : "http"
-        return "\(scheme)://\(host.prefix(200))"
+        if let header {
+            guard Self.isPlainOrigin(header) else { throw APIError.invalid("Origin", "must be a plain http or https origin") }
+            return header
+        }
+        let scheme = configuration.trustForwardedFor && request.headers[.xForwardedProto] == "https" ? "https" : "http"
+        let origin = "\(scheme)://\(request.head.authority ?? "")"
+        guard Self.isPlainOrigin(origin) else { throw APIError.invalid("Host", "must be a plain host name and port") }
+        return origin
+    }
+
+    /// `http(s)://host[:port]` of at most 200 bytes, the host of letters, digits, `.`, `-`, `[`, `]` and `:`.
+    static func isPlainOrigin(_ text: String) -> Bool {
+        guard text.utf8.count <= 200, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""),
+            let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil, url.user == nil
+        else {
+            return false
+        }
+        let rest = text.drop(while: { $0 != "/" }).dropFirst(2)
+        return rest.utf8.allSatisfy { byte in
+            DeviceProof.isTokenByte(byte) && byte != UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+        }
     }
 }
 

@@ -119,7 +119,9 @@ struct IdentityService: Sendable {
             grace: configuration.refreshReuseGrace)
         {
         case .rotated(let familyId, let userId), .retried(let familyId, let userId):
-            guard let user = try await storage.user(id: userId) else {
+            // NB: a session bound to a device ends with the device, however it raced its revocation.
+            guard let user = try await storage.user(id: userId), try await storage.refreshFamilyIsActive(familyId: familyId)
+            else {
                 throw APIError(.unauthorized, .invalidRefreshToken, "the refresh token is invalid", field: "refreshToken")
             }
             let accessToken = try await tokens.accessToken(for: user, session: familyId, now: now)

@@ -27,9 +27,11 @@ struct MagicLinkService: Sendable {
         self.outbox = configuration.mailer.map { MailOutbox(sender: $0) }
     }
 
-    /// Queues a link for the address when it has an account; the answer and the time taken are the
-    /// same either way. Throttled per address asked for and per client address.
-    func request(_ request: MagicLinkRequest, address: String, origin: String) async throws -> MagicLinkRequestedResponse {
+    /// Queues a link for the address when it has an account. The request path only checks the input,
+    /// the throttles and that mail can be sent; the account is looked up and the link stored by the
+    /// mail worker, so the answer and the time it takes are the same whether or not the address has
+    /// an account. Throttled per address asked for and per client address.
+    func request(_ request: MagicLinkRequest, address: String) async throws -> MagicLinkRequestedResponse {
         let email = try Validation.email(request.email, field: "email")
         guard request.codeChallengeMethod == "S256" else { throw APIError.invalid("codeChallengeMethod", "must be S256") }
         guard request.codeChallenge.utf8.count == 43, let challenge = Base64URL.decode(request.codeChallenge),
@@ -39,6 +41,13 @@ struct MagicLinkService: Sendable {
         }
         guard let outbox else {
             throw APIError(.serviceUnavailable, .mailUnavailable, "this server sends no mail; sign in with a password")
+        }
+        // NB: links are never built from a request's headers, which its sender controls.
+        guard let base = configuration.magicLinkBase ?? configuration.publicOrigin.map({ $0 + "/v1/auth/magic-link/open" })
+        else {
+            throw APIError(
+                .serviceUnavailable, .mailUnavailable,
+                "this server has no public URL to put in sign-in links (pwakit server --public-url)")
         }
         let now = environment.now()
         guard
@@ -52,30 +61,38 @@ struct MagicLinkService: Sendable {
                 .tooManyRequests, .tooManyAttempts, "too many sign-in links asked for; try again later",
                 headers: [.retryAfter: "\(Int(configuration.throttleWindow))"])
         }
-        guard let user = try await storage.user(email: email) else { return MagicLinkRequestedResponse() }
+        let service = self
+        let codeChallenge = request.codeChallenge
+        guard await outbox.enqueue({ try await service.makeLink(email: email, challenge: codeChallenge, base: base) }) else {
+            throw APIError(.serviceUnavailable, .busy, "too much mail is waiting; try again in a minute")
+        }
+        return MagicLinkRequestedResponse()
+    }
+
+    /// Stores a link for the account of `email` and writes its mail; nil when no account has the address.
+    func makeLink(email: String, challenge: String, base: String) async throws -> MailMessage? {
+        guard let user = try await storage.user(email: email) else { return nil }
         let token = environment.token()
+        let now = environment.now()
         try await storage.insertMagicLink(
             MagicLinkRecord(
-                tokenHash: SHA256.hex(of: Data(token.utf8)), userId: user.id, challenge: request.codeChallenge, createdAt: now,
+                tokenHash: SHA256.hex(of: Data(token.utf8)), userId: user.id, challenge: challenge, createdAt: now,
                 expiresAt: now.addingTimeInterval(configuration.magicLinkLifetime)))
-        let base = configuration.magicLinkBase ?? origin + "/v1/auth/magic-link/open"
         let link = base + (base.contains("?") ? "&" : "?") + "token=" + token
         let minutes = Int(configuration.magicLinkLifetime / 60)
-        await outbox.enqueue(
-            MailMessage(
-                from: configuration.mailFrom, to: user.email, subject: "Your sign-in link",
-                text: """
-                    Hello \(user.displayName),
+        return MailMessage(
+            from: configuration.mailFrom, to: user.email, subject: "Your sign-in link",
+            text: """
+                Hello \(user.displayName),
 
-                    Open this link on the device where you asked to sign in:
+                Open this link on the device where you asked to sign in:
 
-                    \(link)
+                \(link)
 
-                    It works once, for \(minutes) minutes, and only in the app that asked for it.
-                    If you did not ask to sign in, ignore this message; nobody can use the link without that app.
+                It works once, for \(minutes) minutes, and only in the app that asked for it.
+                If you did not ask to sign in, ignore this message; nobody can use the link without that app.
 
-                    """))
-        return MagicLinkRequestedResponse()
+                """)
     }
 
     /// Exchanges a link's token and the asking device's verifier for a token pair, once.

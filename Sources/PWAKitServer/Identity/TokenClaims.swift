@@ -39,3 +39,25 @@ struct LaunchClaims: JWTPayload {
     /// Checked by the mini-app with its own clock; the server only signs these.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
+
+/// The claims of the server's statement that a person approved a mobile-authentication transaction.
+struct ApprovalClaims: JWTPayload {
+    var sub: SubjectClaim
+    var iss: IssuerClaim
+    /// The app whose backend asked.
+    var aud: AudienceClaim
+    var iat: IssuedAtClaim
+    /// The transaction id.
+    var txn: String
+    /// The transaction's nonce.
+    var nonce: String
+    /// `approve`.
+    var decision: String
+    /// How the person was verified: `["pin"]` or `["biometric"]`.
+    var amr: [String]
+    /// The hash of the message and data that were shown.
+    var ctx: String
+
+    /// Checked by the backend that asked; the server only signs these.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import JWTKit
+import PWAKitAPI
 import PWAKitBundles
 import PWAKitEncoding
 
@@ -73,6 +74,16 @@ struct TokenService: Sendable {
             exp: .init(value: now.addingTimeInterval(configuration.launchCodeLifetime)), nonce: nonce, bundle: bundleHash,
             email: user.email, email_verified: false, name: user.displayName
         )
+        return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
+    }
+
+    /// The server's statement that `transaction` was approved with `authenticator`, for its requester.
+    func approvalAssertion(_ transaction: IdentityTransactionRecord, authenticator: String, now: Date) async throws -> String {
+        let claims = ApprovalClaims(
+            sub: .init(value: transaction.userId), iss: .init(value: configuration.issuer),
+            aud: .init(value: [transaction.appId]), iat: .init(value: Self.wholeSeconds(now)), txn: transaction.id,
+            nonce: transaction.nonce, decision: "approve", amr: [authenticator],
+            ctx: IdentityStatement.contextHash(message: transaction.message, data: transaction.data))
         return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
     }
 

@@ -40,7 +40,8 @@ public protocol ServerStorage: Sendable {
     ) async throws -> RefreshConsumption
     /// Revokes a family so none of its tokens can be used again.
     func revokeRefreshFamily(familyId: String, now: Date) async throws
-    /// Whether a family exists and is not revoked: whether the session its access tokens belong to is live.
+    /// Whether a family exists, is not revoked and, when bound to an enrolled device, that device is
+    /// active: whether the session its access tokens belong to is live.
     func refreshFamilyIsActive(familyId: String) async throws -> Bool
     /// In one read, whether the family is active (`nil` when it is not) and the catalog's revision: a number
     /// that changes, on every replica at once, whenever ``apps()`` would answer differently. An authenticated
@@ -183,10 +184,9 @@ public protocol ServerStorage: Sendable {
     func pendingIdentityTransactions(userId: String, now: Date) async throws -> [IdentityTransactionRecord]
     /// Takes a pending, unexpired transaction's one answer; false when it was taken, ended or expired.
     func takeTransactionAnswer(id: String, now: Date) async throws -> Bool
-    /// Ends a transaction whose answer was taken: its status, reason and (approvals) signature.
+    /// Ends a transaction whose answer was taken: its status, reason and (approvals) the server's assertion.
     func finishIdentityTransaction(
-        id: String, status: String, reason: String?, authenticator: String?, signature: String?, publicKey: String?,
-        deviceId: String?, now: Date
+        id: String, status: String, reason: String?, authenticator: String?, assertion: String?, deviceId: String?, now: Date
     ) async throws
     /// Marks a pending transaction whose time has passed as expired.
     func expireIdentityTransaction(id: String, now: Date) async throws

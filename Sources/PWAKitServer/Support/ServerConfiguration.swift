@@ -90,6 +90,13 @@ public struct ServerConfiguration: Sendable {
     public var qrCodeLimit = 60
     /// The longest a page's redemption may wait for the person's approval, in seconds.
     public var qrRedeemMaximumWait = 25
+    /// The origin people reach the server at (`https://id.example.com`). Sign-in codes name it, and a
+    /// page of another origin cannot ask for one; mailed sign-in links point at it unless
+    /// ``magicLinkBase`` says otherwise. Without it a code names the `Origin` its page sent (a browser
+    /// cannot lie about it, a program can) or the host the request reached, and no link is mailed.
+    public var publicOrigin: String?
+    /// Redemptions of sign-in codes that may wait for the person's answer at once; more answer at once.
+    public var qrRedeemWaitLimit = 256
     /// What sends email (sign-in links); nil: `POST /v1/auth/magic-link` answers 503 `mail_unavailable`.
     public var mailer: (any MailSender)?
     /// The sender address of the server's mail.

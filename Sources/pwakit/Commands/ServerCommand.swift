@@ -90,6 +90,12 @@ struct ServerCommand: AsyncParsableCommand {
 
     @Option(
         help:
+            "The origin people reach this server at (https://id.example.com): sign-in QR codes name it (pages of other origins cannot ask for one) and mailed sign-in links point at it."
+    )
+    var publicUrl: String?
+
+    @Option(
+        help:
             "Where sign-in links are mailed from: smtp://host:25 in the clear, or smtps://user:password@host:465 over TLS (no STARTTLS). Without it, POST /v1/auth/magic-link answers 503."
     )
     var smtpUrl: String?
@@ -110,6 +116,18 @@ struct ServerCommand: AsyncParsableCommand {
         guard (0...64).contains(workers) else { throw ValidationError("--workers must be between 0 and 64") }
         if let smtpUrl {
             do { _ = try SMTPMailer(url: smtpUrl) } catch let error as MailError { throw ValidationError(error.message) }
+            guard publicUrl != nil || magicLinkBase != nil else {
+                throw ValidationError(
+                    "--smtp-url needs --public-url (or --magic-link-base): sign-in links are never built from a request's headers"
+                )
+            }
+        }
+        if let publicUrl {
+            guard let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                url.path.isEmpty || url.path == "/", url.query == nil
+            else {
+                throw ValidationError("--public-url must be an origin like https://id.example.com (no path)")
+            }
         }
         guard SMTPMailer.isPlainAddress(mailFrom) else {
             throw ValidationError("--mail-from must be an address like a@example.com")
@@ -238,6 +256,7 @@ struct ServerCommand: AsyncParsableCommand {
             }
         }
         configuration.mailFrom = mailFrom
+        configuration.publicOrigin = publicUrl.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         configuration.magicLinkBase = magicLinkBase
         configuration.siteAssociation = try siteAssociationDocument()
         configuration.ingestionWorkers = workers

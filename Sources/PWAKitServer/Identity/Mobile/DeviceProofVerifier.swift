@@ -40,7 +40,9 @@ struct DeviceProofVerifier: Sendable {
             throw Self.invalid("the device signature does not verify")
         }
         guard device.revokedAt == nil else { throw Self.deregistered(device) }
-        let expiresAt = Date(timeIntervalSince1970: Double(proof.time) / 1000 + configuration.proofClockSkew + 1)
+        // NB: kept a skew longer than any proof could be accepted here, so a replica whose clock runs up to
+        // that much behind still finds the nonce after another replica's purge.
+        let expiresAt = Date(timeIntervalSince1970: Double(proof.time) / 1000 + 2 * configuration.proofClockSkew)
         // NB: the last use is noted at most once a minute: one statement fewer on almost every request.
         let touch = device.lastUsedAt.map { now.timeIntervalSince($0) >= 60 } ?? true
         guard

@@ -188,11 +188,11 @@ struct MobileIdentityService: Sendable {
             try Validation.text($0, field: "requesterAddress", maximum: 64)
         }
         let agent = try request.requesterAgent.map { try Validation.text($0, field: "requesterAgent", maximum: 512) }
-        guard email.utf8.count <= 254, let user = try await storage.user(email: email) else {
-            throw APIError(.notFound, .notFound, "no account has this email address", field: "email")
-        }
-        guard !(try await storage.enrolledDevices(userId: user.id)).isEmpty else {
-            throw APIError(.notFound, .notEnrolled, "this account has no enrolled device to ask", field: "email")
+        // NB: one answer for an unknown address and an account without a device.
+        guard email.utf8.count <= 254, let user = try await storage.user(email: email),
+            !(try await storage.enrolledDevices(userId: user.id)).isEmpty
+        else {
+            throw APIError(.notFound, .notEnrolled, "no enrolled device can be asked for this address", field: "email")
         }
         let now = environment.now()
         if let muted = try await storage.mutedUntil(userId: user.id), muted > now {
@@ -256,7 +256,7 @@ struct MobileIdentityService: Sendable {
         return TransactionStatusResponse(
             id: transaction.id, status: transaction.status, reason: transaction.reason,
             authenticator: transaction.authenticator.flatMap(AuthenticatorKind.init(rawValue:)),
-            signature: transaction.signature, publicKey: transaction.publicKey, nonce: transaction.nonce,
+            assertion: transaction.assertion, nonce: transaction.nonce,
             decidedAt: transaction.decidedAt, expiresAt: transaction.expiresAt)
     }
 
@@ -298,8 +298,8 @@ struct MobileIdentityService: Sendable {
         guard let approval else {
             let notMe = request.notMe ?? false
             try await storage.finishIdentityTransaction(
-                id: id, status: "denied", reason: notMe ? "fraud_reported" : "denied", authenticator: nil, signature: nil,
-                publicKey: nil, deviceId: device.id, now: now)
+                id: id, status: "denied", reason: notMe ? "fraud_reported" : "denied", authenticator: nil, assertion: nil,
+                deviceId: device.id, now: now)
             if notMe {
                 try await storage.recordFraudReport(
                     userId: device.userId, transactionId: id, at: now,
@@ -309,7 +309,7 @@ struct MobileIdentityService: Sendable {
         }
         guard approval.number == transaction.number else {
             try await storage.finishIdentityTransaction(
-                id: id, status: "rejected", reason: "number_mismatch", authenticator: nil, signature: nil, publicKey: nil,
+                id: id, status: "rejected", reason: "number_mismatch", authenticator: nil, assertion: nil,
                 deviceId: device.id, now: now)
             throw APIError(
                 .forbidden, .numberMismatch,
@@ -323,15 +323,15 @@ struct MobileIdentityService: Sendable {
         } catch let error as APIError {
             try await storage.finishIdentityTransaction(
                 id: id, status: "rejected", reason: approval.kind == .pin ? "wrong_pin" : "bad_signature", authenticator: nil,
-                signature: nil, publicKey: nil, deviceId: device.id, now: environment.now())
+                assertion: nil, deviceId: device.id, now: environment.now())
             throw error
         }
-        let current = try await storage.enrolledDevice(id: device.id) ?? device
+        let decidedAt = environment.now()
+        let assertion = try await identity.tokens.approvalAssertion(
+            transaction, authenticator: approval.kind.rawValue, now: decidedAt)
         try await storage.finishIdentityTransaction(
-            id: id, status: "approved", reason: nil, authenticator: approval.kind.rawValue,
-            signature: Base64URL.encode(approval.signature),
-            publicKey: approval.kind == .pin ? current.pinKey : current.biometricKey, deviceId: device.id,
-            now: environment.now())
+            id: id, status: "approved", reason: nil, authenticator: approval.kind.rawValue, assertion: assertion,
+            deviceId: device.id, now: decidedAt)
         return try await transactionStatus(id: id, appId: transaction.appId)
     }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import PWAKitAPI
 import PWAKitBundles
 import PWAKitEncoding
+import Synchronization
 
 /// Sign-in by QR code: a page makes an ephemeral P-256 key and asks for a code bound to its hash;
 /// the person scans it with an enrolled device and approves with an authenticator; only a
@@ -13,6 +14,25 @@ struct QRSignInService: Sendable {
     let environment: ServerEnvironment
     let configuration: ServerConfiguration
     let mobile: MobileIdentityService
+    /// Redemptions waiting for an answer now, across the server.
+    let waiting = WaitCount()
+
+    /// Counts waiting redemptions, so at most ``ServerConfiguration/qrRedeemWaitLimit`` poll at once.
+    final class WaitCount: Sendable {
+        private let count = Mutex(0)
+
+        /// Takes a place when fewer than `limit` are taken.
+        func enter(limit: Int) -> Bool {
+            count.withLock { count in
+                guard count < limit else { return false }
+                count += 1
+                return true
+            }
+        }
+
+        /// Gives a place back.
+        func leave() { count.withLock { $0 -= 1 } }
+    }
 
     /// A new code for a page whose key hashes to `keyHash`.
     func create(_ request: CreateQRSessionRequest, origin: String, address: String, agent: String) async throws
@@ -37,9 +57,11 @@ struct QRSignInService: Sendable {
             expiresAt: now.addingTimeInterval(configuration.qrCodeLifetime))
         try await storage.insertQRSession(session)
         let payload = QRSignInPayload(origin: origin, session: session.id, keyHash: session.keyHash, nonce: session.nonce)
+        guard let code = try? QRCode(Array(payload.text.utf8)) else {
+            throw APIError.invalid("Origin", "is too long for a sign-in code")
+        }
         return QRSessionResponse(
-            id: session.id, nonce: session.nonce, expiresAt: session.expiresAt, payload: payload.text,
-            svg: try QRCode(Array(payload.text.utf8)).svg())
+            id: session.id, nonce: session.nonce, expiresAt: session.expiresAt, payload: payload.text, svg: code.svg())
     }
 
     /// A pending, unexpired session, for a device to show and answer.
@@ -113,10 +135,13 @@ struct QRSignInService: Sendable {
             throw APIError(
                 .unauthorized, .invalidProof, "only the page that holds the code's key can redeem it", field: "signature")
         }
-        let deadline = ContinuousClock.now + .seconds(max(0, min(wait, configuration.qrRedeemMaximumWait)))
-        while session.status == "pending", session.expiresAt > environment.now(), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            session = try await storage.qrSession(id: id) ?? session
+        if wait > 0, session.status == "pending", waiting.enter(limit: configuration.qrRedeemWaitLimit) {
+            defer { waiting.leave() }
+            let deadline = ContinuousClock.now + .seconds(min(wait, configuration.qrRedeemMaximumWait))
+            while session.status == "pending", session.expiresAt > environment.now(), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                session = try await storage.qrSession(id: id) ?? session
+            }
         }
         switch session.status {
         case "pending" where session.expiresAt > environment.now(): return .pending
@@ -124,10 +149,12 @@ struct QRSignInService: Sendable {
         default: break
         }
         guard let redeemed = try await storage.redeemQRSession(id: id, now: environment.now()),
-            let userId = redeemed.userId, let user = try await storage.user(id: userId)
+            let userId = redeemed.userId, let user = try await storage.user(id: userId),
+            let deviceId = redeemed.deviceId, try await storage.enrolledDevice(id: deviceId)?.revokedAt == nil
         else {
             throw APIError(.conflict, .transactionClosed, "this sign-in code has expired or was already used")
         }
-        return .tokens(try await mobile.identity.issueTokens(for: user, familyId: nil))
+        // NB: the session is bound to the device that approved it: revoking that device ends it too.
+        return .tokens(try await mobile.identity.issueTokens(for: user, familyId: nil, deviceId: deviceId))
     }
 }

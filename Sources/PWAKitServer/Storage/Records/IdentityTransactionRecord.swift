@@ -28,10 +28,8 @@ public struct IdentityTransactionRecord: Hashable, Sendable {
     public var answered: Bool
     /// The authenticator that approved it.
     public var authenticator: String?
-    /// The approval signature, base64url.
-    public var signature: String?
-    /// The approving key, base64url.
-    public var publicKey: String?
+    /// The server's signed statement of an approval (a JWT).
+    public var assertion: String?
     /// The device that answered.
     public var deviceId: String?
     /// When it was asked.

@@ -115,9 +115,9 @@ extension SQLStorage {
         let rows = try await driver.query(
             """
             INSERT INTO identity_transactions (id, user_id, app_id, message, data, requester_address, requester_agent, \
-            number, nonce, status, reason, answered, authenticator, signature, public_key, device_id, created_at, \
-            expires_at, decided_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', NULL, 0, NULL, NULL, NULL, NULL, $10, $11, NULL)
+            number, nonce, status, reason, answered, authenticator, assertion, device_id, created_at, expires_at, \
+            decided_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', NULL, 0, NULL, NULL, NULL, $10, $11, NULL)
             ON CONFLICT DO NOTHING RETURNING id
             """,
             [
@@ -156,18 +156,16 @@ extension SQLStorage {
 
     /// See ``ServerStorage``.
     public func finishIdentityTransaction(
-        id: String, status: String, reason: String?, authenticator: String?, signature: String?, publicKey: String?,
-        deviceId: String?, now: Date
+        id: String, status: String, reason: String?, authenticator: String?, assertion: String?, deviceId: String?, now: Date
     ) async throws {
         try await driver.execute(
             """
-            UPDATE identity_transactions SET status = $2, reason = $3, authenticator = $4, signature = $5, public_key = $6, \
-            device_id = $7, decided_at = $8 WHERE id = $1 AND status = 'pending'
+            UPDATE identity_transactions SET status = $2, reason = $3, authenticator = $4, assertion = $5, device_id = $6, \
+            decided_at = $7 WHERE id = $1 AND status = 'pending'
             """,
             [
                 .text(id), .text(status), reason.map(SQLValue.text) ?? .null, authenticator.map(SQLValue.text) ?? .null,
-                signature.map(SQLValue.text) ?? .null, publicKey.map(SQLValue.text) ?? .null,
-                deviceId.map(SQLValue.text) ?? .null, .date(now),
+                assertion.map(SQLValue.text) ?? .null, deviceId.map(SQLValue.text) ?? .null, .date(now),
             ])
     }
 
@@ -272,8 +270,7 @@ extension SQLStorage {
         record.reason = try row.optionalText("reason")
         record.answered = try row.integer("answered") != 0
         record.authenticator = try row.optionalText("authenticator")
-        record.signature = try row.optionalText("signature")
-        record.publicKey = try row.optionalText("public_key")
+        record.assertion = try row.optionalText("assertion")
         record.deviceId = try row.optionalText("device_id")
         record.decidedAt = try row.optionalDate("decided_at")
         return record

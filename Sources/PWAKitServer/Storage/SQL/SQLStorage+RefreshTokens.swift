@@ -96,17 +96,24 @@ extension SQLStorage {
     /// See ``ServerStorage``.
     public func refreshFamilyIsActive(familyId: String) async throws -> Bool {
         try await !driver.query(
-            "SELECT id FROM refresh_families WHERE id = $1 AND revoked_at IS NULL", [.text(familyId)]
+            "SELECT f.id FROM refresh_families f WHERE f.id = $1 AND \(Self.familyActive)", [.text(familyId)]
         ).isEmpty
     }
 
     /// See ``ServerStorage``.
     public func catalogRevision(ifFamilyIsActive familyId: String) async throws -> Int64? {
         try await driver.query(
-            "SELECT (SELECT COUNT(*) FROM apps) AS revision FROM refresh_families WHERE id = $1 AND revoked_at IS NULL",
+            "SELECT (SELECT COUNT(*) FROM apps) AS revision FROM refresh_families f WHERE f.id = $1 AND \(Self.familyActive)",
             [.text(familyId)]
         ).first?.integer("revision")
     }
+
+    /// A family `f` is active when it is not revoked and, bound to an enrolled device, that device is
+    /// active too: a session issued while its device was being revoked ends with the device.
+    static let familyActive = """
+        f.revoked_at IS NULL AND (f.device_id IS NULL OR EXISTS \
+        (SELECT 1 FROM identity_devices d WHERE d.id = f.device_id AND d.revoked_at IS NULL))
+        """
 
     /// See ``ServerStorage``.
     public func refreshTokenOwner(tokenHash: String) async throws -> (familyId: String, userId: String)? {

@@ -157,8 +157,8 @@ enum Schema {
                 CREATE TABLE IF NOT EXISTS identity_transactions (id TEXT PRIMARY KEY, user_id TEXT NOT NULL, \
                 app_id TEXT NOT NULL, message TEXT NOT NULL, data TEXT, requester_address TEXT NOT NULL, \
                 requester_agent TEXT NOT NULL, number INTEGER NOT NULL, nonce TEXT NOT NULL, status TEXT NOT NULL, \
-                reason TEXT, answered INTEGER NOT NULL, authenticator TEXT, signature TEXT, public_key TEXT, \
-                device_id TEXT, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, decided_at BIGINT)
+                reason TEXT, answered INTEGER NOT NULL, authenticator TEXT, assertion TEXT, device_id TEXT, \
+                created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, decided_at BIGINT)
                 """,
                 // NB: one pending request per user, however many backends ask at once.
                 """
