@@ -48,6 +48,8 @@ struct MobileAuthTests {
             #expect(claims.txn == created.id)
             #expect(claims.nonce == seen.nonce)
             #expect(claims.amr == ["pin"])
+            #expect(claims.typ == "mobile-auth-approval")
+            #expect(claims.exp.value.timeIntervalSince(claims.iat.value) == 300)
             #expect(claims.ctx == IdentityStatement.contextHash(message: "Pay 20 EUR to Ana", data: "iban=NL00"))
             // Every single-byte change of the assertion fails the check.
             let bytes = Array(assertion.utf8)

@@ -210,4 +210,20 @@ struct QRSignInTests {
             await #expect(throws: APIClientError.self) { try await live.api.refresh(redeemed.refreshToken) }
         }
     }
+
+    @Test("two redemptions of one code may wait at once; a third gets 429 with Retry-After")
+    func waitingCap() async throws {
+        try await LiveIdentityServer.run { live in
+            let page = LiveIdentityServer.Page()
+            let session = try await live.qrSession(for: page)
+            // Three at once, each willing to wait 8 s: two wait, the third is refused.
+            let answers = try await withThrowingTaskGroup(of: HTTPResponseData.self) { group in
+                for _ in 0..<3 { group.addTask { try await live.redeem(session, by: page, wait: 8) } }
+                return try await group.reduce(into: [HTTPResponseData]()) { $0.append($1) }
+            }
+            #expect(answers.filter { $0.status == 202 }.count == 2, "\(answers.map(\.status))")
+            let refused = try #require(answers.first { $0.status == 429 })
+            #expect(refused.header("Retry-After") == "2")
+        }
+    }
 }

@@ -26,6 +26,8 @@ public final class PinPadInteractor {
     public private(set) var intent: Intent?
     /// The PINs typed so far for an intent that takes more than one (a new PIN and its confirmation).
     private var typed: [String] = []
+    /// Whether a PIN is on its way to the server.
+    private var submitting = false
 
     /// A pad over the root state and the client.
     public init(app: IdentityApp, client: IdentityClient) {
@@ -56,7 +58,7 @@ public final class PinPadInteractor {
     /// `lastInfoDescription`.
     public func submit(_ pin: String) async {
         // NB: one PIN at a time: a double tap must not send a second, counted attempt.
-        guard let intent, !app.system.isProcessing else { return }
+        guard let intent, !submitting else { return }
         typed.append(pin)
         switch intent {
         case .enrol(let name, let user, let token):
@@ -140,8 +142,12 @@ public final class PinPadInteractor {
     }
 
     private func finish(_ work: @escaping @MainActor () async throws -> String) async {
+        submitting = true
         app.system.isProcessing = true
-        defer { app.system.isProcessing = false }
+        defer {
+            submitting = false
+            app.system.isProcessing = false
+        }
         do {
             app.system.lastInfoDescription = try await work()
         } catch {

@@ -47,6 +47,10 @@ struct ApprovalClaims: JWTPayload {
     /// The app whose backend asked.
     var aud: AudienceClaim
     var iat: IssuedAtClaim
+    /// Five minutes after `iat`: an approval is acted on when it is made.
+    var exp: ExpirationClaim
+    /// `mobile-auth-approval`: what this token is, so it is never taken for a launch token.
+    var typ: String
     /// The transaction id.
     var txn: String
     /// The transaction's nonce.

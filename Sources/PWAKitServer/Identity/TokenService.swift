@@ -81,7 +81,8 @@ struct TokenService: Sendable {
     func approvalAssertion(_ transaction: IdentityTransactionRecord, authenticator: String, now: Date) async throws -> String {
         let claims = ApprovalClaims(
             sub: .init(value: transaction.userId), iss: .init(value: configuration.issuer),
-            aud: .init(value: [transaction.appId]), iat: .init(value: Self.wholeSeconds(now)), txn: transaction.id,
+            aud: .init(value: [transaction.appId]), iat: .init(value: Self.wholeSeconds(now)),
+            exp: .init(value: Self.wholeSeconds(now).addingTimeInterval(300)), typ: "mobile-auth-approval", txn: transaction.id,
             nonce: transaction.nonce, decision: "approve", amr: [authenticator],
             ctx: IdentityStatement.contextHash(message: transaction.message, data: transaction.data))
         return try await keys.sign(claims, kid: JWKIdentifier(string: keyId))

@@ -112,6 +112,21 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("scrypt cost N for new password hashes (a power of two).", visibility: .hidden))
     var passwordCost = ScryptParameters.standard.n
 
+    /// The origin a browser would send for `text` (lower-case scheme and host, no default port), or nil
+    /// when it is not an http(s) origin (a path, query, fragment or user part).
+    static func origin(_ text: String) -> String? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = components.host?.lowercased(), !host.isEmpty,
+            components.user == nil, components.password == nil, components.query == nil, components.fragment == nil,
+            components.path.isEmpty || components.path == "/"
+        else {
+            return nil
+        }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = components.port.flatMap { $0 == defaultPort ? nil : $0 }
+        return "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")"
+    }
+
     func validate() throws {
         guard (0...64).contains(workers) else { throw ValidationError("--workers must be between 0 and 64") }
         if let smtpUrl {
@@ -122,12 +137,8 @@ struct ServerCommand: AsyncParsableCommand {
                 )
             }
         }
-        if let publicUrl {
-            guard let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
-                url.path.isEmpty || url.path == "/", url.query == nil
-            else {
-                throw ValidationError("--public-url must be an origin like https://id.example.com (no path)")
-            }
+        if let publicUrl, Self.origin(publicUrl) == nil {
+            throw ValidationError("--public-url must be an origin like https://id.example.com (no path, query or user)")
         }
         guard SMTPMailer.isPlainAddress(mailFrom) else {
             throw ValidationError("--mail-from must be an address like a@example.com")
@@ -256,7 +267,7 @@ struct ServerCommand: AsyncParsableCommand {
             }
         }
         configuration.mailFrom = mailFrom
-        configuration.publicOrigin = publicUrl.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        configuration.publicOrigin = publicUrl.flatMap(Self.origin)
         configuration.magicLinkBase = magicLinkBase
         configuration.siteAssociation = try siteAssociationDocument()
         configuration.ingestionWorkers = workers

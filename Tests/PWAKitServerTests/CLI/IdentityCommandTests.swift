@@ -85,5 +85,13 @@ struct IdentityCommandTests {
         #expect(try await identity(["status"]).stdout.contains("not enrolled"))
         let bad = try await PWAKitBinary.run(["identity", "status", "--server", "ftp://x"])
         #expect(bad.status == 64)
+        // A mailer needs a public URL: links are never built from request headers.
+        let noPublicURL = try await PWAKitBinary.run(["server", "--port", "0", "--smtp-url", "smtp://127.0.0.1:25"])
+        #expect(noPublicURL.status == 64)
+        #expect(noPublicURL.stderr.contains("--public-url"))
+        for url in ["https://id.example.com/path", "https://user@id.example.com", "https://id.example.com#x", "ftp://id"] {
+            let refused = try await PWAKitBinary.run(["server", "--port", "0", "--public-url", url])
+            #expect(refused.status == 64, "\(url)")
+        }
     }
 }

@@ -17,21 +17,30 @@ struct QRSignInService: Sendable {
     /// Redemptions waiting for an answer now, across the server.
     let waiting = WaitCount()
 
-    /// Counts waiting redemptions, so at most ``ServerConfiguration/qrRedeemWaitLimit`` poll at once.
+    /// Counts waiting redemptions: at most ``ServerConfiguration/qrRedeemWaitLimit`` across the server
+    /// and two per code, so one holder of a code's key cannot take every place.
     final class WaitCount: Sendable {
-        private let count = Mutex(0)
+        private let state = Mutex((total: 0, perCode: [String: Int]()))
+        static let perCode = 2
 
-        /// Takes a place when fewer than `limit` are taken.
-        func enter(limit: Int) -> Bool {
-            count.withLock { count in
-                guard count < limit else { return false }
-                count += 1
+        /// Takes a place for `code` when both counts allow.
+        func enter(code: String, limit: Int) -> Bool {
+            state.withLock { state in
+                guard state.total < limit, state.perCode[code, default: 0] < Self.perCode else { return false }
+                state.total += 1
+                state.perCode[code, default: 0] += 1
                 return true
             }
         }
 
         /// Gives a place back.
-        func leave() { count.withLock { $0 -= 1 } }
+        func leave(code: String) {
+            state.withLock { state in
+                state.total -= 1
+                let left = state.perCode[code, default: 1] - 1
+                state.perCode[code] = left > 0 ? left : nil
+            }
+        }
     }
 
     /// A new code for a page whose key hashes to `keyHash`.
@@ -135,8 +144,13 @@ struct QRSignInService: Sendable {
             throw APIError(
                 .unauthorized, .invalidProof, "only the page that holds the code's key can redeem it", field: "signature")
         }
-        if wait > 0, session.status == "pending", waiting.enter(limit: configuration.qrRedeemWaitLimit) {
-            defer { waiting.leave() }
+        if wait > 0, session.status == "pending", session.expiresAt > environment.now() {
+            guard waiting.enter(code: id, limit: configuration.qrRedeemWaitLimit) else {
+                throw APIError(
+                    .tooManyRequests, .busy, "too many redemptions are waiting; ask again shortly",
+                    headers: [.retryAfter: "2"])
+            }
+            defer { waiting.leave(code: id) }
             let deadline = ContinuousClock.now + .seconds(min(wait, configuration.qrRedeemMaximumWait))
             while session.status == "pending", session.expiresAt > environment.now(), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(200))
@@ -150,7 +164,8 @@ struct QRSignInService: Sendable {
         }
         guard let redeemed = try await storage.redeemQRSession(id: id, now: environment.now()),
             let userId = redeemed.userId, let user = try await storage.user(id: userId),
-            let deviceId = redeemed.deviceId, try await storage.enrolledDevice(id: deviceId)?.revokedAt == nil
+            let deviceId = redeemed.deviceId, let device = try await storage.enrolledDevice(id: deviceId),
+            device.revokedAt == nil
         else {
             throw APIError(.conflict, .transactionClosed, "this sign-in code has expired or was already used")
         }

@@ -71,6 +71,10 @@ enum QRSignInPage {
               for (;;) {
                 const answer = await post(`/v1/identity/qr/sessions/${encodeURIComponent(session.id)}/redeem?wait=20`, body);
                 if (answer.status === 202) continue;
+                if (answer.status === 429) {
+                  await pause(1000 * (Number(answer.headers.get("retry-after")) || 2));
+                  continue;
+                }
                 if (answer.status === 200) {
                   const tokens = await answer.json();
                   sessionStorage.setItem("pwakit.session", JSON.stringify(tokens));
