@@ -360,7 +360,7 @@ package.targets += [
         name: "PWAKitIdentityTests",
         dependencies: [
             "PWAKitIdentity", "PWAKitAPI", "PWAKitServer", "PWAKitModules", "PWAKitTesting", "PWAKitEncoding",
-            .product(name: "JWTKit", package: "jwt-kit"),
+            "PWAKitDependencies", .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),

@@ -1,7 +1,10 @@
 import Foundation
 import PWAKitAPI
+import PWAKitDependencies
 import PWAKitIdentity
 import PWAKitModules
+import PWAKitTesting
+import Synchronization
 import Testing
 
 @Suite("The showcase's interactors over one root state")
@@ -109,5 +112,40 @@ struct InteractorTests {
             await interactors.authenticator.authenticateUser(with: .biometric)
             #expect(await app.system.pinPadState == .validatePin)
         }
+    }
+}
+
+@Suite("The identity client from the dependency container")
+struct IdentityDependencyTests {
+    @Test("transport, clock and date come from the container: a counting transport sees every request")
+    func wiredFromTheContainer() async throws {
+        try await LiveIdentityServer.run { live in
+            let (user, tokens) = try await live.account()
+            let transport = CountingRequests(URLSessionTransport())
+            let clock = live.clock
+            try await withTestDependencies {
+                $0.httpTransport = transport
+                $0.clock = ImmediateClock()
+                $0.date = DateGenerator { clock.now }
+            } operation: {
+                var client = IdentityClient(baseURL: live.baseURL, keychain: IdentityKeychain(store: InMemorySecureStore()))
+                client.cost = PINCost(n: 16, r: 8, p: 1)
+                try await client.enrol(name: "phone", pin: "27491", user: user, accessToken: tokens.accessToken)
+                #expect(try await client.signIn(.pin("27491")).user.id == user.id)
+            }
+            #expect(transport.count == 2)
+        }
+    }
+}
+
+/// Passes requests on and counts them.
+final class CountingRequests: HTTPTransport {
+    private let inner: any HTTPTransport
+    private let counted = Mutex(0)
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+    var count: Int { counted.withLock { $0 } }
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        counted.withLock { $0 += 1 }
+        return try await inner.send(request)
     }
 }
