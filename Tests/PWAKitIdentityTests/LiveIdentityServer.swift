@@ -62,6 +62,7 @@ struct LiveIdentityServer: Sendable {
         configuration.keyWrappingKey = Data(repeating: 0x5A, count: 32)
         // NB: every account of every suite registers from 127.0.0.1, on a PostgreSQL database they share.
         configuration.registrationLimit = 1_000_000
+        configuration.exchangeFailureLimit = 1_000_000
         configure(&configuration)
         let clock = SharedClock(real: realClock)
         let environment =

@@ -87,7 +87,7 @@ struct ProofTests {
                 }
             }
             #expect(changes > 300)
-            let device = try await verifier.verify(header: header, method: "POST", target: Self.target, body: Self.body)
+            let device = try await verifier.verify(header: header, method: "POST", target: Self.target, body: Self.body).device
             #expect(device.id == identity.deviceId)
         }
     }

@@ -141,19 +141,10 @@ public final class PinPadInteractor {
         app.system.lastInfoDescription = IdentityInteractors.describe(error)
     }
 
-    private func finish(_ work: @escaping @MainActor () async throws -> String) async {
+    private func finish(_ work: @MainActor () async throws -> String) async {
         submitting = true
-        app.system.isProcessing = true
-        defer {
-            submitting = false
-            app.system.isProcessing = false
-        }
-        do {
-            app.system.lastInfoDescription = try await work()
-        } catch {
-            app.system.lastInfoDescription = IdentityInteractors.describe(error)
-            await IdentityInteractors.settle(after: error, app: app)
-        }
+        defer { submitting = false }
+        await IdentityInteractors.run(app) { try await work() }
         intent = nil
         typed = []
         app.system.setPinPadState(.hidden)

@@ -90,20 +90,24 @@ extension PlatformServer {
 
         // MARK: Requesters (an app backend's credential)
         table.add(.post, "/v1/identity/transactions") { request, context in
-            let credential = try await appBackend(request, context: context)
-            let body = try await RequestReader.json(
-                CreateTransactionRequest.self, from: request, limit: configuration.maximumJSONBody)
-            let agent = String((request.headers[.userAgent] ?? "unknown").prefix(512))
-            let transaction = try await mobileIdentity.createTransaction(
-                body, appId: credential.appId, callerAddress: clientAddress(request, context: context), callerAgent: agent)
-            return try JSONResponse.make(
-                CreatedTransactionResponse(id: transaction.id, number: transaction.number, expiresAt: transaction.expiresAt),
-                status: .created)
+            try await asAppBackend(request, context: context, throttle: "backend", doing: "requests") { credential in
+                let body = try await RequestReader.json(
+                    CreateTransactionRequest.self, from: request, limit: configuration.maximumJSONBody)
+                let agent = String((request.headers[.userAgent] ?? "unknown").prefix(512))
+                let transaction = try await mobileIdentity.createTransaction(
+                    body, appId: credential.appId, callerAddress: clientAddress(request, context: context),
+                    callerAgent: agent)
+                return try JSONResponse.make(
+                    CreatedTransactionResponse(
+                        id: transaction.id, number: transaction.number, expiresAt: transaction.expiresAt),
+                    status: .created)
+            }
         }
         table.add(.get, "/v1/identity/transactions/{id}") { request, context in
-            let credential = try await appBackend(request, context: context)
             let id = try context.parameters.require("id")
-            return try JSONResponse.make(try await mobileIdentity.transactionStatus(id: id, appId: credential.appId))
+            return try await asAppBackend(request, context: context, throttle: "backend", doing: "requests") { credential in
+                try JSONResponse.make(try await mobileIdentity.transactionStatus(id: id, appId: credential.appId))
+            }
         }
     }
 
@@ -111,24 +115,24 @@ extension PlatformServer {
     struct DeviceSignedRequest {
         var device: EnrolledDeviceRecord
         var body: ByteBuffer
-        var proofHeader: String
+        var proof: DeviceProof
         var target: String
     }
 
     func deviceRequest(_ request: Request) async throws -> DeviceSignedRequest {
         let body = try await RequestReader.collect(request, limit: configuration.maximumJSONBody)
-        let header = request.headers[.deviceProof]
         let target = request.head.path ?? "/"
-        let device = try await mobileIdentity.proofs.verify(
-            header: header, method: request.method.rawValue, target: target, body: body.readableBytesView)
-        return DeviceSignedRequest(device: device, body: body, proofHeader: header ?? "", target: target)
+        let verified = try await mobileIdentity.proofs.verify(
+            header: request.headers[.deviceProof], method: request.method.rawValue, target: target,
+            body: body.readableBytesView)
+        return DeviceSignedRequest(device: verified.device, body: body, proof: verified.proof, target: target)
     }
 
     func personProof(_ request: Request, _ signed: DeviceSignedRequest, required: AuthenticatorKind? = nil) async throws
         -> AuthenticatorKind
     {
         try await mobileIdentity.verifyPerson(
-            header: request.headers[.userProof], device: signed.device, deviceProofHeader: signed.proofHeader,
+            header: request.headers[.userProof], device: signed.device, deviceProof: signed.proof,
             method: request.method.rawValue, target: signed.target, body: signed.body.readableBytesView, required: required)
     }
 
@@ -139,28 +143,6 @@ extension PlatformServer {
         return kind
     }
 
-    /// The app a backend's Basic credential authenticates; failures count against the caller's address.
-    func appBackend(_ request: Request, context: ServerRequestContext) async throws -> AppCredentialRecord {
-        guard let presented = RequestReader.basicCredentials(request) else {
-            throw APIError(
-                .unauthorized, .unauthorized, "a valid app credential is required", headers: [.wwwAuthenticate: "Basic"])
-        }
-        // Reserved before the credential's hash is checked; a success takes it back.
-        let key = "backend:" + clientAddress(request, context: context)
-        let now = environment.now()
-        guard
-            try await storage.reserveAttempt(
-                [ThrottleKey(key, limit: configuration.exchangeFailureLimit)],
-                since: now.addingTimeInterval(-configuration.throttleWindow), now: now)
-        else {
-            throw APIError(
-                .tooManyRequests, .tooManyAttempts, "too many failed credentials from this address; try again later",
-                headers: [.retryAfter: "\(Int(configuration.throttleWindow))"])
-        }
-        let credential = try await catalog.authenticateBackend(id: presented.id, secret: presented.secret)
-        try await storage.releaseAttempt(key: key, at: now)
-        return credential
-    }
 }
 
 extension HTTPField.Name {

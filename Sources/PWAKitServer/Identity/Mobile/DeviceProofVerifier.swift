@@ -12,10 +12,10 @@ struct DeviceProofVerifier: Sendable {
     let environment: ServerEnvironment
     let configuration: ServerConfiguration
 
-    /// The device whose proof `header` is for the request `method target` with `body`; the error says
-    /// what failed without telling a guesser more than the part at fault.
+    /// The device whose proof `header` is for the request `method target` with `body`, and the proof;
+    /// the error says what failed without telling a guesser more than the part at fault.
     func verify(header: String?, method: String, target: String, body: some DataProtocol) async throws
-        -> EnrolledDeviceRecord
+        -> (device: EnrolledDeviceRecord, proof: DeviceProof)
     {
         guard let header else {
             throw Self.invalid("this needs a \(DeviceProof.headerName) header from an enrolled device")
@@ -51,7 +51,7 @@ struct DeviceProofVerifier: Sendable {
         else {
             throw APIError(.unauthorized, .proofReplayed, "this proof's nonce was used before; every request needs a new one")
         }
-        return device
+        return (device, proof)
     }
 
     static func invalid(_ message: String) -> APIError {

@@ -73,7 +73,7 @@ struct MobileIdentityService: Sendable {
     /// counted attempt: a wrong one past the limit deregisters the device) or by the biometric key.
     /// `required`, when given, is the only authenticator accepted.
     func verifyPerson(
-        header: String?, device: EnrolledDeviceRecord, deviceProofHeader: String, method: String, target: String,
+        header: String?, device: EnrolledDeviceRecord, deviceProof: DeviceProof, method: String, target: String,
         body: some DataProtocol, required: AuthenticatorKind? = nil
     ) async throws -> AuthenticatorKind {
         guard let header else {
@@ -88,8 +88,6 @@ struct MobileIdentityService: Sendable {
         if let required, proof.authenticator != required {
             throw APIError(.unauthorized, .invalidProof, "this needs the \(required.rawValue) authenticator")
         }
-        // NB: the device proof was verified already, so it parses.
-        let deviceProof = try DeviceProof(header: deviceProofHeader)
         let input = UserProof.signingInput(for: deviceProof, method: method, target: target, body: body)
         try await checkAuthenticator(proof.authenticator, signature: proof.signature, input: input, device: device)
         return proof.authenticator

@@ -7,7 +7,7 @@ extension PlatformServer {
     public func verifyDeviceProof(header: String?, method: String, target: String, body: some DataProtocol) async throws
         -> (deviceId: String, userId: String)
     {
-        let device = try await mobileIdentity.proofs.verify(header: header, method: method, target: target, body: body)
+        let device = try await mobileIdentity.proofs.verify(header: header, method: method, target: target, body: body).device
         return (device.id, device.userId)
     }
 }
