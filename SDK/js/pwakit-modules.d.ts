@@ -128,6 +128,68 @@ interface PWAKitModules {
     getEntitlements: { payload: undefined; result: PWAKitEntitlementList };
   };
   /**
+   * The mobile-identity showcase: enrolment and PIN, authenticators, requests with number matching, QR codes, links.
+   * Errors: `identity.unknown_request`, `identity.no_website`.
+   */
+  identity: {
+    /** What the showcase shows now. */
+    getState: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Reads the stored identity and what the server says of it. */
+    start: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Signs in with the password and opens the PIN pad to create the PIN that enrols the device. */
+    register: { payload: PWAKitRegisterDevicePayload; result: PWAKitIdentitySnapshot };
+    /** One PIN typed on the open pad (a new PIN is typed twice). */
+    submitPin: { payload: PWAKitPinPayload; result: PWAKitIdentitySnapshot };
+    /** Closes the PIN pad. */
+    cancelPin: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Signs in with the device: `pin` opens the pad, `biometric` checks now. */
+    signIn: { payload: PWAKitAuthenticatorPayload; result: PWAKitIdentitySnapshot };
+    /** Ends the device's session. */
+    logout: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Opens the pad: the PIN adds the biometric authenticator. */
+    addBiometric: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Removes the biometric authenticator. */
+    removeBiometric: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Opens the pad: the current PIN, then the new one twice. */
+    changePin: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Fetches the requests waiting for this device (the poll when push is off). */
+    refreshRequests: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** As `refreshRequests`, but says nothing when no request waits (the page's timer). */
+    pollRequests: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Approves a request with the number typed from the requesting screen (one try). */
+    approve: { payload: PWAKitApprovePayload; result: PWAKitIdentitySnapshot };
+    /** Denies a request; `notMe` reports it and pauses requests to the account. */
+    deny: { payload: PWAKitDenyPayload; result: PWAKitIdentitySnapshot };
+    /** Shows the scanner. */
+    startScanning: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Reads a sign-in code with the camera (on Linux: the window, read with zbar). */
+    scanWithCamera: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Hands the scanner a code's text (`pwakit://identity/qr?…`). */
+    scanned: { payload: PWAKitScannedPayload; result: PWAKitIdentitySnapshot };
+    /** Lets the scanned code's page in: `pin` opens the pad, `biometric` signs now. */
+    approveScan: { payload: PWAKitAuthenticatorPayload; result: PWAKitIdentitySnapshot };
+    /** Denies the scanned code. */
+    denyScan: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Hides the scanner. */
+    cancelScan: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Calls `GET /v1/me` with the device's session. */
+    fetchProfile: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Deregisters the device and erases its identity data. */
+    reset: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** Asks for a sign-in link by mail (PKCE: the verifier stays here). */
+    requestMagicLink: { payload: PWAKitEmailPayload; result: PWAKitIdentitySnapshot };
+    /** Signs in with the link from the mail. */
+    completeMagicLink: { payload: PWAKitLinkPayload; result: PWAKitIdentitySnapshot };
+    /** The website asks the server to have the person confirm on their device; it shows the number. */
+    websiteAsk: { payload: PWAKitWebsiteAskPayload; result: PWAKitIdentitySnapshot };
+    /** The website looks at where its request stands. */
+    websiteRefresh: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** The computer on the other screen asks for a sign-in code bound to its key and shows it. */
+    computerShowCode: { payload: undefined; result: PWAKitIdentitySnapshot };
+    /** The computer redeems its code with its key's signature: signed in once the device approved it. */
+    computerRefresh: { payload: undefined; result: PWAKitIdentitySnapshot };
+  };
+  /**
    * The launcher's own page: sign in, the catalog, installs and updates, opening mini-apps, settings.
    * Errors: `launcher.unknown_app`, `launcher.invalid_argument`, `launcher.failed`.
    */
@@ -607,6 +669,121 @@ interface PWAKitEntitlement {
 interface PWAKitEntitlementList {
   entitlements: Array<PWAKitEntitlement>;
   ownedProductIds: Array<string>;
+}
+
+interface PWAKitIdentitySnapshot {
+  userState: string;
+  authenticatedUser?: string;
+  enrollmentState: string;
+  pinPadState: string;
+  pinPadIntent?: string;
+  scannerState: string;
+  isSDKInitialized: boolean;
+  isProcessing: boolean;
+  lastInfoDescription?: string;
+  device: PWAKitDevice;
+  users: Array<PWAKitUser>;
+  requests: Array<PWAKitRequest>;
+  session?: PWAKitUser;
+  profile?: PWAKitUser;
+  scannedSignIn?: PWAKitScannedSignIn;
+  awaitedLinkEmail?: string;
+  hasCamera: boolean;
+  pinLength: PWAKitClosedRangeValue;
+  computer: PWAKitComputer;
+  website?: PWAKitWebsite;
+}
+
+interface PWAKitDevice {
+  deviceId?: string;
+  name?: string;
+  authenticators: Array<string>;
+  pinAttemptsLeft?: number;
+}
+
+interface PWAKitUser {
+  id: string;
+  email: string;
+  displayName?: string;
+}
+
+interface PWAKitRequest {
+  id: string;
+  appId: string;
+  message: string;
+  data?: string;
+  requesterAddress: string;
+  requesterAgent: string;
+  expiresAt: string;
+}
+
+interface PWAKitScannedSignIn {
+  origin: string;
+  requesterAddress: string;
+  requesterAgent: string;
+  expiresAt: string;
+}
+
+interface PWAKitClosedRangeValue {
+  min: number;
+  max: number;
+}
+
+interface PWAKitComputer {
+  status: string;
+  codeImage?: string;
+  signedInAs?: string;
+  error?: string;
+}
+
+interface PWAKitWebsite {
+  requestId?: string;
+  number?: number;
+  status?: string;
+  reason?: string;
+  error?: string;
+}
+
+interface PWAKitRegisterDevicePayload {
+  email: string;
+  password: string;
+  deviceName: string;
+}
+
+interface PWAKitPinPayload {
+  pin: string;
+}
+
+interface PWAKitAuthenticatorPayload {
+  authenticator: string;
+}
+
+interface PWAKitApprovePayload {
+  id: string;
+  number: number;
+  authenticator: string;
+}
+
+interface PWAKitDenyPayload {
+  id: string;
+  notMe?: boolean;
+}
+
+interface PWAKitScannedPayload {
+  text: string;
+}
+
+interface PWAKitEmailPayload {
+  email: string;
+}
+
+interface PWAKitLinkPayload {
+  link: string;
+}
+
+interface PWAKitWebsiteAskPayload {
+  email: string;
+  message?: string;
 }
 
 interface PWAKitLauncherSnapshot {

@@ -20,11 +20,16 @@ enum Entry {
         if arguments.first == RunCommand.configuration.commandName {
             runAsRoot(RunCommand.self, Array(arguments.dropFirst()), name: "pwakit run")
         }
-        // NB: `miniapp open` keeps the main thread for GTK too.
+        // NB: `miniapp open` and `identity showcase` keep the main thread for GTK too.
         if arguments.first == MiniAppCommand.configuration.commandName,
             arguments.dropFirst().first == MiniAppOpenCommand.configuration.commandName
         {
             runAsRoot(MiniAppOpenCommand.self, Array(arguments.dropFirst(2)), name: "pwakit miniapp open")
+        }
+        if arguments.first == IdentityCommand.configuration.commandName,
+            arguments.dropFirst().first == IdentityShowcaseCommand.configuration.commandName
+        {
+            runAsRoot(IdentityShowcaseCommand.self, Array(arguments.dropFirst(2)), name: "pwakit identity showcase")
         }
         if arguments.first == LauncherCommand.configuration.commandName {
             runAsRoot(LauncherCommand.self, Array(arguments.dropFirst()), name: "pwakit launcher")

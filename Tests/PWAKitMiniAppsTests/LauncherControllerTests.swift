@@ -185,7 +185,7 @@ struct LauncherControllerTests {
         #expect(names == LauncherPage.files.keys.sorted())
         for name in names {
             let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-            #expect(LauncherPage.files[name] == text, "\(name) differs; run scripts/embed-launcher")
+            #expect(LauncherPage.files[name] == text, "\(name) differs; run scripts/embed-pages")
         }
     }
 }

@@ -235,15 +235,15 @@ public final class MobileAuthRequestInteractor {
         self.pinPad = pinPad
     }
 
-    /// Fetches the waiting requests and their details.
-    public func refresh() async {
+    /// Fetches the waiting requests and their details; `quietly` (a poll) says nothing when none wait.
+    public func refresh(quietly: Bool = false) async {
         await IdentityInteractors.run(app) {
             var details: [TransactionDetailsResponse] = []
             for pending in try await client.pendingTransactions() {
                 details.append(try await client.transaction(id: pending.id))
             }
             app.pendingTransactions = details
-            return details.isEmpty ? "No requests are waiting" : nil
+            return details.isEmpty && !quietly ? "No requests are waiting" : nil
         }
     }
 

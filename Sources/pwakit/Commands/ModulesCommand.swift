@@ -3,6 +3,7 @@ import Foundation
 import PWAKitCore
 import PWAKitFlags
 import PWAKitHost
+import PWAKitIdentity
 import PWAKitMiniApps
 import PWAKitModules
 
@@ -62,13 +63,14 @@ struct ModulesCommand: ParsableCommand {
                     let schemas = try ModuleCatalog.schemas(
                         including: [
                             LifecycleModule.self, ReportModule.self, SessionModule.self, LauncherModule.self, PostsModule.self,
-                            FlagsModule.self,
+                            FlagsModule.self, IdentityModule.self,
                         ])
                     let availability = [
                         "report": "test mode only (`pwakit run --report`, `miniapp open --report`)",
                         "session": "mini-apps only (`pwakit launcher`, `pwakit miniapp open`), answering their own origin",
                         "launcher": "the launcher's own page only (`app://launcher`)",
                         "posts": "the launcher's own page only (`app://launcher`)",
+                        "identity": "the mobile-identity showcase's own page only (`pwakit identity showcase`, `app://identity`)",
                     ]
                     Console.write(
                         typescript

@@ -94,4 +94,26 @@ struct IdentityCommandTests {
             #expect(refused.status == 64, "\(url)")
         }
     }
+
+    @Test("showcase: bad flags and a bad tour are refused before a window opens, naming what is wrong")
+    func showcaseRefusals() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-showcase-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let common = ["identity", "showcase", "--store", store.path]
+        let size = try await PWAKitBinary.run(common + ["--size", "10x10"])
+        #expect(size.status == 64 && size.stderr.contains("--size"), "\(size.stderr)")
+        let credential = try await PWAKitBinary.run(common + ["--credential", "no-colon"])
+        #expect(credential.status == 64 && credential.stderr.contains("--credential"), "\(credential.stderr)")
+        let server = try await PWAKitBinary.run(common + ["--server", "ftp://x"])
+        #expect(server.status == 64)
+        #if WebKitGTK
+            let missing = try await PWAKitBinary.run(common + ["--tour", store.appendingPathComponent("none.json").path])
+            #expect(missing.status == 2 && missing.stderr.contains("cannot read the file"), "\(missing.stderr)")
+            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+            let tour = store.appendingPathComponent("tour.json")
+            try Data(##"{"steps": [{"click": "#scan"}, {"copy": {"from": "#number"}}]}"##.utf8).write(to: tour)
+            let bad = try await PWAKitBinary.run(common + ["--tour", tour.path])
+            #expect(bad.status == 2 && bad.stderr.contains("steps[1].copy"), "\(bad.stderr)")
+        #endif
+    }
 }

@@ -18,7 +18,7 @@ struct IdentityCommand: AsyncParsableCommand {
             IdentityEnrolCommand.self, IdentityStatusCommand.self, IdentitySignInCommand.self, IdentityRequestsCommand.self,
             IdentityApproveCommand.self, IdentityDenyCommand.self, IdentityScanCommand.self, IdentityChangePINCommand.self,
             IdentityBiometricCommand.self, IdentityDeregisterCommand.self, IdentityMagicLinkCommand.self,
-            IdentityAskCommand.self,
+            IdentityAskCommand.self, IdentityShowcaseCommand.self,
         ])
 }
 

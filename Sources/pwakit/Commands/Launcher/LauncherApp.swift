@@ -22,7 +22,7 @@
         let options: HostOptions
         let email: String?
         let password: String?
-        let tour: LauncherTour?
+        let tour: HostTour?
         let relockAfter: Duration
         let merchant: PaymentsSection
         /// The share outbox the page's `posts` module sends from.
@@ -56,7 +56,7 @@
 
     /// The launcher's window: the launcher page at home, mini-apps shown over it.
     @MainActor
-    final class LauncherApp {
+    final class LauncherApp: TourStage {
         let setup: LauncherSetup
         let controller: LauncherController
         let shell: ShellWindow
@@ -80,6 +80,25 @@
         }
 
         static let origin = "app://launcher"
+
+        func waitForApp(_ appId: String, timeout: Duration) async -> String? {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if let running = controller.running, running.appId == appId, shell.app != nil, readyApp == appId,
+                    running.isReady
+                {
+                    return nil
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return "\(appId) was not shown, or its page did not report ready (\(String(describing: controller.running?.state)))"
+        }
+
+        func pressBack() -> String? {
+            guard shell.app != nil else { return "no app is shown" }
+            back()
+            return nil
+        }
 
         static func writePage(to directory: URL) throws {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -140,7 +159,7 @@
             output(["event": "launcher", "route": .string(LauncherController.routeName(controller.root.route))])
             if let route = setup.route { await follow(route) }
             if let tour = setup.tour {
-                let runner = LauncherTourRunner(app: self, tour: tour)
+                let runner = HostTourRunner(app: self, tour: tour)
                 shell.stop(await runner.run())
             }
         }

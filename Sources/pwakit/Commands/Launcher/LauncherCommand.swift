@@ -164,21 +164,7 @@ struct LauncherCommand: ParsableCommand {
             } catch let error as any CodedError {
                 throw CommandFailure.report(CommandFailure(error))
             }
-            let script: LauncherTour?
-            if let tour {
-                guard let data = FileManager.default.contents(atPath: tour) else {
-                    Console.writeError("error: --tour \(tour): cannot read the file")
-                    throw ExitCode(2)
-                }
-                do {
-                    script = try LauncherTour.parse(data)
-                } catch {
-                    Console.writeError("error: --tour \(tour): \(error)")
-                    throw ExitCode(2)
-                }
-            } else {
-                script = nil
-            }
+            let script = try tour.map(HostTour.load)
             var simulation: SimulationScript?
             if let simulate {
                 guard let data = FileManager.default.contents(atPath: simulate) else {

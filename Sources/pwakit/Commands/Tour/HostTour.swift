@@ -1,8 +1,10 @@
+import ArgumentParser
 import Foundation
 import PWAKitCore
 
-/// A scripted walk through the launcher (`pwakit launcher --tour FILE`): what a person would do,
-/// step by step, with screenshots. What the README's pictures and the end-to-end tests use.
+/// A scripted walk through a window (`pwakit launcher --tour FILE`, `pwakit identity showcase
+/// --tour FILE`): what a person would do, step by step, with screenshots. What the README's
+/// pictures and the end-to-end tests use.
 ///
 /// ```json
 /// {"timeoutSeconds": 30, "steps": [
@@ -16,13 +18,16 @@ import PWAKitCore
 ///   {"back": true}
 /// ]}
 /// ```
-struct LauncherTour: Sendable, Equatable {
+struct HostTour: Sendable, Equatable {
     /// One thing to do, in the view on screen (the launcher's page, or the app shown over it).
     enum Step: Sendable, Equatable {
         /// Sets the value of each field (CSS selector → text) as typing would.
         case fill([(selector: String, value: String)])
         /// Clicks the element.
         case click(String)
+        /// Types the text one element shows into a field, as a person reads a number off one
+        /// screen and types it on another.
+        case copy(from: String, to: String)
         /// Waits until the element is shown.
         case waitFor(String)
         /// Waits until the page's text contains this.
@@ -45,6 +50,7 @@ struct LauncherTour: Sendable, Equatable {
             switch self {
             case .fill: "fill"
             case .click: "click"
+            case .copy: "copy"
             case .waitFor: "waitFor"
             case .waitForText: "waitForText"
             case .waitForApp: "waitForApp"
@@ -61,6 +67,7 @@ struct LauncherTour: Sendable, Equatable {
             case .click(let value), .waitFor(let value), .waitForText(let value), .waitForApp(let value),
                 .screenshot(let value), .touch(let value), .waitForFile(let value):
                 "\(name) \(value)"
+            case .copy(let from, let to): "copy \(from) → \(to)"
             case .back: "back"
             }
         }
@@ -72,7 +79,7 @@ struct LauncherTour: Sendable, Equatable {
     var timeout: Duration
 
     static let stepNames = [
-        "fill", "click", "waitFor", "waitForText", "waitForApp", "screenshot", "back", "touch", "waitForFile",
+        "fill", "click", "copy", "waitFor", "waitForText", "waitForApp", "screenshot", "back", "touch", "waitForFile",
     ]
 
     /// A problem with the tour file, naming the field at fault.
@@ -82,8 +89,23 @@ struct LauncherTour: Sendable, Equatable {
         var description: String { path.isEmpty ? message : "\(path): \(message)" }
     }
 
+    /// Reads the tour file of `--tour`; a problem is printed naming the file (and the JSON path)
+    /// and ends the command with exit status 2.
+    static func load(_ path: String) throws -> HostTour {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            Console.writeError("error: --tour \(path): cannot read the file")
+            throw ExitCode(2)
+        }
+        do {
+            return try parse(data)
+        } catch {
+            Console.writeError("error: --tour \(path): \(error)")
+            throw ExitCode(2)
+        }
+    }
+
     /// Reads a tour; every problem names its JSON path.
-    static func parse(_ data: Data) throws(Problem) -> LauncherTour {
+    static func parse(_ data: Data) throws(Problem) -> HostTour {
         guard data.count <= 1 << 20 else { throw Problem(path: "", message: "the file is larger than 1 MiB") }
         let root: JSONValue
         do { root = try JSONParser.parse(data) } catch {
@@ -108,7 +130,7 @@ struct LauncherTour: Sendable, Equatable {
         for (index, item) in list.enumerated() {
             steps.append(try step(item, path: "steps[\(index)]"))
         }
-        return LauncherTour(steps: steps, timeout: .seconds(seconds))
+        return HostTour(steps: steps, timeout: .seconds(seconds))
     }
 
     static func step(_ item: JSONValue, path: String) throws(Problem) -> Step {
@@ -136,6 +158,14 @@ struct LauncherTour: Sendable, Equatable {
             }
             return .fill(pairs)
         case "click": return .click(try text())
+        case "copy":
+            guard let fields = value.objectValue, fields.count == 2, let from = fields["from"]?.stringValue,
+                let to = fields["to"]?.stringValue, !from.isEmpty, !to.isEmpty, from.utf8.count <= 4096,
+                to.utf8.count <= 4096
+            else {
+                throw Problem(path: at, message: "must be {\"from\": selector, \"to\": selector}")
+            }
+            return .copy(from: from, to: to)
         case "waitFor": return .waitFor(try text())
         case "waitForText": return .waitForText(try text())
         case "waitForApp": return .waitForApp(try text())

@@ -2,14 +2,27 @@
     import Foundation
     import PWAKitCore
     import PWAKitLinuxHost
-    import PWAKitMiniApps
 
-    /// Runs a ``LauncherTour`` in the launcher's window, one step at a time, each reported as a
-    /// JSON line; the first step that fails (or times out) ends the tour with exit status 3.
+    /// A window a ``HostTour`` can walk: its shell, where the runner reports, and what it does
+    /// for the steps that only make sense there.
     @MainActor
-    struct LauncherTourRunner {
-        let app: LauncherApp
-        let tour: LauncherTour
+    protocol TourStage: AnyObject {
+        /// The window.
+        var shell: ShellWindow { get }
+        /// Prints one JSON line.
+        func output(_ object: [String: JSONValue])
+        /// Waits until the app `appId` is on screen and ready; nil when it is, else why not.
+        func waitForApp(_ appId: String, timeout: Duration) async -> String?
+        /// Presses the native bar's back button; nil when done, else why not.
+        func pressBack() -> String?
+    }
+
+    /// Runs a ``HostTour`` in a window, one step at a time, each reported as a JSON line; the
+    /// first step that fails (or times out) ends the tour with exit status 3.
+    @MainActor
+    struct HostTourRunner {
+        let app: any TourStage
+        let tour: HostTour
 
         func run() async -> Int32 {
             for (index, step) in tour.steps.enumerated() {
@@ -30,7 +43,7 @@
         }
 
         /// Does `step`; nil when it succeeded, else why not.
-        func perform(_ step: LauncherTour.Step) async -> String? {
+        func perform(_ step: HostTour.Step) async -> String? {
             switch step {
             case .fill(let fields):
                 for (selector, value) in fields {
@@ -52,6 +65,18 @@
                     el.focus(); el.click(); return true;
                     """
                 return await poll(body) ? nil : "no visible, enabled element \(selector)"
+            case .copy(let from, let to):
+                let body = """
+                    const source = document.querySelector(\(quoted(from)));
+                    const field = document.querySelector(\(quoted(to)));
+                    const text = source ? source.textContent.trim() : '';
+                    if (!text || !field || field.getClientRects().length === 0) return false;
+                    field.focus(); field.value = text;
+                    field.dispatchEvent(new Event('input', { bubbles: true }));
+                    field.dispatchEvent(new Event('change', { bubbles: true }));
+                    return true;
+                    """
+                return await poll(body) ? nil : "\(from) showed no text, or \(to) is not a visible field"
             case .waitFor(let selector):
                 let body = """
                     const el = document.querySelector(\(quoted(selector)));
@@ -62,15 +87,7 @@
                 let body = "return !!document.body && document.body.innerText.includes(\(quoted(text)));"
                 return await poll(body) ? nil : "the page never showed “\(text)”"
             case .waitForApp(let appId):
-                let shown = await until {
-                    guard let running = app.controller.running, running.appId == appId, app.shell.app != nil,
-                        app.readyApp == appId
-                    else { return false }
-                    return running.isReady
-                }
-                return shown
-                    ? nil
-                    : "\(appId) was not shown, or its page did not report ready (\(String(describing: app.controller.running?.state)))"
+                return await app.waitForApp(appId, timeout: tour.timeout)
             case .screenshot(let path):
                 _ = await app.shell.visible?.evaluate(
                     function:
@@ -82,9 +99,7 @@
                 ])
                 return nil
             case .back:
-                guard app.shell.app != nil else { return "no app is shown" }
-                app.back()
-                return nil
+                return app.pressBack()
             case .touch(let path):
                 return FileManager.default.createFile(atPath: path, contents: Data()) ? nil : "cannot create \(path)"
             case .waitForFile(let path):
