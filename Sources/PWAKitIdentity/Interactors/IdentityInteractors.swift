@@ -242,7 +242,8 @@ public final class MobileAuthRequestInteractor {
             for pending in try await client.pendingTransactions() {
                 details.append(try await client.transaction(id: pending.id))
             }
-            app.pendingTransactions = details
+            // NB: an answer given while this refresh waited on the server stays given.
+            app.pendingTransactions = details.filter { !app.answeredTransactions.contains($0.id) }
             return details.isEmpty && !quietly ? "No requests are waiting" : nil
         }
     }
@@ -269,7 +270,7 @@ public final class MobileAuthRequestInteractor {
             await IdentityInteractors.run(app) {
                 let status = try await client.approve(
                     details, typedNumber: typedNumber, check: .biometric(reason: "Confirm: \(details.message)"))
-                app.pendingTransactions.removeAll { $0.id == details.id }
+                app.answered(details.id)
                 return status.status == "approved" ? "Approved" : "The request ended as \(status.status)"
             }
         }
@@ -279,7 +280,7 @@ public final class MobileAuthRequestInteractor {
     public func deny(_ details: TransactionDetailsResponse, notMe: Bool) async {
         await IdentityInteractors.run(app) {
             _ = try await client.deny(id: details.id, notMe: notMe)
-            app.pendingTransactions.removeAll { $0.id == details.id }
+            app.answered(details.id)
             return notMe ? "Denied and reported; requests to your account are paused for a while" : "Denied"
         }
     }

@@ -92,7 +92,7 @@ public final class PinPadInteractor {
         case .approve(let details, let number):
             await finish {
                 let status = try await self.client.approve(details, typedNumber: number, check: .pin(pin))
-                self.app.pendingTransactions.removeAll { $0.id == details.id }
+                self.app.answered(details.id)
                 return status.status == "approved" ? "Approved" : "The request ended as \(status.status)"
             }
         case .approveSignIn(let scanned):

@@ -3,9 +3,10 @@ public import PWAKitCore
 import PWAKitModules
 
 /// `identity`: the bridge module behind the mobile-identity showcase page (`app://identity/`).
-/// Each action drives one interactor (or the website the showcase plays) and answers the new
-/// ``IdentitySnapshot``. Failures the person should read land in `lastInfoDescription`, as the
-/// interactors write them; a payload that is not well formed is refused naming its field.
+/// Each action drives one interactor (or the other screen the showcase plays) and answers the new
+/// ``IdentitySnapshot``. The device's failures land in `lastInfoDescription`, as the interactors
+/// write them; the other screen's in `computer.error` and `website.error`; a payload that is not
+/// well formed is refused naming its field.
 ///
 /// It answers that origin only, whatever the grants say.
 public struct IdentityModule: ActionModule {

@@ -27,6 +27,8 @@ public final class IdentityShowcase {
     private(set) var code: QRSessionResponse?
     /// The computer's state.
     private(set) var computerState = IdentitySnapshot.Computer(status: "idle")
+    /// Whether a redemption is on its way: the code is spent by the first, so there is one at a time.
+    private var redeeming = false
     /// The profile last fetched with the session.
     private(set) var profile: UserResponse?
     /// The website's last request and its state.
@@ -100,6 +102,8 @@ public final class IdentityShowcase {
             app.system.lastInfoDescription = IdentityInteractors.describe(error)
             return
         }
+        // NB: the person may have cancelled while the camera looked.
+        guard app.system.scannerState == .scanning else { return }
         await interactors.qrScanner.scanned(text)
     }
 
@@ -144,12 +148,19 @@ public final class IdentityShowcase {
 
     /// The computer tries its code: signed in once the device approved it.
     func computerRefresh() async {
-        guard let code, computerState.status == "waiting" else { return }
-        do {
-            guard let tokens = try await screen.redeem(code) else { return }
+        guard let code, computerState.status == "waiting", !redeeming else { return }
+        redeeming = true
+        let outcome: Result<TokenPairResponse?, any Error>
+        do { outcome = .success(try await screen.redeem(code)) } catch { outcome = .failure(error) }
+        redeeming = false
+        // NB: a new code may have replaced this one while it waited.
+        guard self.code?.id == code.id, computerState.status == "waiting" else { return }
+        switch outcome {
+        case .success(nil): return
+        case .success(let tokens?):
             self.code = nil
             computerState = .init(status: "signedIn", signedInAs: tokens.user.email)
-        } catch {
+        case .failure(let error):
             self.code = nil
             computerState = .init(status: "failed", error: IdentityInteractors.describe(error))
         }
@@ -171,10 +182,13 @@ public final class IdentityShowcase {
         guard let website, let id = websiteState.requestId else { return }
         do {
             let status = try await website.status(id: id)
+            // NB: the website may have asked again while this answer was on its way.
+            guard websiteState.requestId == id else { return }
             websiteState.status = status.status
             websiteState.reason = status.reason
             websiteState.error = nil
         } catch {
+            guard websiteState.requestId == id else { return }
             websiteState.error = IdentityInteractors.describe(error)
         }
     }
@@ -204,6 +218,6 @@ public struct WebsiteRequester: Sendable {
 
     /// Where a request stands.
     public func status(id: String) async throws -> TransactionStatusResponse {
-        try await api.call("GET", "/v1/identity/transactions/\(id)", credential: credential)
+        try await api.call("GET", "/v1/identity/transactions/\(try IdentityClient.segment(id))", credential: credential)
     }
 }

@@ -72,13 +72,32 @@ label { display: block; margin: 8px 0; color: var(--muted); font-size: 13px; }
 (function () {
   const $ = (id) => document.getElementById(id);
   let state = null;
-  let busy = false;
+  // Calls the person started and still on their way: buttons wait for them, and polls do not
+  // render over them.
+  let inFlight = 0;
+  let actions = 0;
+  const polling = new Set();
+
+  function setBusy(delta) {
+    inFlight += delta;
+    for (const button of document.querySelectorAll('button')) button.disabled = inFlight > 0;
+  }
 
   function call(action, payload) {
-    busy = true;
+    actions += 1;
+    setBusy(1);
     return PWAKit.call('identity', action, payload, { timeoutMs: 120000 }).then(render, (error) => {
       showInfo((error && error.message) || String(error));
-    }).finally(() => { busy = false; });
+    }).finally(() => setBusy(-1));
+  }
+
+  // One poll of each kind at a time; its answer is dropped when the person acted meanwhile.
+  function poll(action) {
+    if (polling.has(action) || inFlight > 0) return;
+    polling.add(action);
+    const started = actions;
+    PWAKit.call('identity', action).then((next) => { if (inFlight === 0 && actions === started) render(next); }, () => {})
+      .finally(() => polling.delete(action));
   }
 
   function showInfo(text) {
@@ -103,7 +122,6 @@ label { display: block; margin: 8px 0; color: var(--muted); font-size: 13px; }
     $('chip-pinpad').textContent = snapshot.pinPadState;
     $('chip-scanner').textContent = snapshot.scannerState;
     showInfo(snapshot.lastInfoDescription);
-    document.body.classList.toggle('processing', snapshot.isProcessing);
 
     const enrolled = snapshot.enrollmentState !== 'unenrolled';
     const padOpen = snapshot.pinPadState !== 'hidden';
@@ -240,16 +258,10 @@ label { display: block; margin: 8px 0; color: var(--muted); font-size: 13px; }
 
   // NB: push is off on Linux: an enrolled device polls for requests, and the website for its answer.
   setInterval(() => {
-    if (!state || busy || state.isProcessing) return;
-    if (state.enrollmentState !== 'unenrolled' && state.pinPadState === 'hidden') {
-      PWAKit.call('identity', 'pollRequests').then((next) => { if (!busy) render(next); }, () => {});
-    }
-    if (state.computer.status === 'waiting') {
-      PWAKit.call('identity', 'computerRefresh').then((next) => { if (!busy) render(next); }, () => {});
-    }
-    if (state.website && state.website.status === 'pending') {
-      PWAKit.call('identity', 'websiteRefresh').then((next) => { if (!busy) render(next); }, () => {});
-    }
+    if (!state) return;
+    if (state.enrollmentState !== 'unenrolled' && state.pinPadState === 'hidden') poll('pollRequests');
+    if (state.computer.status === 'waiting') poll('computerRefresh');
+    if (state.website && state.website.status === 'pending') poll('websiteRefresh');
   }, 2500);
 
   call('start');

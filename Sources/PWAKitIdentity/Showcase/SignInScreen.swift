@@ -32,9 +32,7 @@ public struct SignInScreen: Sendable {
         let message = Data("PWAKIT-QR-REDEEM-V1\n\(session.id)\n\(session.nonce)".utf8)
         let signature = try key.signature(for: message).rawRepresentation
         let body = RedeemQRRequest(publicKey: Base64URL.encode(publicKey), signature: Base64URL.encode(signature))
-        // NB: ids are base64url: `-` and `_` stay as they are (as encodeURIComponent leaves them).
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let id = session.id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? session.id
+        let id = try IdentityClient.segment(session.id)
         let response = try await api.exchange(
             "POST", "/v1/identity/qr/sessions/\(id)/redeem?wait=\(wait)", body: try APIClient.encode(body), idempotent: false)
         if response.status == 202 || response.status == 429 { return nil }

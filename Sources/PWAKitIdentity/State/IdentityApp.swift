@@ -81,6 +81,14 @@ public final class IdentityApp {
     public var session: TokenPairResponse?
     /// A scanned sign-in code waiting for the person's answer.
     public var scannedSignIn: IdentityClient.ScannedSignIn?
+    /// Requests answered here: a refresh that started before an answer does not bring them back.
+    var answeredTransactions: Set<String> = []
+
+    /// Removes an answered request from ``pendingTransactions``, for good.
+    func answered(_ id: String) {
+        answeredTransactions.insert(id)
+        pendingTransactions.removeAll { $0.id == id }
+    }
 
     /// A fresh app state.
     public init() {}

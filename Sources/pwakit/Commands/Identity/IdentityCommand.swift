@@ -182,9 +182,13 @@ struct IdentityScanCommand: AsyncParsableCommand {
         }
     }
 
-    static func decode(image: String) throws -> String {
-        guard let zbar = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: FileManager.default.isExecutableFile)
-        else {
+    /// Where zbarimg is, if it is installed.
+    static var zbarPath: String? {
+        ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: FileManager.default.isExecutableFile)
+    }
+
+    static func decode(image: String, zbar: String? = zbarPath) throws -> String {
+        guard let zbar else {
             throw CommandFailure("no zbarimg to read the image: apt-get install zbar-tools, or give the code's text")
         }
         let process = Process()

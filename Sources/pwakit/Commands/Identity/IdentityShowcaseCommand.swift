@@ -60,8 +60,9 @@ struct IdentityShowcaseCommand: ParsableCommand {
 
     func run() throws {
         #if WebKitGTK
-            if tour != nil, Headless.needsDisplay() { throw ExitCode(Headless.rerunUnderXvfb()) }
+            // NB: a bad tour is refused before the re-run under Xvfb: no display is needed to say so.
             let script = try tour.map(HostTour.load)
+            if tour != nil, Headless.needsDisplay() { throw ExitCode(Headless.rerunUnderXvfb()) }
             let store: any SecureStore
             let data =
                 dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
@@ -83,7 +84,7 @@ struct IdentityShowcaseCommand: ParsableCommand {
             if script != nil { hostOptions.dialogs = .accept }
             let setup = IdentityShowcaseSetup(
                 server: server, store: store, dataDirectory: data, options: hostOptions, tour: script,
-                credential: credentialPair)
+                credential: credentialPair, simulatedBiometrics: options.simulatedBiometrics)
             let status = MainActor.assumeIsolated { setup.run() }
             throw ExitCode(status)
         #else
@@ -101,6 +102,7 @@ struct IdentityShowcaseCommand: ParsableCommand {
         let options: HostOptions
         let tour: HostTour?
         let credential: (id: String, secret: String)?
+        let simulatedBiometrics: Bool
 
         /// Opens the window and runs until it closes (or the tour ends); the exit status.
         @MainActor
@@ -141,42 +143,43 @@ struct IdentityShowcaseCommand: ParsableCommand {
 
         func pressBack() -> String? { "the showcase has no back button" }
 
-        /// The camera on Linux: the window, read with zbarimg; it looks for up to five seconds, as
-        /// a camera keeps looking until a code is in view.
-        func readWindow() async throws -> String {
-            for attempt in 1...10 {
-                do { return try await readWindowOnce() } catch  where attempt < 10 {
-                    try? await Task.sleep(for: .milliseconds(500))
-                }
+        /// The camera on Linux: the window, read with `zbar`; it keeps looking for five seconds, as a
+        /// camera does until a code is in view.
+        func readWindow(with zbar: String) async throws -> String {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while true {
+                if let text = try await readWindowOnce(with: zbar) { return text }
+                guard ContinuousClock.now < deadline else { throw IdentityError(.invalidCode, "no sign-in code is in view") }
+                try await Task.sleep(for: .milliseconds(300))
             }
-            throw IdentityError(.invalidCode, "no sign-in code is in view")
         }
 
-        func readWindowOnce() async throws -> String {
+        /// The code in the window now, if there is one.
+        func readWindowOnce(with zbar: String) async throws -> String? {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-camera-\(UUID().uuidString).png")
                 .path
             defer { try? FileManager.default.removeItem(atPath: path) }
             guard await shell.screenshot(to: path) != nil else {
                 throw IdentityError(.invalidCode, "the camera could not read the window")
             }
-            do {
-                return try await Task.detached { try IdentityScanCommand.decode(image: path) }.value
-            } catch {
-                throw IdentityError(.invalidCode, "no sign-in code is in view")
-            }
+            return try? await Task.detached { try IdentityScanCommand.decode(image: path, zbar: zbar) }.value
         }
 
         func run(page: URL) -> Int32 {
             let api = APIClient(baseURL: setup.server)
-            let device = LinuxHost.simulatedDevice(options: setup.options)
+            let device = setup.simulatedBiometrics ? LinuxHost.simulatedDevice(options: setup.options) : nil
             let client = IdentityClient(api: api, keychain: IdentityKeychain(store: setup.store), biometrics: device)
             let website = setup.credential.map { WebsiteRequester(api: api, credentialId: $0.id, secret: $0.secret) }
-            let showcase = IdentityShowcase(
-                client: client, magicLinks: MagicLinkClient(api: api, store: setup.store),
-                camera: { [weak self] in
+            // NB: without zbarimg there is no camera: the page then offers only pasting a code's text.
+            var camera: (@Sendable () async throws -> String)?
+            if let zbar = IdentityScanCommand.zbarPath {
+                camera = { [weak self] () async throws -> String in
                     guard let self else { throw IdentityError(.invalidCode, "the window is closed") }
-                    return try await self.readWindow()
-                }, website: website)
+                    return try await self.readWindow(with: zbar)
+                }
+            }
+            let showcase = IdentityShowcase(
+                client: client, magicLinks: MagicLinkClient(api: api, store: setup.store), camera: camera, website: website)
             let configuration = PWAConfiguration(
                 app: AppSection(name: "PWAKit Identity", bundleId: "pwakit.identity", startUrl: "\(Self.origin)/index.html"),
                 origins: OriginsSection(allowed: [], grants: ["identity": ["identity"]]))

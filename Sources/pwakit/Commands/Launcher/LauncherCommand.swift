@@ -154,6 +154,8 @@ struct LauncherCommand: ParsableCommand {
 
     func run() throws {
         #if WebKitGTK
+            // NB: a bad tour is refused before the re-run under Xvfb: no display is needed to say so.
+            let script = try tour.map(HostTour.load)
             if tour != nil, Headless.needsDisplay() { throw ExitCode(Headless.rerunUnderXvfb()) }
             let server: URL
             let route: AppRoute?
@@ -164,7 +166,6 @@ struct LauncherCommand: ParsableCommand {
             } catch let error as any CodedError {
                 throw CommandFailure.report(CommandFailure(error))
             }
-            let script = try tour.map(HostTour.load)
             var simulation: SimulationScript?
             if let simulate {
                 guard let data = FileManager.default.contents(atPath: simulate) else {
