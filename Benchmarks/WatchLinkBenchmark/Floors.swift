@@ -98,7 +98,7 @@ enum Floors {
         while written < count {
             var chunk: [UInt8] = []
             for _ in 0..<min(batch, count - written) { chunk += record }
-            _ = writeFully(fd, chunk)
+            _ = GroupCommitFloor.writeAll(fd, chunk)
             fdatasync(fd)
             written += min(batch, count - written)
         }

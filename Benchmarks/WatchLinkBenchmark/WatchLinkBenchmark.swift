@@ -43,12 +43,9 @@ struct WatchLinkBenchmark {
                         createdAt: WatchTimestamp(milliseconds: 0), deadline: WatchTimestamp(milliseconds: 1)))))
 
         let unbatched = Floors.appendSync(directory: directory, size: 256, count: 500, batch: 1)
-        let batched = Floors.appendSync(directory: directory, size: 256, count: count, batch: concurrency)
-        print(
-            "floor  append+fdatasync 256 B: unbatched \(format(unbatched)) records/s; batch \(concurrency): \(format(batched)) records/s"
-        )
+        print("disk   append+fdatasync 256 B, one record per sync: \(format(unbatched)) records/s")
 
-        let (connection, _) = try makeConnection(.phone, directory)
+        let (connection, _, store) = try makeConnection(.phone, directory)
         try await connection.start()
         for _ in 0..<200 where !connection.status.isReachable { try await Task.sleep(for: .milliseconds(10)) }
         let clock = ContinuousClock()
@@ -62,46 +59,31 @@ struct WatchLinkBenchmark {
         var ours = Samples()
         var echoElapsed = Duration.zero
         var oursElapsed = Duration.zero
+        var echoCPU = Duration.zero
+        var oursCPU = Duration.zero
+        let watch = child.processIdentifier
         let blocks = 10
         for block in 0..<blocks {
             let size = count / blocks + (block < count % blocks ? 1 : 0)
+            var cpu = CPUTime.ofSelf() + CPUTime.of(watch)
             echoElapsed += echoClient.run(size, into: &echo)
+            echoCPU += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
+            cpu = CPUTime.ofSelf() + CPUTime.of(watch)
             oursElapsed += try await roundTrips(connection, payload, count: size, into: &ours)
+            oursCPU += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
         }
         print(
-            "floor  socket echo (\(frame.count) B frame): p50 \(format(echo.p50)) µs  p99 \(format(echo.p99)) µs  \(format(rate(count, echoElapsed))) round trips/s"
+            "floor  socket echo (\(frame.count) B frame): p50 \(format(echo.p50)) µs  p99 \(format(echo.p99)) µs  \(format(rate(count, echoElapsed))) round trips/s  CPU \(format(micros(echoCPU) / Double(count))) µs/round trip"
         )
         print(
-            "ours   non-durable round trip: p50 \(format(ours.p50)) µs  p99 \(format(ours.p99)) µs  \(format(rate(count, oursElapsed))) round trips/s"
+            "ours   non-durable round trip: p50 \(format(ours.p50)) µs  p99 \(format(ours.p99)) µs  \(format(rate(count, oursElapsed))) round trips/s  CPU \(format(micros(oursCPU) / Double(count))) µs/round trip"
         )
-        print("blocks \(blocks) alternating blocks of each, \(count) round trips in all")
+        print("blocks \(blocks) alternating blocks of each, \(count) round trips in all; CPU is both processes'")
         print("ratio  round-trip p50 ours/echo = \(format(ours.p50 / max(echo.p50, 0.001)))x (target ≤ 3x)")
         if arguments.contains("--round-trip-only") { return }
 
-        let record = Record(text: String(repeating: "r", count: 128))
-        let durableStart = clock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<concurrency {
-                group.addTask {
-                    for _ in stride(from: worker, to: count, by: concurrency) {
-                        try await connection.post(record, strategy: .messageWithUserInfoFallback)
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        let durableRate = rate(count, durableStart.duration(to: clock.now))
-        print("ours   durable sends (accepted = recorded + fsynced), \(concurrency) concurrent: \(format(durableRate)) sends/s")
-        // NB: on a shared disk the floor drifts by an order of magnitude within seconds, so it is measured
-        // again right after the durable run and the ratio is given against both and their mean.
-        let batchedAfter = Floors.appendSync(directory: directory, size: 256, count: count, batch: concurrency)
-        let mean = (batched + batchedAfter) / 2
-        print(
-            "floor  append+fdatasync 256 B again, after the durable run: batch \(concurrency): \(format(batchedAfter)) records/s"
-        )
-        print(
-            "ratio  durable sends / batched fsync floor = \(String(format: "%.4f", durableRate / max(mean, 0.001)))x against the mean (before \(String(format: "%.4f", durableRate / max(batched, 0.001)))x, after \(String(format: "%.4f", durableRate / max(batchedAfter, 0.001)))x; target ≥ 0.8x; batch size \(concurrency))"
-        )
+        try await durableSends(
+            connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch)
 
         let roundStart = clock.now
         let roundTrips = count / 4
@@ -135,22 +117,91 @@ struct WatchLinkBenchmark {
         return start.duration(to: clock.now)
     }
 
-    static func makeConnection(_ origin: DeviceOrigin, _ directory: String) throws -> (WatchConnection, SocketSession) {
+    /// Durable sends against the group-commit floor, in alternating blocks: a first block of ours
+    /// says how many records, of how many bytes, WatchLink's log takes per send; the floor then
+    /// appends exactly those from as many concurrent senders.
+    static func durableSends(
+        _ connection: WatchConnection, store: FileStore, directory: String, count: Int, senders: Int, blocks: Int, watch: Int32
+    ) async throws {
+        let record = Record(text: String(repeating: "r", count: 128))
+        func ours(_ sends: Int) async throws -> Duration {
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<senders {
+                    group.addTask {
+                        for _ in stride(from: worker, to: sends, by: senders) {
+                            try await connection.post(record, strategy: .messageWithUserInfoFallback)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            return start.duration(to: clock.now)
+        }
+        let warmUp = max(senders * 4, count / blocks)
+        let before = store.statistics
+        _ = try await ours(warmUp)
+        let after = store.statistics
+        let recordsPerSend = Double(after.records - before.records) / Double(warmUp)
+        let bytesPerSend = Double(after.bytes - before.bytes) / Double(warmUp)
+        guard
+            let floor = GroupCommitFloor(
+                path: directory + "/group-commit-floor.log", recordsPerSend: Int(recordsPerSend.rounded()),
+                bytesPerSend: Int(bytesPerSend.rounded()))
+        else {
+            print("watchlink-benchmark: cannot open the floor's log in \(directory)")
+            return
+        }
+        defer { floor.close() }
+        print(
+            "durable each send writes \(format(recordsPerSend)) records, \(format(bytesPerSend)) B on the phone (measured over \(warmUp) warm-up sends); the floor writes the same"
+        )
+        var floorElapsed = Duration.zero
+        var oursElapsed = Duration.zero
+        var floorCPU = Duration.zero
+        var oursCPU = Duration.zero
+        let start = store.statistics
+        for block in 0..<blocks {
+            let size = count / blocks + (block < count % blocks ? 1 : 0)
+            var cpu = CPUTime.ofSelf() + CPUTime.of(watch)
+            floorElapsed += floor.run(size, senders: senders)
+            floorCPU += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
+            cpu = CPUTime.ofSelf() + CPUTime.of(watch)
+            oursElapsed += try await ours(size)
+            oursCPU += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
+        }
+        let end = store.statistics
+        let floorRate = rate(count, floorElapsed)
+        let oursRate = rate(count, oursElapsed)
+        print(
+            "floor  group commit, \(senders) senders, one writer, fdatasync: \(format(floorRate)) sends/s  \(format(Double(floor.records) / Double(max(floor.syncs, 1)))) records/sync  CPU \(format(micros(floorCPU) / Double(count))) µs/send"
+        )
+        print(
+            "ours   durable sends (accepted = recorded + fsynced), \(senders) concurrent: \(format(oursRate)) sends/s  \(format(Double(end.records - start.records) / Double(max(end.syncs - start.syncs, 1)))) records/sync  CPU \(format(micros(oursCPU) / Double(count))) µs/send (both processes)"
+        )
+        print("blocks \(blocks) alternating blocks of each, \(count) sends in all")
+        print("ratio  durable sends ours/floor = \(String(format: "%.3f", oursRate / max(floorRate, 0.001)))x (target ≥ 0.8x)")
+    }
+
+    static func makeConnection(_ origin: DeviceOrigin, _ directory: String) throws -> (
+        WatchConnection, SocketSession, FileStore
+    ) {
         let dir = directory + "/" + (origin == .phone ? "phone" : "watch")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let session = try SocketSession(
             socketPath: directory + "/link.sock", role: origin == .watch ? .listen : .connect, directory: dir)
         var configuration = LinkEngine.Configuration()
         configuration.outboxLimit = 1_000_000
+        let store = try FileStore(path: dir + "/watchlink.log")
         let connection = WatchConnection(
-            origin: origin, session: session, store: try FileStore(path: dir + "/watchlink.log"), clock: ContinuousClock(),
-            configuration: configuration)
-        return (connection, session)
+            origin: origin, session: session, store: store, clock: ContinuousClock(), configuration: configuration)
+        return (connection, session, store)
     }
 
     static func serve(_ directory: String) async throws {
         Floors.serveEcho(path: directory + "/echo.sock")
-        let (connection, _) = try makeConnection(.watch, directory)
+        let (connection, _, _) = try makeConnection(.watch, directory)
         try connection.register(Echo.self) { $0 }
         try connection.register(Record.self) { _ in WatchAck() }
         try await connection.start()

@@ -187,14 +187,20 @@ extension LinkEngine {
     /// Marks a new request started (durably, if durable) and asks the shell to run it.
     mutating func start(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
-        if now > request.deadline {
+        // NB: a request no later than the inbox's horizon may have run and been forgotten when the
+        // clock read later than it does now.
+        let forgotten = inboxHorizon.map { request.deadline <= $0 } ?? false
+        if forgotten || now > request.deadline {
             var actions: [LinkAction] = []
             if let sequence = request.sequence { actions += [.persist(.orderedWatermark(sequence))] }
             return actions
                 + refuse(
                     request,
                     WatchLinkError(
-                        .expired, "arrived after its deadline; not run",
+                        .expired,
+                        forgotten
+                            ? "its deadline is older than what this device remembers; not run"
+                            : "arrived after its deadline; not run",
                         details: ["requestID": request.requestID.uuidString]),
                     now: now)
         }

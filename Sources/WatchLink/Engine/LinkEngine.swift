@@ -50,6 +50,11 @@ package struct LinkEngine: Sendable {
     static let sequenceReservation: UInt64 = 1024
     var contextRequests: [UUID] = []
     var inbox: [String: InboxState] = [:]
+    /// The latest deadline of an inbox entry pruning forgot: a request with a deadline no later
+    /// than this may have run already, so it is refused. Deadlines are the sender's, so the horizon
+    /// does not move with this device's clock; it is kept in the log, so a clock that ran ahead
+    /// (and let pruning forget an entry early) and then moves back cannot run that request again.
+    var inboxHorizon: WatchTimestamp?
     var watermark: UInt64 = 0
     var orderedBuffer: [UInt64: WireRequest] = [:]
     var orderedBusy: String?
@@ -121,6 +126,7 @@ package struct LinkEngine: Sendable {
             case .orderedWatermark(let value): watermark = max(watermark, value)
             case .orderedNextSequence(let value): nextSequence = max(nextSequence, value)
             case .boot(let value): boot = max(boot, value)
+            case .inboxHorizon(let value): inboxHorizon = max(inboxHorizon ?? value, value)
             case .state(let key, let entry):
                 if let current = states[key], entry.version.compare(to: current.version) == .older { continue }
                 states[key] = entry
@@ -274,18 +280,22 @@ package struct LinkEngine: Sendable {
             }
         }
         for key in states.keys.sorted() { records.append(.state(key: key, states[key]!)) }
+        if let inboxHorizon { records.append(.inboxHorizon(inboxHorizon)) }
         return records
     }
 
     mutating func pruneInbox(now: WatchTimestamp) {
         for key in inbox.keys.sorted() {
+            let forgotten: WatchTimestamp
             switch inbox[key] {
             case .finished(_, let deadline, _) where now > deadline.advanced(by: configuration.inboxRetention):
-                inbox[key] = nil
+                forgotten = deadline
             case .started(let start, false, _) where now > start.deadline.advanced(by: configuration.inboxRetention):
-                inbox[key] = nil
-            default: break
+                forgotten = start.deadline
+            default: continue
             }
+            inbox[key] = nil
+            inboxHorizon = max(inboxHorizon ?? forgotten, forgotten)
         }
     }
 

@@ -19,7 +19,21 @@ import Synchronization
 public final class FileStore: DurableStore {
     private struct State {
         var fd: Int32
+        /// What the next sync writes.
         var buffer: [UInt8] = []
+        /// The other half of the double buffer: the bytes a sync is writing, kept for their capacity.
+        var spare: [UInt8] = []
+        var statistics = Statistics()
+    }
+
+    /// What the log has done since it was opened: what the benchmark reports as records per sync.
+    package struct Statistics: Sendable, Equatable {
+        /// Records appended.
+        package var records = 0
+        /// Their framed bytes.
+        package var bytes = 0
+        /// Syncs that wrote something.
+        package var syncs = 0
     }
 
     /// The first bytes of a log in this format: `WLKLOG`, 0, version 2.
@@ -30,6 +44,9 @@ public final class FileStore: DurableStore {
     /// The log file.
     public let path: String
     private let state: Mutex<State>
+    /// Held by the one sync (or replacement) under way, so appends never wait on the disk: they
+    /// go to the other buffer while a sync writes and flushes.
+    private let writer = Mutex(())
     private let recovery = Mutex<[Range<Int>]>([])
 
     /// The byte ranges the last ``load()`` dropped as crash damage (empty when the log was whole).
@@ -146,34 +163,57 @@ public final class FileStore: DurableStore {
     /// `fdatasync` waits on the disk, so the connection runs it off its actor.
     package var syncsInBackground: Bool { true }
 
-    /// Buffers records for the next sync.
+    /// What the log has done since it was opened.
+    package var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Buffers records for the next sync. It never waits for a sync under way: that one writes
+    /// the other buffer.
     package func append(_ records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frames(records)
-        state.withLock { $0.buffer += bytes }
+        state.withLock {
+            $0.buffer += bytes
+            $0.statistics.records += records.count
+            $0.statistics.bytes += bytes.count
+        }
     }
 
-    /// Writes buffered records and syncs the file's data (`fdatasync`: the size an append changes is synced too).
+    /// Writes what was appended before the call and syncs the file's data (`fdatasync`: the size
+    /// an append changes is synced too). One sync runs at a time; appends made while it writes
+    /// wait for the next.
     package func sync() throws(WatchLinkError) {
-        let result: Int32 = state.withLock { state in
-            if state.buffer.isEmpty { return 0 }
-            let ok = FileStore.writeAll(state.fd, state.buffer)
-            state.buffer.removeAll(keepingCapacity: true)
-            guard ok else { return -1 }
-            return FileStore.syncData(state.fd)
+        let failed: Bool = writer.withLock { _ in
+            let (fd, bytes): (Int32, [UInt8]) = state.withLock { state in
+                let bytes = state.buffer
+                state.buffer = state.spare
+                state.spare = []
+                if !bytes.isEmpty { state.statistics.syncs += 1 }
+                return (state.fd, bytes)
+            }
+            guard !bytes.isEmpty else { return false }
+            let ok = FileStore.writeAll(fd, bytes) && FileStore.syncData(fd) == 0
+            let error = errno
+            state.withLock { state in
+                state.spare = bytes
+                state.spare.removeAll(keepingCapacity: true)
+            }
+            errno = error
+            return !ok
         }
-        if result != 0 { throw FileStore.failure("fdatasync", path) }
+        if failed { throw FileStore.failure("fdatasync", path) }
     }
 
     /// Writes a new log beside the old one, syncs it and renames it into place.
     package func replace(with records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frame(records)
-        let failure: WatchLinkError? = state.withLock { state in
-            let fd: Int32
-            do throws(WatchLinkError) { fd = try FileStore.replaceFile(at: path, with: bytes) } catch { return error }
-            close(state.fd)
-            state.fd = fd
-            state.buffer.removeAll()
-            return nil
+        let failure: WatchLinkError? = writer.withLock { _ in
+            state.withLock { state in
+                let fd: Int32
+                do throws(WatchLinkError) { fd = try FileStore.replaceFile(at: path, with: bytes) } catch { return error }
+                close(state.fd)
+                state.fd = fd
+                state.buffer.removeAll()
+                return nil
+            }
         }
         if let failure { throw failure }
     }

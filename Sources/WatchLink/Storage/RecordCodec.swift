@@ -42,7 +42,7 @@ enum RecordCodec {
             out.byte(Tag.inboxFinished.rawValue)
             out.int64(deadline.milliseconds)
             WireBinary.write(response, into: &out)
-        case .orderedWatermark, .orderedNextSequence, .state, .boot:
+        case .orderedWatermark, .orderedNextSequence, .state, .boot, .inboxHorizon:
             do { return [UInt8](try json.encode(record)) } catch {
                 throw WatchLinkError(.storageFailed, "cannot encode record: \(error)")
             }

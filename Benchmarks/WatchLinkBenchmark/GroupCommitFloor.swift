@@ -1,0 +1,152 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The durable floor: what any group commit of the same records must pay, and no more.
+///
+/// `senders` threads each append one send's records (as many, and as large, as WatchLink writes
+/// per durable send) and wait until a sync covers them; one writer thread swaps a double buffer,
+/// writes the whole group with one `write`, syncs it with `fdatasync`, and wakes exactly the
+/// senders of that group (each on its own semaphore, no thundering herd).
+final class GroupCommitFloor: @unchecked Sendable {
+    private let fd: Int32
+    private let path: String
+    /// Guards the buffers and the waiting senders; the writer waits on it when there is nothing to write.
+    private let condition = NSCondition()
+    private var buffer: [UInt8] = []
+    private var spare: [UInt8] = []
+    /// The senders whose records are in `buffer`, each woken once its group is synced.
+    private var waiting: [DispatchSemaphore] = []
+    private var spareWaiting: [DispatchSemaphore] = []
+    private var stopping = false
+    private var writerDone = false
+    /// Syncs that wrote something.
+    private(set) var syncs = 0
+    /// Records appended.
+    private(set) var records = 0
+    /// One send's records, already encoded.
+    let send: [[UInt8]]
+
+    /// A floor appending, per send, `recordsPerSend` records totalling `bytesPerSend` bytes.
+    init?(path: String, recordsPerSend: Int, bytesPerSend: Int) {
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+        guard fd >= 0 else { return nil }
+        self.path = path
+        let count = max(1, recordsPerSend)
+        let size = max(1, bytesPerSend / count)
+        send = (0..<count).map { _ in [UInt8](repeating: 0x72, count: size) }
+        Thread.detachNewThread { self.writerLoop() }
+    }
+
+    /// Stops the writer and removes the file.
+    func close() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !writerDone { condition.wait() }
+        condition.unlock()
+        _ = Glibc.close(fd)
+        unlink(path)
+    }
+
+    private func writerLoop() {
+        condition.lock()
+        while true {
+            while buffer.isEmpty && !stopping { condition.wait() }
+            if buffer.isEmpty {
+                writerDone = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            // NB: the double buffer: senders fill the other half while this group is written and synced.
+            let bytes = buffer
+            let group = waiting
+            buffer = spare
+            waiting = spareWaiting
+            spare = []
+            spareWaiting = []
+            condition.unlock()
+            _ = Self.writeAll(fd, bytes)
+            fdatasync(fd)
+            for sender in group { sender.signal() }
+            condition.lock()
+            spare = bytes
+            spare.removeAll(keepingCapacity: true)
+            spareWaiting = group
+            spareWaiting.removeAll(keepingCapacity: true)
+            syncs += 1
+        }
+    }
+
+    /// Appends one send's records and waits until they are synced.
+    private func durableSend(_ done: DispatchSemaphore) {
+        condition.lock()
+        for record in send { buffer += record }
+        records += send.count
+        waiting.append(done)
+        condition.signal()
+        condition.unlock()
+        done.wait()
+    }
+
+    /// `count` sends from `senders` threads, each waiting for its send before the next; the time taken.
+    func run(_ count: Int, senders: Int) -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let group = DispatchGroup()
+        for sender in 0..<senders {
+            group.enter()
+            Thread.detachNewThread {
+                let done = DispatchSemaphore(value: 0)
+                for _ in stride(from: sender, to: count, by: senders) { self.durableSend(done) }
+                group.leave()
+            }
+        }
+        group.wait()
+        return start.duration(to: clock.now)
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+}
+
+/// CPU time (user + system) of this process, and of another one read from /proc.
+enum CPUTime {
+    /// This process's CPU time.
+    static func ofSelf() -> Duration {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let micros =
+            Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
+            + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        return .microseconds(micros)
+    }
+
+    /// The CPU time of process `pid` (utime + stime of /proc/PID/stat), or zero when unreadable.
+    static func of(_ pid: Int32) -> Duration {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return .zero }
+        // NB: fields after the command name (which may hold spaces); utime and stime are the 14th and 15th.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Int64(fields[11]), let system = Int64(fields[12]) else { return .zero }
+        let ticks = Int64(sysconf(Int32(_SC_CLK_TCK)))
+        return .microseconds((user + system) * 1_000_000 / max(ticks, 1))
+    }
+}
+
+/// A duration in microseconds.
+func micros(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}
