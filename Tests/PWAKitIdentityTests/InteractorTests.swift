@@ -149,3 +149,38 @@ final class CountingRequests: HTTPTransport {
         return try await inner.send(request)
     }
 }
+
+/// A model as a view would have one: it finds the interactors in the container, not in its initializer.
+@MainActor
+struct ProfileModel {
+    @Dependency(\.identityInteractors) var interactors
+
+    func signInAndLoad(pin: String) async -> UserResponse? {
+        guard let interactors else { return nil }
+        await interactors.authenticator.authenticateUser(with: .pin)
+        await interactors.pinPad.submit(pin)
+        return await interactors.resource.fetchProfile()
+    }
+}
+
+@Suite("The interactors from the dependency container")
+@MainActor
+struct InteractorDependencyTests {
+    @Test("a model reads the interactors the app set, and acts on the one root state")
+    func interactorsFromTheContainer() async throws {
+        try await LiveIdentityServer.run { live in
+            let app = await IdentityApp()
+            let (client, user, _) = try await live.enrolled(pin: "27491")
+            let interactors = await IdentityInteractors(app: app, client: client)
+            let profile = await withTestDependencies {
+                $0.identityInteractors = interactors
+            } operation: {
+                await ProfileModel().signInAndLoad(pin: "27491")
+            }
+            #expect(profile?.id == user.id)
+            #expect(await app.system.userState == .authenticated(user.id))
+            // Live, nothing is wired until the app does it.
+            #expect(DependencyValues(context: .live).identityInteractors == nil)
+        }
+    }
+}
