@@ -73,95 +73,122 @@ extension WatchConnection {
         commit(lists)
     }
 
-    /// Performs the effects of several inputs after one durable sync that runs off the actor.
+    /// Performs the effects of several inputs after a durable sync that runs off the actor.
     ///
-    /// At most one sync is in flight. Its records were appended before it started; its effects run
-    /// when it returns. Whatever arrives meanwhile waits behind it, in order, and becomes the next
-    /// group — so the actor keeps gathering work while the disk syncs, and effects keep the order in
-    /// which the engine produced them. Work that writes nothing runs at once when nothing is waiting.
-    /// A store that syncs inline (``DurableStore/syncsInBackground``) gets the synchronous group commit.
+    /// The records are appended at once (the store's double buffer takes them even while a sync
+    /// writes) and the group gets the next log sequence number; its other effects wait in
+    /// ``pendingGroups`` until the sync loop reports a sync that covers that number. The loop
+    /// starts the next sync as soon as one returns if more was appended meanwhile, so the disk never
+    /// waits for the actor, and groups grow while a sync runs. Effects run in the order the engine
+    /// produced them: work that writes nothing joins the last waiting group, or runs at once when
+    /// none waits. A store that syncs inline (``DurableStore/syncsInBackground``) gets the
+    /// synchronous group commit.
     func commit(_ lists: [[LinkAction]]) {
         guard storageError == nil else { return }
         guard store.syncsInBackground else {
             performGrouped(lists)
             return
         }
-        if syncInFlight {
-            commitBacklog += lists
-            return
-        }
         var records: [DurableRecord] = []
         var rest: [LinkAction] = []
         var needsSync = false
+        var compacts = false
         for list in lists {
             for action in list {
                 switch action {
                 case .persist(let record): records.append(record)
                 case .sync: needsSync = true
-                case .compact: needsSync = true
+                case .compact: compacts = true
                 default: rest.append(action)
                 }
             }
         }
-        if records.isEmpty && !needsSync {
-            perform(rest)
-            return
-        }
-        if lists.joined().contains(where: { if case .compact = $0 { true } else { false } }) {
-            // NB: compaction is rare; it rewrites the log from a fresh snapshot, synchronously.
+        if compacts {
+            // NB: compaction is rare; it rewrites the log from a fresh snapshot, synchronously,
+            // after every group already appended has been synced and its effects performed.
+            finishCommits()
             performGrouped(lists)
             return
         }
-        do throws(WatchLinkError) { try store.append(records) } catch {
+        if records.isEmpty && !needsSync {
+            if pendingGroups.isEmpty {
+                perform(rest)
+            } else {
+                pendingGroups[pendingGroups.count - 1].effects += rest
+            }
+            return
+        }
+        do throws(WatchLinkError) { if !records.isEmpty { try store.append(records) } } catch {
             failStorage(error)
             return
         }
-        syncInFlight = true
-        inFlightEffects = rest
+        let lsn = nextLSN
+        nextLSN += 1
+        pendingGroups.append((lsn, rest))
+        let start = syncProgress.withLock { progress in
+            progress.requested = lsn
+            guard !progress.running else { return false }
+            progress.running = true
+            return true
+        }
+        if start { startSyncLoop() }
+    }
+
+    /// Syncs on ``syncQueue`` until every requested group is covered, reporting each sync to the actor.
+    private func startSyncLoop() {
         let store = self.store
         syncQueue.async {
-            let result: Result<Void, WatchLinkError>
-            do throws(WatchLinkError) {
-                try store.sync()
-                result = .success(())
-            } catch { result = .failure(error) }
-            self.syncOutcome.withLock { $0 = result }
-            Task { await self.synced() }
+            while true {
+                // NB: read before the sync: every group numbered up to `target` was appended before
+                // `requested` was raised to it, so this sync covers it.
+                let target = self.syncProgress.withLock { $0.requested }
+                let failure: WatchLinkError?
+                do throws(WatchLinkError) {
+                    try store.sync()
+                    failure = nil
+                } catch { failure = error }
+                let more = self.syncProgress.withLock { progress in
+                    if let failure {
+                        progress.failure = progress.failure ?? failure
+                    } else {
+                        progress.synced = max(progress.synced, target)
+                    }
+                    guard failure == nil, progress.requested > target else {
+                        progress.running = false
+                        return false
+                    }
+                    return true
+                }
+                Task { await self.synced() }
+                if !more { return }
+            }
         }
     }
 
-    /// The sync started by ``commit(_:)`` returned: perform its effects, then start the next group.
-    ///
-    /// Does nothing when ``finishCommits()`` already handled that sync.
+    /// A sync returned: perform the effects of every group it covers, in order.
     func synced() {
-        let taken = syncOutcome.withLock { outcome -> Result<Void, WatchLinkError>? in
-            defer { outcome = nil }
-            return outcome
-        }
-        guard syncInFlight, let result = taken else { return }
-        syncInFlight = false
-        let effects = inFlightEffects
-        inFlightEffects.removeAll()
+        let (synced, failure) = syncProgress.withLock { ($0.synced, $0.failure) }
         guard lifecycle == .running, storageError == nil else { return }
-        if case .failure(let error) = result {
-            failStorage(error)
+        if let failure {
+            failStorage(failure)
             return
         }
-        perform(effects)
-        let waiting = commitBacklog
-        commitBacklog.removeAll()
-        if !waiting.isEmpty { commit(waiting) }
+        while let group = pendingGroups.first, group.lsn <= synced {
+            pendingGroups.removeFirst()
+            perform(group.effects)
+            guard storageError == nil else { return }
+        }
     }
 
-    /// Waits for the sync in flight and every group behind it, performing their effects, so that a
-    /// call that reports storage errors synchronously (`post(contentsOf:)`, a shared-state update)
-    /// can write inline without overtaking effects that are still waiting for the disk.
+    /// Waits for the sync loop to cover every group appended so far and performs their effects, so
+    /// that a call that reports storage errors synchronously (`post(contentsOf:)`, a shared-state
+    /// update) can write inline without overtaking effects that are still waiting for the disk.
     func finishCommits() {
-        while syncInFlight {
-            // NB: blocks the actor only while the disk finishes the sync already under way.
-            syncQueue.sync {}
-            synced()
-        }
+        guard !pendingGroups.isEmpty else { return }
+        // NB: blocks the actor only while the disk finishes the syncs already asked for: the loop
+        // ends only once it has covered every requested group.
+        syncQueue.sync {}
+        synced()
     }
 
     /// Performs the effects of several inputs with one durable sync (group commit), synchronously.
@@ -276,7 +303,7 @@ extension WatchConnection {
                 .storageFailed, error.message, details: error.details.merging(["cause": error.code.rawValue]) { a, _ in a })
         storageError = failure
         lifecycle = .stopped
-        commitBacklog.removeAll()
+        pendingGroups.removeAll()
         wakeTask?.cancel()
         inputTask?.cancel()
         for waiter in waiters.values { waiter.resume(returning: .failure(failure)) }
@@ -323,4 +350,16 @@ extension WatchConnection {
             await self?.tick()
         }
     }
+}
+
+/// What the sync loop is asked for and has done, shared by the connection and its sync queue.
+struct SyncProgress: Sendable {
+    /// The highest log sequence number appended and waiting for a sync.
+    var requested: UInt64 = 0
+    /// The highest log sequence number a finished sync covers.
+    var synced: UInt64 = 0
+    /// Whether the loop is running (or about to).
+    var running = false
+    /// The first sync that failed.
+    var failure: WatchLinkError?
 }

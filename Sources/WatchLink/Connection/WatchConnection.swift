@@ -35,14 +35,13 @@ public actor WatchConnection {
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
     var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
     var pumpScheduled = false
-    /// Whether a group commit's sync is running on ``syncQueue``.
-    var syncInFlight = false
-    /// The effects waiting for the sync in flight.
-    var inFlightEffects: [LinkAction] = []
-    /// The outcome of the sync in flight, once it returned and until it is handled.
-    nonisolated let syncOutcome = Mutex<Result<Void, WatchLinkError>?>(nil)
-    /// Effects gathered while a sync is in flight; they form the next group.
-    var commitBacklog: [[LinkAction]] = []
+    /// Groups whose records are appended and whose effects wait for a sync that covers them, in
+    /// order of their log sequence numbers.
+    var pendingGroups: [(lsn: UInt64, effects: [LinkAction])] = []
+    /// The log sequence number the next appended group gets.
+    var nextLSN: UInt64 = 1
+    /// What the sync loop on ``syncQueue`` is asked for and has done.
+    nonisolated let syncProgress = Mutex(SyncProgress())
     /// Runs durable syncs off the actor, one at a time.
     nonisolated let syncQueue = DispatchQueue(label: "watchlink.sync")
     var storageError: WatchLinkError?
