@@ -20,7 +20,7 @@ package enum DurableRecord: Sendable, Hashable, Codable {
     /// The engine recovered for the n-th time; the count makes every incarnation distinct.
     case boot(UInt64)
     /// The latest deadline of a forgotten inbox entry: a request with a deadline no later than
-    /// this is refused as expired, whatever the clock says now (it may have moved back).
+    /// this is not run (answered `outcome_unknown`), whatever the clock says now (it may have moved back).
     case inboxHorizon(WatchTimestamp)
 }
 

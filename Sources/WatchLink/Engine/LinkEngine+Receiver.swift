@@ -187,27 +187,33 @@ extension LinkEngine {
     /// Marks a new request started (durably, if durable) and asks the shell to run it.
     mutating func start(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
-        // NB: a request no later than the inbox's horizon may have run and been forgotten when the
-        // clock read later than it does now.
-        let forgotten = inboxHorizon.map { request.deadline <= $0 } ?? false
-        if forgotten || now > request.deadline {
-            var actions: [LinkAction] = []
+        var actions: [LinkAction] = []
+        if let horizon = inboxHorizon, request.deadline <= horizon {
+            // NB: it may have run and been forgotten when the clock read later than it does now, so
+            // it is not run, and the answer says it may have run (not "expired": that means it did not).
+            actions.append(.event(.outcomeUnknown(idempotencyKey: key)))
             if let sequence = request.sequence { actions += [.persist(.orderedWatermark(sequence))] }
             return actions
                 + refuse(
                     request,
                     WatchLinkError(
-                        .expired,
-                        forgotten
-                            ? "its deadline is older than what this device remembers; not run"
-                            : "arrived after its deadline; not run",
-                        details: ["requestID": request.requestID.uuidString]),
+                        .outcomeUnknown,
+                        "it may have run already: its deadline is no later than one this device has forgotten",
+                        details: ["idempotencyKey": key]),
+                    now: now)
+        }
+        if now > request.deadline {
+            if let sequence = request.sequence { actions += [.persist(.orderedWatermark(sequence))] }
+            return actions
+                + refuse(
+                    request,
+                    WatchLinkError(
+                        .expired, "arrived after its deadline; not run", details: ["requestID": request.requestID.uuidString]),
                     now: now)
         }
         let mark = InboxStart(
             idempotencyKey: key, requestID: request.requestID, deadline: request.deadline, sequence: request.sequence)
         inbox[key] = .started(mark, running: true, durable: request.isDurable)
-        var actions: [LinkAction] = []
         if request.isDurable { actions += [.persist(.inboxStarted(mark)), .sync] }
         actions.append(
             .run(

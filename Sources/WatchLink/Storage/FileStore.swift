@@ -24,6 +24,10 @@ public final class FileStore: DurableStore {
         /// The other half of the double buffer: the bytes a sync is writing, kept for their capacity.
         var spare: [UInt8] = []
         var statistics = Statistics()
+        /// The first write or sync that failed: what was appended before it may never reach the
+        /// disk, so every later append, sync or replacement throws it (a later sync must not
+        /// report success for records a failed one dropped).
+        var failure: WatchLinkError?
     }
 
     /// What the log has done since it was opened: what the benchmark reports as records per sync.
@@ -170,36 +174,50 @@ public final class FileStore: DurableStore {
     /// the other buffer.
     package func append(_ records: [DurableRecord]) throws(WatchLinkError) {
         let bytes = try FileStore.frames(records)
-        state.withLock {
+        let failure: WatchLinkError? = state.withLock {
+            if let failure = $0.failure { return failure }
             $0.buffer += bytes
             $0.statistics.records += records.count
             $0.statistics.bytes += bytes.count
+            return nil
         }
+        if let failure { throw failure }
     }
 
     /// Writes what was appended before the call and syncs the file's data (`fdatasync`: the size
     /// an append changes is synced too). One sync runs at a time; appends made while it writes
     /// wait for the next.
     package func sync() throws(WatchLinkError) {
-        let failed: Bool = writer.withLock { _ in
-            let (fd, bytes): (Int32, [UInt8]) = state.withLock { state in
-                let bytes = state.buffer
-                state.buffer = state.spare
+        let failure: WatchLinkError? = writer.withLock { _ in
+            let taken: Result<(Int32, [UInt8]), WatchLinkError> = state.withLock { state in
+                if let failure = state.failure { return .failure(failure) }
+                var bytes = state.spare
+                swap(&bytes, &state.buffer)
                 state.spare = []
                 if !bytes.isEmpty { state.statistics.syncs += 1 }
-                return (state.fd, bytes)
+                return .success((state.fd, bytes))
             }
-            guard !bytes.isEmpty else { return false }
-            let ok = FileStore.writeAll(fd, bytes) && FileStore.syncData(fd) == 0
-            let error = errno
+            let fd: Int32
+            var bytes: [UInt8]
+            switch taken {
+            case .failure(let failure): return failure
+            case .success(let value): (fd, bytes) = value
+            }
+            guard !bytes.isEmpty else { return nil }
+            var failure: WatchLinkError?
+            if !FileStore.writeAll(fd, bytes) {
+                failure = FileStore.failure("write", path)
+            } else if FileStore.syncData(fd) != 0 {
+                failure = FileStore.failure("fdatasync", path)
+            }
+            bytes.removeAll(keepingCapacity: true)
             state.withLock { state in
                 state.spare = bytes
-                state.spare.removeAll(keepingCapacity: true)
+                if let failure { state.failure = failure }
             }
-            errno = error
-            return !ok
+            return failure
         }
-        if failed { throw FileStore.failure("fdatasync", path) }
+        if let failure { throw failure }
     }
 
     /// Writes a new log beside the old one, syncs it and renames it into place.
@@ -207,6 +225,7 @@ public final class FileStore: DurableStore {
         let bytes = try FileStore.frame(records)
         let failure: WatchLinkError? = writer.withLock { _ in
             state.withLock { state in
+                if let failure = state.failure { return failure }
                 let fd: Int32
                 do throws(WatchLinkError) { fd = try FileStore.replaceFile(at: path, with: bytes) } catch { return error }
                 close(state.fd)
