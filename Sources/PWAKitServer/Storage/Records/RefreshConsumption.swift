@@ -12,4 +12,7 @@ public enum RefreshConsumption: Hashable, Sendable {
     case expired
     /// No such token.
     case unknown
+    /// Another retry of the same token from the same client, within the grace window, took its
+    /// place first: this one is refused and the family lives on with that retry's tokens.
+    case retryOvertaken
 }

@@ -44,12 +44,29 @@ extension SQLStorage {
         // NB: a retry after a lost response: the same client, within seconds, while what it was sent is
         // still unused. Rotating that successor ends it, so whoever might hold it holds nothing.
         if grace > 0, let usedAt = try existing.optionalDate("used_at"), now.timeIntervalSince(usedAt) <= grace,
-            try existing.optionalText("used_by") == address, let issued = try existing.optionalText("replaced_by"),
-            let owner = try await rotate(issued, to: successor, expiresAt: expiresAt, now: now, address: address)
+            try existing.optionalText("used_by") == address, let issued = try existing.optionalText("replaced_by")
         {
-            try await driver.execute(
-                "UPDATE refresh_tokens SET replaced_by = $2 WHERE token_hash = $1", [.text(tokenHash), .text(successor)])
-            return .retried(familyId: owner.familyId, userId: owner.userId)
+            // NB: one retry at a time takes the token's place in the chain. A retry that loses this race
+            // to another retry of the same token from the same client is refused cleanly: that is the
+            // client's own burst, not a theft, so the session lives on with the winner's tokens.
+            let claimed = try await driver.query(
+                "UPDATE refresh_tokens SET replaced_by = $3 WHERE token_hash = $1 AND replaced_by = $2 RETURNING token_hash",
+                [.text(tokenHash), .text(issued), .text(successor)])
+            guard !claimed.isEmpty else { return .retryOvertaken }
+            if let owner = try await rotate(issued, to: successor, expiresAt: expiresAt, now: now, address: address) {
+                return .retried(familyId: owner.familyId, userId: owner.userId)
+            }
+            // NB: the successor it found may be another retry's, not stored yet or already taken by a
+            // retry after it, all from this client within the window: still its own burst.
+            let next = try await driver.query(
+                "SELECT used_at, used_by FROM refresh_tokens WHERE token_hash = $1", [.text(issued)]
+            ).first
+            guard let next else { return .retryOvertaken }
+            if let used = try next.optionalDate("used_at"), now.timeIntervalSince(used) <= grace,
+                try next.optionalText("used_by") == address
+            {
+                return .retryOvertaken
+            }
         }
         try await revokeRefreshFamily(familyId: familyId, now: now)
         return .reused(familyId: familyId)
