@@ -25,6 +25,8 @@ public struct IdentityClient: Sendable {
     public var now: @Sendable () -> Date
     /// Secure random bytes (keys, nonces).
     public var randomBytes: @Sendable (Int) -> [UInt8]
+    /// Makes and uses the device key (software Ed25519 by default; a Secure Enclave P-256 store on Apple).
+    public var deviceKeys: any DeviceKeyStore = SoftwareDeviceKeys()
 
     /// Creates a client.
     public init(
@@ -65,25 +67,24 @@ public struct IdentityClient: Sendable {
         -> EnrolledDeviceResponse
     {
         try policy.check(pin)
-        let deviceSeed = randomBytes(32)
-        let deviceSecret = randomBytes(32)
-        let deviceKey = try Curve25519.Signing.PrivateKey(rawRepresentation: deviceSeed)
         let random = randomBytes
+        let deviceKey = try deviceKeys.makeKey(randomBytes: random)
+        let deviceSecret = randomBytes(32)
         let wrapped = try PINVault.wrapNew(
             pin: pin, deviceSecret: deviceSecret, cost: cost, pinVersion: 1, randomBytes: { random($0) })
-        let deviceKeyText = Base64URL.encode(deviceKey.publicKey.rawRepresentation)
+        let deviceKeyText = Base64URL.encode(deviceKey.publicKey)
         let pinKeyText = Base64URL.encode(wrapped.key.publicKey.rawRepresentation)
         let statement = IdentityStatement.enrolment(userId: user.id, deviceKey: deviceKeyText, pinKey: pinKeyText)
         let request = EnrolDeviceRequest(
             name: name, deviceKey: deviceKeyText, pinKey: pinKeyText,
-            deviceSignature: Base64URL.encode(try deviceKey.signature(for: statement)),
+            deviceSignature: Base64URL.encode(try deviceKeys.sign(statement, with: deviceKey.stored)),
             pinSignature: Base64URL.encode(try wrapped.key.signature(for: statement)))
         let enrolled: EnrolledDeviceResponse = try await api.call(
             "POST", "/v1/identity/devices", body: try APIClient.encode(request), credential: .bearer(accessToken))
         let identity = DeviceIdentity(
             deviceId: enrolled.id, userId: user.id, email: user.email, name: enrolled.name,
-            deviceSeed: Base64URL.encode(deviceSeed), deviceSecret: Base64URL.encode(deviceSecret), pin: wrapped.stored,
-            enrolledAt: enrolled.createdAt)
+            deviceSeed: deviceKey.stored, deviceSecret: Base64URL.encode(deviceSecret), pin: wrapped.stored,
+            enrolledAt: enrolled.createdAt, deviceKeyAlgorithm: deviceKeys.algorithm)
         do {
             try await keychain.save(identity)
         } catch {
@@ -270,12 +271,12 @@ public struct IdentityClient: Sendable {
     public func proofHeaders(method: String, target: String, body: Data, identity: DeviceIdentity, person: PersonCheck?)
         async throws -> [String: String]
     {
-        let deviceKey = try self.deviceKey(of: identity)
         let nonce = Base64URL.encode(randomBytes(DeviceProof.nonceByteCount))
         var proof = DeviceProof(
             deviceId: identity.deviceId, time: Int64((now().timeIntervalSince1970 * 1000).rounded(.down)), nonce: nonce,
             signature: [])
-        proof.signature = Array(try deviceKey.signature(for: proof.signingInput(method: method, target: target, body: body)))
+        proof.signature = try deviceKeys(for: identity).sign(
+            proof.signingInput(method: method, target: target, body: body), with: identity.deviceSeed)
         var headers = [DeviceProof.headerName: proof.headerValue]
         if let person {
             let input = UserProof.signingInput(for: proof, method: method, target: target, body: body)
@@ -360,11 +361,11 @@ public struct IdentityClient: Sendable {
         return settled
     }
 
-    func deviceKey(of identity: DeviceIdentity) throws -> Curve25519.Signing.PrivateKey {
-        guard let seed = Base64URL.decode(identity.deviceSeed), seed.count == 32 else {
-            throw IdentityError(.corruptStore, "the stored device key cannot be read")
-        }
-        return try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
+    /// The store that made `identity`'s device key: ``deviceKeys`` when the algorithms agree, else
+    /// software keys of the record's algorithm (a record made before the store was changed).
+    func deviceKeys(for identity: DeviceIdentity) -> any DeviceKeyStore {
+        let algorithm = identity.deviceKeyAlgorithm ?? .ed25519
+        return deviceKeys.algorithm == algorithm ? deviceKeys : SoftwareDeviceKeys(algorithm)
     }
 
     func secret(of identity: DeviceIdentity) throws -> [UInt8] {

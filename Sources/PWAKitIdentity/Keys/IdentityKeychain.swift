@@ -12,8 +12,11 @@ public struct DeviceIdentity: Codable, Hashable, Sendable {
     public var email: String
     /// The device's name.
     public var name: String
-    /// The device key's 32-byte seed, base64url.
+    /// The device key as its ``DeviceKeyStore`` keeps it, base64url (software keys: the 32-byte
+    /// seed or scalar; a Secure Enclave key: the enclave's opaque handle).
     public var deviceSeed: String
+    /// The device key's algorithm (nil in records made before P-256 keys: Ed25519).
+    public var deviceKeyAlgorithm: DeviceKeyAlgorithm?
     /// 32 random bytes mixed into the PIN's mask, base64url.
     public var deviceSecret: String
     /// The current PIN-wrapped user key.
@@ -26,8 +29,10 @@ public struct DeviceIdentity: Codable, Hashable, Sendable {
     /// Creates a record.
     public init(
         deviceId: String, userId: String, email: String, name: String, deviceSeed: String, deviceSecret: String,
-        pin: WrappedUserKey, pendingPIN: WrappedUserKey? = nil, enrolledAt: Date
+        pin: WrappedUserKey, pendingPIN: WrappedUserKey? = nil, enrolledAt: Date,
+        deviceKeyAlgorithm: DeviceKeyAlgorithm? = nil
     ) {
+        self.deviceKeyAlgorithm = deviceKeyAlgorithm
         self.deviceId = deviceId
         self.userId = userId
         self.email = email

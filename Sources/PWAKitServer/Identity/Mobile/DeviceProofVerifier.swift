@@ -36,7 +36,7 @@ struct DeviceProofVerifier: Sendable {
             throw Self.invalid("no device is enrolled with this id")
         }
         let input = proof.signingInput(method: method, target: target, body: body)
-        guard let key = Self.publicKey(device.deviceKey), key.isValidSignature(proof.signature, for: input) else {
+        guard let key = DevicePublicKey(device.deviceKey), key.isValidSignature(proof.signature, for: input) else {
             throw Self.invalid("the device signature does not verify")
         }
         guard device.revokedAt == nil else { throw Self.deregistered(device) }
@@ -69,7 +69,8 @@ struct DeviceProofVerifier: Sendable {
             .forbidden, .deviceDeregistered, "this device was deregistered \(why); it must wipe its identity data")
     }
 
-    /// An Ed25519 public key from 32 bytes of base64url.
+    /// An Ed25519 public key from 32 bytes of base64url (the person's keys; device keys may also be
+    /// P-256, see ``DevicePublicKey``).
     static func publicKey(_ text: String) -> Curve25519.Signing.PublicKey? {
         guard text.utf8.count == 43, let raw = Base64URL.decode(text), raw.count == 32 else { return nil }
         return try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
@@ -79,5 +80,35 @@ struct DeviceProofVerifier: Sendable {
     static func signature(_ text: String) -> [UInt8]? {
         guard text.utf8.count == 86, let raw = Base64URL.decode(text), raw.count == 64 else { return nil }
         return raw
+    }
+}
+
+/// A device key: Ed25519 (software) or P-256 (as Apple's Secure Enclave makes them), told apart
+/// by length. Both sign the same statements; a P-256 signature is `r ‖ s`, 64 bytes, over the
+/// SHA-256 of the input, as Ed25519's is 64 bytes over the input.
+enum DevicePublicKey {
+    case ed25519(Curve25519.Signing.PublicKey)
+    case p256(P256.Signing.PublicKey)
+
+    /// 32 bytes of base64url (Ed25519) or 65 (a P-256 point, uncompressed: `04 ‖ x ‖ y`).
+    init?(_ text: String) {
+        if let key = DeviceProofVerifier.publicKey(text) {
+            self = .ed25519(key)
+            return
+        }
+        guard text.utf8.count == 87, let raw = Base64URL.decode(text), raw.count == 65, raw[0] == 0x04,
+            let key = try? P256.Signing.PublicKey(x963Representation: raw)
+        else { return nil }
+        self = .p256(key)
+    }
+
+    /// Whether `signature` (64 bytes) signs `input`.
+    func isValidSignature(_ signature: some DataProtocol, for input: some DataProtocol) -> Bool {
+        switch self {
+        case .ed25519(let key): return key.isValidSignature(signature, for: input)
+        case .p256(let key):
+            guard let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return key.isValidSignature(ecdsa, for: input)
+        }
     }
 }

@@ -30,8 +30,9 @@ struct MobileIdentityService: Sendable {
     /// Enrols a device for `userId` once both keys have signed the enrolment statement.
     func enrol(_ request: EnrolDeviceRequest, userId: String) async throws -> EnrolledDeviceRecord {
         let name = try Validation.text(request.name, field: "name", maximum: 100)
-        guard let deviceKey = DeviceProofVerifier.publicKey(request.deviceKey) else {
-            throw APIError.invalid("deviceKey", "must be a 32-byte Ed25519 public key, base64url")
+        guard let deviceKey = DevicePublicKey(request.deviceKey) else {
+            throw APIError.invalid(
+                "deviceKey", "must be a 32-byte Ed25519 or a 65-byte uncompressed P-256 public key, base64url")
         }
         guard let pinKey = DeviceProofVerifier.publicKey(request.pinKey) else {
             throw APIError.invalid("pinKey", "must be a 32-byte Ed25519 public key, base64url")
