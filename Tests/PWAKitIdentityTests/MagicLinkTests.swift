@@ -25,11 +25,12 @@ final class LocalSMTPServer: Sendable {
     let process: Process
     let output = LineReader()
 
-    init() async throws {
+    /// `arguments` are aiosmtpd's own (`--tlscert`/`--tlskey` for STARTTLS, `--smtpscert`/`--smtpskey` for TLS from the start).
+    init(_ arguments: [String] = []) async throws {
         port = try Self.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-u", "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)"]
+        process.arguments = ["-u", "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)"] + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -275,5 +276,94 @@ struct MagicLinkTests {
                 MailMessage(from: "s@example.com", to: "r@example.com", subject: "s", text: "t"))
         }
         #expect(refused?.isTransient == true)
+    }
+}
+
+/// A self-signed certificate for `localhost` and 127.0.0.1, made with openssl in a scratch folder.
+struct TestCertificate {
+    let directory: URL
+    var certificate: String { directory.appendingPathComponent("cert.pem").path }
+    var key: String { directory.appendingPathComponent("key.pem").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("openssl could not make a certificate") }
+    }
+}
+
+@Suite("SMTP over TLS: STARTTLS and TLS from the start, against a real server", .enabled(if: smtpAvailable))
+struct SMTPTLSTests {
+    static let message = MailMessage(from: "s@example.com", to: "r@example.com", subject: "Sign in", text: "over TLS")
+
+    @Test("smtp+starttls upgrades before anything else and delivers; smtps delivers; both check the certificate")
+    func delivers() async throws {
+        let certificate = try TestCertificate()
+        defer { try? FileManager.default.removeItem(at: certificate.directory) }
+        let startTLS = try await LocalSMTPServer(["--tlscert", certificate.certificate, "--tlskey", certificate.key])
+        for host in ["127.0.0.1", "localhost"] {
+            let mailer = try SMTPMailer(url: "smtp+starttls://\(host):\(startTLS.port)", caFile: certificate.certificate)
+            #expect(mailer.security == .startTLS)
+            try await mailer.send(Self.message)
+            #expect(try await startTLS.nextMessageBody() == "over TLS")
+        }
+        // aiosmtpd refuses MAIL before STARTTLS here, so a delivery proves the upgrade happened.
+        await #expect(throws: MailError.self) {
+            try await SMTPMailer(url: "smtp://127.0.0.1:\(startTLS.port)").send(Self.message)
+        }
+        let implicit = try await LocalSMTPServer(["--smtpscert", certificate.certificate, "--smtpskey", certificate.key])
+        try await SMTPMailer(url: "smtps://127.0.0.1:\(implicit.port)", caFile: certificate.certificate).send(Self.message)
+        #expect(try await implicit.nextMessageBody() == "over TLS")
+
+        // A certificate that does not chain to the trusted roots: nothing is sent.
+        let other = try TestCertificate()
+        defer { try? FileManager.default.removeItem(at: other.directory) }
+        await #expect(throws: MailError.self) {
+            try await SMTPMailer(url: "smtp+starttls://127.0.0.1:\(startTLS.port)", caFile: other.certificate).send(Self.message)
+        }
+        await #expect(throws: MailError.self) {
+            try await SMTPMailer(url: "smtps://127.0.0.1:\(implicit.port)", caFile: other.certificate).send(Self.message)
+        }
+        // Nor with the system's roots, which do not hold this self-signed one.
+        await #expect(throws: MailError.self) {
+            try await SMTPMailer(url: "smtp+starttls://127.0.0.1:\(startTLS.port)").send(Self.message)
+        }
+    }
+
+    @Test("a server that does not offer STARTTLS gets nothing, not a message in the clear")
+    func refusesWithoutStartTLS() async throws {
+        let plain = try await LocalSMTPServer()
+        let error = await #expect(throws: MailError.self) {
+            try await SMTPMailer(url: "smtp+starttls://127.0.0.1:\(plain.port)").send(Self.message)
+        }
+        #expect(error?.message.contains("does not offer STARTTLS") == true)
+        #expect(error?.isTransient == false)
+        // The server saw no message: the next one it prints is the one sent in the clear now.
+        try await SMTPMailer(url: "smtp://127.0.0.1:\(plain.port)").send(
+            MailMessage(from: "s@example.com", to: "r@example.com", subject: "s", text: "in the clear"))
+        #expect(try await plain.nextMessageBody() == "in the clear")
+    }
+
+    @Test("URLs and CA files: credentials only over TLS, an unreadable CA file is named")
+    func configuration() throws {
+        #expect(try SMTPMailer(url: "smtp+starttls://user:pw@mail.example.com").port == 587)
+        #expect(try SMTPMailer(url: "smtps://mail.example.com").port == 465)
+        #expect(throws: MailError.self) { try SMTPMailer(url: "smtp://user:pw@mail.example.com") }
+        let error = #expect(throws: MailError.self) {
+            try SMTPMailer(url: "smtps://mail.example.com", caFile: "/nonexistent/ca.pem")
+        }
+        #expect(error?.message.contains("--smtp-ca-file") == true)
+        #expect(SMTPMailer.isAddressLiteral("127.0.0.1") && SMTPMailer.isAddressLiteral("[::1]"))
+        #expect(!SMTPMailer.isAddressLiteral("mail.example.com"))
     }
 }

@@ -1,18 +1,35 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import NIOSSL
+public import NIOSSL
 
-/// Sends mail to an SMTP server (RFC 5321): `smtp://[user:password@]host[:25]` in the clear, or
-/// `smtps://…[:465]` over TLS from the first byte. STARTTLS is not spoken; a relay that needs it is
-/// reached over `smtps`. Credentials are sent (AUTH PLAIN) only over TLS.
+/// Sends mail to an SMTP server (RFC 5321): `smtp://host[:25]` in the clear,
+/// `smtps://[user:password@]host[:465]` over TLS from the first byte, or
+/// `smtp+starttls://[user:password@]host[:587]`, which upgrades to TLS with STARTTLS (RFC 3207)
+/// before anything else and refuses a server that does not offer it. Credentials are sent (AUTH
+/// PLAIN) only over TLS; the server's certificate is checked against the system's roots, or
+/// ``trustRoots``, and its name.
 public struct SMTPMailer: MailSender {
+    /// How the connection is protected.
+    public enum Security: String, Sendable {
+        /// In the clear (`smtp://`).
+        case none
+        /// TLS from the first byte (`smtps://`).
+        case implicitTLS
+        /// Upgraded with STARTTLS before any other command (`smtp+starttls://`).
+        case startTLS
+    }
+
     /// Where the server is.
     public let host: String
     /// Its port.
     public let port: Int
+    /// How the connection is protected.
+    public let security: Security
     /// Whether the connection is TLS from the start.
-    public let implicitTLS: Bool
+    public var implicitTLS: Bool { security == .implicitTLS }
+    /// The certificates a server's must chain to (`pwakit server --smtp-ca-file`); nil: the system's.
+    public var trustRoots: NIOSSLTrustRoots?
     /// AUTH PLAIN credentials.
     let credentials: (username: String, password: String)?
     /// The name this host gives in EHLO.
@@ -20,20 +37,34 @@ public struct SMTPMailer: MailSender {
     /// The longest one message may take, connection included.
     public var timeout: Duration = .seconds(20)
 
-    /// A mailer for an `smtp://` or `smtps://` URL; the error names what is wrong with it.
-    public init(url text: String) throws {
-        guard let url = URL(string: text), let scheme = url.scheme, ["smtp", "smtps"].contains(scheme), let host = url.host,
-            !host.isEmpty
+    /// A mailer for an `smtp://`, `smtps://` or `smtp+starttls://` URL, trusting the certificates
+    /// in `caFile` (PEM) instead of the system's when given; the error names what is wrong.
+    public init(url text: String, caFile: String? = nil) throws {
+        if let caFile {
+            guard FileManager.default.isReadableFile(atPath: caFile) else {
+                throw MailError(code: nil, "--smtp-ca-file: cannot read \(caFile)", isTransient: false)
+            }
+            trustRoots = .file(caFile)
+        }
+        let schemes: [String: (Security, Int)] = [
+            "smtp": (.none, 25), "smtps": (.implicitTLS, 465), "smtp+starttls": (.startTLS, 587),
+        ]
+        guard let url = URL(string: text), let scheme = url.scheme, let (security, defaultPort) = schemes[scheme],
+            let host = url.host, !host.isEmpty
         else {
             throw MailError(
-                code: nil, "--smtp-url must look like smtp://host:25 or smtps://user:password@host:465", isTransient: false)
+                code: nil,
+                "--smtp-url must look like smtp://host:25, smtps://user:password@host:465 or smtp+starttls://user:password@host:587",
+                isTransient: false)
         }
         self.host = host
-        implicitTLS = scheme == "smtps"
-        port = url.port ?? (implicitTLS ? 465 : 25)
+        self.security = security
+        port = url.port ?? defaultPort
         if let user = url.user?.removingPercentEncoding {
-            guard implicitTLS else {
-                throw MailError(code: nil, "--smtp-url: credentials are only sent over smtps://", isTransient: false)
+            guard security != .none else {
+                throw MailError(
+                    code: nil, "--smtp-url: credentials are only sent over TLS (smtps:// or smtp+starttls://)",
+                    isTransient: false)
             }
             credentials = (user, url.password?.removingPercentEncoding ?? "")
         } else {
@@ -46,15 +77,19 @@ public struct SMTPMailer: MailSender {
         for address in [message.from, message.to] where !Self.isPlainAddress(address) {
             throw MailError(code: nil, "\(address.prefix(80)) is not an address this mailer sends to", isTransient: false)
         }
-        let tls: NIOSSLContext? = implicitTLS ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
-        let serverName = host
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let trustRoots { configuration.trustRoots = trustRoots }
+        let tls: NIOSSLContext? = security == .none ? nil : try NIOSSLContext(configuration: configuration)
+        // NB: an address is not a name to send in SNI; the certificate is then checked against the address.
+        let serverName: String? = Self.isAddressLiteral(host) ? nil : host
+        let security = self.security
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(10))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        if let tls {
+                        if security == .implicitTLS, let tls {
                             try channel.pipeline.syncOperations.addHandler(
                                 try NIOSSLClientHandler(context: tls, serverHostname: serverName))
                         }
@@ -73,7 +108,8 @@ public struct SMTPMailer: MailSender {
         do {
             try await channel.executeThenClose { inbound, outbound in
                 var lines = inbound.makeAsyncIterator()
-                func reply(expecting expected: ClosedRange<Int>) async throws {
+                @discardableResult
+                func reply(expecting expected: ClosedRange<Int>) async throws -> [String] {
                     var text: [String] = []
                     while true {
                         guard let line = try await lines.next() else {
@@ -88,15 +124,32 @@ public struct SMTPMailer: MailSender {
                         guard expected.contains(code) else {
                             throw MailError(code: code, text.joined(separator: " "), isTransient: (400..<500).contains(code))
                         }
-                        return
+                        return text
                     }
                 }
-                func command(_ text: String, expecting expected: ClosedRange<Int>) async throws {
+                @discardableResult
+                func command(_ text: String, expecting expected: ClosedRange<Int>) async throws -> [String] {
                     try await outbound.write(ByteBuffer(string: text + "\r\n"))
-                    try await reply(expecting: expected)
+                    return try await reply(expecting: expected)
                 }
                 try await reply(expecting: 220...220)
-                try await command("EHLO \(heloName)", expecting: 250...250)
+                let features = try await command("EHLO \(heloName)", expecting: 250...250)
+                if security == .startTLS, let tls {
+                    guard features.contains(where: { $0.uppercased() == "STARTTLS" }) else {
+                        // NB: never on in the clear: a server (or whoever sits between) that hides STARTTLS gets nothing.
+                        throw MailError(
+                            code: nil, "\(host):\(port) does not offer STARTTLS; nothing was sent", isTransient: false)
+                    }
+                    try await command("STARTTLS", expecting: 220...220)
+                    // NB: made and added on the channel's event loop, ahead of the line decoder.
+                    let raw = channel.channel
+                    try await raw.eventLoop.submit {
+                        try raw.pipeline.syncOperations.addHandler(
+                            try NIOSSLClientHandler(context: tls, serverHostname: serverName), position: .first)
+                    }.get()
+                    // NB: what the server said before TLS is forgotten (RFC 3207): ask again over TLS.
+                    try await command("EHLO \(heloName)", expecting: 250...250)
+                }
                 if let credentials {
                     let token = Data("\0\(credentials.username)\0\(credentials.password)".utf8).base64EncodedString()
                     try await command("AUTH PLAIN \(token)", expecting: 235...235)
@@ -106,13 +159,21 @@ public struct SMTPMailer: MailSender {
                 try await command("DATA", expecting: 354...354)
                 try await outbound.write(ByteBuffer(string: Self.render(message, host: heloName)))
                 try await reply(expecting: 250...250)
-                try? await command("QUIT", expecting: 221...221)
+                _ = try? await command("QUIT", expecting: 221...221)
             }
         } catch let error as MailError {
             throw error
         } catch {
             throw MailError(code: nil, "the conversation with \(host):\(port) failed: \(error)", isTransient: true)
         }
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
+    static func isAddressLiteral(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
     }
 
     /// Whether an address is printable ASCII with one `@` and no brackets, spaces or line breaks.

@@ -96,9 +96,12 @@ struct ServerCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Where sign-in links are mailed from: smtp://host:25 in the clear, or smtps://user:password@host:465 over TLS (no STARTTLS). Without it, POST /v1/auth/magic-link answers 503."
+            "Where sign-in links are mailed from: smtp://host:25 in the clear, smtps://user:password@host:465 over TLS, or smtp+starttls://user:password@host:587 (STARTTLS, required). Without it, POST /v1/auth/magic-link answers 503."
     )
     var smtpUrl: String?
+
+    @Option(help: "The CA certificates (PEM) the SMTP server's certificate must chain to, instead of the system's.")
+    var smtpCaFile: String?
 
     @Option(help: "The sender address of the server's mail.")
     var mailFrom = "no-reply@pwakit.invalid"
@@ -129,8 +132,11 @@ struct ServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...64).contains(workers) else { throw ValidationError("--workers must be between 0 and 64") }
+        if smtpCaFile != nil, smtpUrl == nil { throw ValidationError("--smtp-ca-file needs --smtp-url") }
         if let smtpUrl {
-            do { _ = try SMTPMailer(url: smtpUrl) } catch let error as MailError { throw ValidationError(error.message) }
+            do { _ = try SMTPMailer(url: smtpUrl, caFile: smtpCaFile) } catch let error as MailError {
+                throw ValidationError(error.message)
+            }
             guard publicUrl != nil || magicLinkBase != nil else {
                 throw ValidationError(
                     "--smtp-url needs --public-url (or --magic-link-base): sign-in links are never built from a request's headers"
@@ -262,7 +268,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.passwordHashing.n = passwordCost
         configuration.pushSender = try pushSender()
         if let smtpUrl {
-            do { configuration.mailer = try SMTPMailer(url: smtpUrl) } catch let error as MailError {
+            do { configuration.mailer = try SMTPMailer(url: smtpUrl, caFile: smtpCaFile) } catch let error as MailError {
                 throw ValidationError(error.message)
             }
         }
