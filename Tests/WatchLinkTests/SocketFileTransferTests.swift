@@ -222,14 +222,12 @@ import Testing
         /// The next frame from the session not of a kind in `skipping` (bounded by the socket's
         /// receive timeout); by default the resume handshake and the outstanding-file list are skipped.
         func receive(skipping: Set<SocketSession.Kind> = [.fileResume, .fileOutstanding]) -> (SocketSession.Kind, [UInt8])? {
+            // NB: a reader per call, with no buffer across calls: its first read may take only this
+            // frame's bytes, since the session writes frame by frame and the peer reads one at a time.
+            var reader = FrameReader(fd: fd, maximumLength: 1 << 24, chunk: 1)
             while true {
-                guard let header = SocketIO.readExactly(fd, 5) else { return nil }
-                let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-                guard let kind = SocketSession.Kind(rawValue: header[4]), let body = SocketIO.readExactly(fd, length - 1)
-                else {
-                    return nil
-                }
-                if !skipping.contains(kind) { return (kind, body) }
+                guard let frame = reader.next(), let kind = SocketSession.Kind(rawValue: frame.kind) else { return nil }
+                if !skipping.contains(kind) { return (kind, frame.body) }
             }
         }
 

@@ -83,19 +83,6 @@ enum SocketIO {
         return true
     }
 
-    /// Reads exactly `count` bytes; `nil` on end of stream or error.
-    static func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var offset = 0
-        while offset < count {
-            let n = buffer[offset...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
-            offset += n
-        }
-        return buffer
-    }
-
     /// Writes `data` to `path` crash-safely: temporary file, `fsync`, `rename`, directory `fsync`.
     ///
     /// - Throws: `storage_failed` naming the path.

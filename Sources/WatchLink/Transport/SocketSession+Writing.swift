@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writing to the connection: frames, the one write lock, and control frames (acknowledgements,
+/// refusals, cancels) sent by a writer of their own so the reader never writes.
+extension SocketSession {
+    /// A frame: 4-byte big-endian length, 1-byte kind, body.
+    static func frame(_ kind: Kind, _ body: [UInt8]) -> [UInt8] {
+        let n = UInt32(body.count + 1)
+        return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
+    }
+
+    /// Writes one frame; with a `generation`, only on that connection.
+    func write(_ kind: Kind, _ body: [UInt8], generation: UInt64? = nil) -> Bool {
+        let frame = Self.frame(kind, body)
+        // NB: the descriptor is read under the write lock, which `serve` holds to retire it, so a
+        // frame never goes to a closed (and perhaps reused) descriptor.
+        let ok = writeLock.withLock { _ in
+            let (fd, current) = state.withLock { ($0.fd, $0.generation) }
+            guard fd >= 0, generation == nil || generation == current else { return false }
+            let ok = SocketIO.writeAll(fd, frame)
+            if !ok { shutdown(fd, Int32(SHUT_RDWR)) }
+            return ok
+        }
+        flushReplies()
+        return ok
+    }
+
+    /// Queues a short control frame (an acknowledgement, refusal or cancel) for the connection's
+    /// reply writer, or the next writer to finish, to send; never writes on the calling thread.
+    ///
+    /// NB: the reader never writes: a reader blocked on a full socket would stop reading, and two
+    /// readers blocked on each other's full sockets would deadlock. Nor does a caller cancelling a
+    /// file wait, whose sender may be the writer blocked.
+    func reply(_ kind: Kind, _ body: [UInt8]) {
+        pendingReplies.withLock { $0.append(Self.frame(kind, body)) }
+        wakeReplyWriter()
+    }
+
+    func wakeReplyWriter() {
+        replySignal.lock()
+        replySignal.broadcast()
+        replySignal.unlock()
+    }
+
+    /// The reply writer of connection `generation`: sends queued control frames until the connection ends.
+    func sendReplies(generation: UInt64) {
+        func isLive() -> Bool { state.withLock { $0.generation == generation && $0.fd >= 0 && !$0.stopped } }
+        while true {
+            replySignal.lock()
+            var live = isLive()
+            while live && pendingReplies.withLock({ $0.isEmpty }) {
+                replySignal.wait()
+                live = isLive()
+            }
+            replySignal.unlock()
+            guard live else { return }
+            writeLock.withLock { _ in sendPendingReplies() }
+        }
+    }
+
+    /// Sends every queued control frame; the caller holds the write lock.
+    func sendPendingReplies() {
+        let frames = pendingReplies.withLock { frames in
+            defer { frames.removeAll() }
+            return frames
+        }
+        let fd = state.withLock { $0.fd }
+        guard fd >= 0 else { return }
+        for frame in frames where !SocketIO.writeAll(fd, frame) {
+            shutdown(fd, Int32(SHUT_RDWR))
+            return
+        }
+    }
+
+    /// Sends queued replies if the write lock is free (a writer that is not the reader calls this
+    /// after its own frame, saving the reply writer a wake-up).
+    func flushReplies() {
+        while pendingReplies.withLock({ !$0.isEmpty }) {
+            let flushed = writeLock.withLockIfAvailable { _ -> Bool in
+                sendPendingReplies()
+                return true
+            }
+            if flushed == nil { return }
+        }
+    }
+}
