@@ -53,19 +53,20 @@ extension SQLStorage {
                 "UPDATE refresh_tokens SET replaced_by = $3 WHERE token_hash = $1 AND replaced_by = $2 RETURNING token_hash",
                 [.text(tokenHash), .text(issued), .text(successor)])
             guard !claimed.isEmpty else { return .retryOvertaken }
-            if let owner = try await rotate(issued, to: successor, expiresAt: expiresAt, now: now, address: address) {
-                return .retried(familyId: owner.familyId, userId: owner.userId)
-            }
-            // NB: the successor it found may be another retry's, not stored yet or already taken by a
-            // retry after it, all from this client within the window: still its own burst.
-            let next = try await driver.query(
-                "SELECT used_at, used_by FROM refresh_tokens WHERE token_hash = $1", [.text(issued)]
-            ).first
-            guard let next else { return .retryOvertaken }
-            if let used = try next.optionalDate("used_at"), now.timeIntervalSince(used) <= grace,
-                try next.optionalText("used_by") == address
-            {
-                return .retryOvertaken
+            // NB: the successor it found may be another retry's, still being written (that retry claimed
+            // the place first): not stored yet, the client's own burst overtook this one; stored and
+            // unused, it was written between the two looks, so try again. Stored and used, it was
+            // used, and this presentation is a reuse, as below.
+            for _ in 0..<3 {
+                if let owner = try await rotate(issued, to: successor, expiresAt: expiresAt, now: now, address: address) {
+                    return .retried(familyId: owner.familyId, userId: owner.userId)
+                }
+                guard
+                    let next = try await driver.query(
+                        "SELECT used_at FROM refresh_tokens WHERE token_hash = $1", [.text(issued)]
+                    ).first
+                else { return .retryOvertaken }
+                if !next.isNull("used_at") { break }
             }
         }
         try await revokeRefreshFamily(familyId: familyId, now: now)
