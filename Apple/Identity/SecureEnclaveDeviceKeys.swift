@@ -12,6 +12,8 @@
     public struct SecureEnclaveDeviceKeys: DeviceKeyStore {
         /// P-256.
         public let algorithm = DeviceKeyAlgorithm.p256
+        /// `secure-enclave`.
+        public var storeKind: String { "secure-enclave" }
 
         /// The store.
         public init() {}

@@ -114,6 +114,10 @@ struct DeviceKeyTests {
             client.deviceKeys = SoftwareDeviceKeys(.p256)
             #expect(try await client.device().id == identity.deviceId)
             #expect(try await client.signIn(.pin("27491")).user.id == user.id)
+            // A record whose key lives in another store (an enclave's handle) is never read as a software key.
+            identity.deviceKeyStore = "secure-enclave"
+            try await client.keychain.save(identity)
+            await #expect(throws: IdentityError.self) { try await client.device() }
         }
     }
 }

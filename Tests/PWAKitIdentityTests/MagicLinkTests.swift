@@ -354,6 +354,37 @@ struct SMTPTLSTests {
         #expect(try await plain.nextMessageBody() == "in the clear")
     }
 
+    @Test("replies injected in the clear after the server agreed to STARTTLS are refused, not read as if over TLS")
+    func injectionAfterStartTLS() async throws {
+        // NB: a server (or whoever sits between) that answers STARTTLS and, in the same segment,
+        // every later reply in the clear.
+        let script = """
+            import socket, sys, time
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+            print(s.getsockname()[1], flush=True)
+            c, _ = s.accept(); f = c.makefile("rb")
+            c.sendall(b"220 hi\\r\\n"); f.readline()
+            c.sendall(b"250-hi\\r\\n250 STARTTLS\\r\\n"); f.readline()
+            c.sendall(b"220 go\\r\\n250 ok\\r\\n250 ok\\r\\n250 ok\\r\\n354 go\\r\\n250 queued\\r\\n")
+            time.sleep(5)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-u", "-c", script]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { process.terminate() }
+        let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let error = await #expect(throws: MailError.self) {
+            var mailer = try SMTPMailer(url: "smtp+starttls://127.0.0.1:\(port)")
+            mailer.timeout = .seconds(5)
+            try await mailer.send(Self.message)
+        }
+        #expect(error?.message.contains("in the clear") == true, "\(String(describing: error))")
+    }
+
     @Test("URLs and CA files: credentials only over TLS, an unreadable CA file is named")
     func configuration() throws {
         #expect(try SMTPMailer(url: "smtp+starttls://user:pw@mail.example.com").port == 587)

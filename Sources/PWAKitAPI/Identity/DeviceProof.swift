@@ -25,7 +25,8 @@ public struct DeviceProof: Hashable, Sendable {
     public var time: Int64
     /// A random value the device never uses twice: 16 bytes, base64url.
     public var nonce: String
-    /// The Ed25519 signature over ``signingInput(method:target:body:)``: 64 bytes.
+    /// The device key's signature over ``signingInput(method:target:body:)``: 64 bytes (Ed25519, or
+    /// P-256 `r ‖ s` over its SHA-256).
     public var signature: [UInt8]
 
     /// Creates a proof from its parts.

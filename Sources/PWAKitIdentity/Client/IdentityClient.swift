@@ -84,7 +84,7 @@ public struct IdentityClient: Sendable {
         let identity = DeviceIdentity(
             deviceId: enrolled.id, userId: user.id, email: user.email, name: enrolled.name,
             deviceSeed: deviceKey.stored, deviceSecret: Base64URL.encode(deviceSecret), pin: wrapped.stored,
-            enrolledAt: enrolled.createdAt, deviceKeyAlgorithm: deviceKeys.algorithm)
+            enrolledAt: enrolled.createdAt, deviceKeyAlgorithm: deviceKeys.algorithm, deviceKeyStore: deviceKeys.storeKind)
         do {
             try await keychain.save(identity)
         } catch {
@@ -361,11 +361,18 @@ public struct IdentityClient: Sendable {
         return settled
     }
 
-    /// The store that made `identity`'s device key: ``deviceKeys`` when the algorithms agree, else
-    /// software keys of the record's algorithm (a record made before the store was changed).
-    func deviceKeys(for identity: DeviceIdentity) -> any DeviceKeyStore {
+    /// The store that made `identity`'s device key: ``deviceKeys`` when kind and algorithm agree;
+    /// software keys of the record's algorithm for a software record (one made before the client's
+    /// store was changed); otherwise `corrupt_store` (an enclave's handle is no software key).
+    func deviceKeys(for identity: DeviceIdentity) throws -> any DeviceKeyStore {
         let algorithm = identity.deviceKeyAlgorithm ?? .ed25519
-        return deviceKeys.algorithm == algorithm ? deviceKeys : SoftwareDeviceKeys(algorithm)
+        let kind = identity.deviceKeyStore ?? "software"
+        if deviceKeys.algorithm == algorithm, deviceKeys.storeKind == kind { return deviceKeys }
+        guard kind == "software" else {
+            throw IdentityError(
+                .corruptStore, "this device's key lives in the \(kind) store, which this client does not use")
+        }
+        return SoftwareDeviceKeys(algorithm)
     }
 
     func secret(of identity: DeviceIdentity) throws -> [UInt8] {

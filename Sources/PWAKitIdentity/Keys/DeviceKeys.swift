@@ -16,6 +16,9 @@ public enum DeviceKeyAlgorithm: String, Codable, Hashable, Sendable, CaseIterabl
 public protocol DeviceKeyStore: Sendable {
     /// The algorithm of the keys it makes.
     var algorithm: DeviceKeyAlgorithm { get }
+    /// Where its keys live (`software`, `secure-enclave`), kept in the device record: a record is
+    /// only ever signed by a store of the same kind, since each reads another's stored key as garbage.
+    var storeKind: String { get }
     /// A new key: what the device record keeps (base64url) and the public key as the server takes it
     /// (Ed25519: 32 raw bytes; P-256: the 65-byte uncompressed point).
     func makeKey(randomBytes: @Sendable (Int) -> [UInt8]) throws -> (stored: String, publicKey: Data)
@@ -27,6 +30,8 @@ public protocol DeviceKeyStore: Sendable {
 public struct SoftwareDeviceKeys: DeviceKeyStore {
     /// The algorithm.
     public let algorithm: DeviceKeyAlgorithm
+    /// `software`.
+    public var storeKind: String { "software" }
 
     /// Software keys of `algorithm`.
     public init(_ algorithm: DeviceKeyAlgorithm = .ed25519) { self.algorithm = algorithm }

@@ -17,6 +17,8 @@ public struct DeviceIdentity: Codable, Hashable, Sendable {
     public var deviceSeed: String
     /// The device key's algorithm (nil in records made before P-256 keys: Ed25519).
     public var deviceKeyAlgorithm: DeviceKeyAlgorithm?
+    /// Where the device key lives (``DeviceKeyStore/storeKind``; nil in records made before: software).
+    public var deviceKeyStore: String?
     /// 32 random bytes mixed into the PIN's mask, base64url.
     public var deviceSecret: String
     /// The current PIN-wrapped user key.
@@ -30,9 +32,10 @@ public struct DeviceIdentity: Codable, Hashable, Sendable {
     public init(
         deviceId: String, userId: String, email: String, name: String, deviceSeed: String, deviceSecret: String,
         pin: WrappedUserKey, pendingPIN: WrappedUserKey? = nil, enrolledAt: Date,
-        deviceKeyAlgorithm: DeviceKeyAlgorithm? = nil
+        deviceKeyAlgorithm: DeviceKeyAlgorithm? = nil, deviceKeyStore: String? = nil
     ) {
         self.deviceKeyAlgorithm = deviceKeyAlgorithm
+        self.deviceKeyStore = deviceKeyStore
         self.deviceId = deviceId
         self.userId = userId
         self.email = email

@@ -133,11 +133,8 @@ struct IdentityService: Sendable {
                 .unauthorized, .refreshTokenReused,
                 "the refresh token was already used; every session it belonged to is signed out",
                 field: "refreshToken")
-        case .retryOvertaken:
-            throw APIError(
-                .unauthorized, .invalidRefreshToken,
-                "another retry of this refresh token was answered first; use the tokens it returned", field: "refreshToken")
-        case .expired, .unknown:
+        case .expired, .unknown, .retryOvertaken:
+            // NB: one answer for all three: a retry overtaken by another is not told apart from a bad token.
             throw APIError(.unauthorized, .invalidRefreshToken, "the refresh token is invalid or expired", field: "refreshToken")
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 public import NIOSSL
+import Synchronization
 
 /// Sends mail to an SMTP server (RFC 5321): `smtp://host[:25]` in the clear,
 /// `smtps://[user:password@]host[:465]` over TLS from the first byte, or
@@ -79,7 +80,11 @@ public struct SMTPMailer: MailSender {
         }
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let trustRoots { configuration.trustRoots = trustRoots }
-        let tls: NIOSSLContext? = security == .none ? nil : try NIOSSLContext(configuration: configuration)
+        let tls: NIOSSLContext?
+        do { tls = security == .none ? nil : try NIOSSLContext(configuration: configuration) } catch {
+            throw MailError(code: nil, "the TLS settings cannot be used (the CA file?): \(error)", isTransient: false)
+        }
+        let gate = StartTLSGate()
         // NB: an address is not a name to send in SNI; the certificate is then checked against the address.
         let serverName: String? = Self.isAddressLiteral(host) ? nil : host
         let security = self.security
@@ -93,7 +98,7 @@ public struct SMTPMailer: MailSender {
                             try channel.pipeline.syncOperations.addHandler(
                                 try NIOSSLClientHandler(context: tls, serverHostname: serverName))
                         }
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPLineDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPLineDecoder(gate: gate)))
                         return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
@@ -140,12 +145,16 @@ public struct SMTPMailer: MailSender {
                         throw MailError(
                             code: nil, "\(host):\(port) does not offer STARTTLS; nothing was sent", isTransient: false)
                     }
+                    // NB: any byte after the server's 220 that is not TLS is refused (RFC 3207: a reply
+                    // injected in the clear must not be read as if it came over TLS).
+                    gate.arm()
                     try await command("STARTTLS", expecting: 220...220)
                     // NB: made and added on the channel's event loop, ahead of the line decoder.
                     let raw = channel.channel
                     try await raw.eventLoop.submit {
                         try raw.pipeline.syncOperations.addHandler(
                             try NIOSSLClientHandler(context: tls, serverHostname: serverName), position: .first)
+                        gate.open()
                     }.get()
                     // NB: what the server said before TLS is forgotten (RFC 3207): ask again over TLS.
                     try await command("EHLO \(heloName)", expecting: 250...250)
@@ -163,6 +172,9 @@ public struct SMTPMailer: MailSender {
             }
         } catch let error as MailError {
             throw error
+        } catch let error as NIOSSLError {
+            // NB: a certificate that does not verify will not verify on the next attempt either.
+            throw MailError(code: nil, "TLS with \(host):\(port) failed: \(error)", isTransient: false)
         } catch {
             throw MailError(code: nil, "the conversation with \(host):\(port) failed: \(error)", isTransient: true)
         }
@@ -206,11 +218,31 @@ public struct SMTPMailer: MailSender {
     }
 }
 
+/// Guards the switch to TLS: armed before `STARTTLS` is sent, it shuts once the server's final
+/// 220 line is read, and opens again when TLS is in place; while shut, any byte is an error.
+final class StartTLSGate: Sendable {
+    private enum Phase { case idle, armed, shut }
+    private let phase = Mutex(Phase.idle)
+    func arm() { phase.withLock { $0 = .armed } }
+    func open() { phase.withLock { $0 = .idle } }
+    /// Called for each line read: whether the line shuts the gate.
+    func read(_ line: ByteBuffer) {
+        phase.withLock { phase in
+            if phase == .armed, line.readableBytesView.starts(with: Array("220 ".utf8)) { phase = .shut }
+        }
+    }
+    var isShut: Bool { phase.withLock { $0 == .shut } }
+}
+
 /// Splits SMTP replies into lines (CRLF or LF), refusing a line longer than 4 KiB.
 struct SMTPLineDecoder: ByteToMessageDecoder {
     typealias InboundOut = ByteBuffer
+    let gate: StartTLSGate
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if gate.isShut, buffer.readableBytes > 0 {
+            throw MailError(code: nil, "the server sent bytes in the clear after agreeing to STARTTLS", isTransient: false)
+        }
         guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
             if buffer.readableBytes > 4096 { throw MailError(code: nil, "an SMTP reply line is too long", isTransient: false) }
             return .needMoreData
@@ -221,6 +253,7 @@ struct SMTPLineDecoder: ByteToMessageDecoder {
         if line.readableBytesView.last == UInt8(ascii: "\r") {
             line = line.getSlice(at: line.readerIndex, length: line.readableBytes - 1)!
         }
+        gate.read(line)
         context.fireChannelRead(Self.wrapInboundOut(line))
         return .continue
     }

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Reads a connection's frames (`length (4 bytes, big-endian) | kind (1) | body`, the length

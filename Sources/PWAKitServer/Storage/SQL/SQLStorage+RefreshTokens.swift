@@ -46,32 +46,29 @@ extension SQLStorage {
         if grace > 0, let usedAt = try existing.optionalDate("used_at"), now.timeIntervalSince(usedAt) <= grace,
             try existing.optionalText("used_by") == address, let issued = try existing.optionalText("replaced_by")
         {
-            // NB: one retry at a time takes the token's place in the chain. A retry that loses this race
-            // to another retry of the same token from the same client is refused cleanly: that is the
-            // client's own burst, not a theft, so the session lives on with the winner's tokens.
+            // NB: one retry at a time takes the token's place in the chain: it marks the place taken
+            // (`pending:`) and names its successor only once that successor is stored and the one it
+            // replaces is used, so nobody ever rotates a successor still being written. A retry that
+            // finds the place taken, or loses the race to take it, is the client's own burst, not a
+            // theft: it is refused cleanly and the session lives on with the winner's tokens.
+            guard !issued.hasPrefix(Self.pendingMark) else { return .retryOvertaken }
             let claimed = try await driver.query(
                 "UPDATE refresh_tokens SET replaced_by = $3 WHERE token_hash = $1 AND replaced_by = $2 RETURNING token_hash",
-                [.text(tokenHash), .text(issued), .text(successor)])
+                [.text(tokenHash), .text(issued), .text(Self.pendingMark + successor)])
             guard !claimed.isEmpty else { return .retryOvertaken }
-            // NB: the successor it found may be another retry's, still being written (that retry claimed
-            // the place first): not stored yet, the client's own burst overtook this one; stored and
-            // unused, it was written between the two looks, so try again. Stored and used, it was
-            // used, and this presentation is a reuse, as below.
-            for _ in 0..<3 {
-                if let owner = try await rotate(issued, to: successor, expiresAt: expiresAt, now: now, address: address) {
-                    return .retried(familyId: owner.familyId, userId: owner.userId)
-                }
-                guard
-                    let next = try await driver.query(
-                        "SELECT used_at FROM refresh_tokens WHERE token_hash = $1", [.text(issued)]
-                    ).first
-                else { return .retryOvertaken }
-                if !next.isNull("used_at") { break }
+            if let owner = try await rotate(issued, to: successor, expiresAt: expiresAt, now: now, address: address) {
+                try await driver.execute(
+                    "UPDATE refresh_tokens SET replaced_by = $2 WHERE token_hash = $1", [.text(tokenHash), .text(successor)])
+                return .retried(familyId: owner.familyId, userId: owner.userId)
             }
+            // NB: the successor was used already: not a lost answer, a reuse, as below.
         }
         try await revokeRefreshFamily(familyId: familyId, now: now)
         return .reused(familyId: familyId)
     }
+
+    /// What `replaced_by` holds while a retry writes its successor.
+    static let pendingMark = "pending:"
 
     /// Stores `successor` in the family of `tokenHash` when that token is current, then marks it used; the
     /// family and user when it was this call that used it. One that loses the race deletes its successor.
