@@ -181,3 +181,57 @@ extension HTTPResponseData {
     /// The error body's code.
     var errorCode: String? { try? JSONDecoder().decode(ErrorBody.self, from: body).error.code }
 }
+
+/// A signed request and every copy of it with one byte changed: in the body, the target, the
+/// method, or the proof header (each non-space byte flipped two ways).
+struct SignedRequest: Sendable {
+    static let target = "/v1/identity/device/transactions/abc/answer"
+    static let body = Data(#"{"decision":"deny","notMe":false}"#.utf8)
+
+    var header: String
+    var method = "POST"
+    var target = SignedRequest.target
+    var body = SignedRequest.body
+    var label = "unchanged"
+
+    /// Every single-byte change of this request.
+    var changes: [SignedRequest] {
+        var out: [SignedRequest] = []
+        for index in body.indices {
+            var copy = self
+            copy.body[index] ^= 0x01
+            copy.label = "body byte \(index)"
+            out.append(copy)
+        }
+        let targetBytes = Array(target.utf8)
+        for index in targetBytes.indices {
+            var bytes = targetBytes
+            bytes[index] ^= 0x01
+            var copy = self
+            copy.target = String(decoding: bytes, as: UTF8.self)
+            copy.label = "target byte \(index)"
+            out.append(copy)
+        }
+        var put = self
+        put.method = "PUT"
+        put.label = "method"
+        out.append(put)
+        let headerBytes = Array(header.utf8)
+        for index in headerBytes.indices where headerBytes[index] != UInt8(ascii: " ") {
+            for flip: UInt8 in [0x01, 0x02] {
+                var bytes = headerBytes
+                bytes[index] ^= flip
+                var copy = self
+                copy.header = String(decoding: bytes, as: UTF8.self)
+                copy.label = "header byte \(index)"
+                out.append(copy)
+            }
+        }
+        return out
+    }
+
+    /// Whether `verifier` refuses this request.
+    func isRefused(by verifier: DeviceProofVerifier) async -> Bool {
+        (try? await verifier.verify(header: header, method: method, target: target, body: body)) == nil
+    }
+}

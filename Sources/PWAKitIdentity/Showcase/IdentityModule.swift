@@ -32,7 +32,7 @@ public struct IdentityModule: ActionModule {
         }
         .action("start", result: IdentitySnapshot.self, summary: "Reads the stored identity and what the server says of it.") {
             module, context in
-            try await module.answer(context) { await $0.interactors.sdk.start() }
+            try await module.answer(context) { await $0.start() }
         }
         .action(
             "register", payload: RegisterDevicePayload.self, result: IdentitySnapshot.self,

@@ -27,6 +27,9 @@ public final class IdentityShowcase {
     private(set) var code: QRSessionResponse?
     /// The computer's state.
     private(set) var computerState = IdentitySnapshot.Computer(status: "idle")
+    /// The address a sign-in link was asked for, while one is awaited (read from the store at
+    /// start, then kept here: a snapshot, taken on every poll, reads no secure storage).
+    private(set) var awaitedLinkEmail: String?
     /// Whether a redemption is on its way: the code is spent by the first, so there is one at a time.
     private var redeeming = false
     /// The profile last fetched with the session.
@@ -53,7 +56,6 @@ public final class IdentityShowcase {
         let system = app.system
         var authenticated: String?
         if case .authenticated(let id) = system.userState { authenticated = id }
-        let awaited = (try? await magicLinks?.awaitedEmail()) ?? nil
         return IdentitySnapshot(
             userState: system.userState.name, authenticatedUser: authenticated, enrollmentState: system.enrollmentState.name,
             pinPadState: system.pinPadState.name, pinPadIntent: interactors.pinPad.intent?.name,
@@ -75,12 +77,18 @@ public final class IdentityShowcase {
                     origin: $0.context.origin, requesterAddress: $0.context.requesterAddress,
                     requesterAgent: $0.context.requesterAgent, expiresAt: Self.iso($0.context.expiresAt))
             },
-            awaitedLinkEmail: awaited, hasCamera: camera != nil,
+            awaitedLinkEmail: awaitedLinkEmail, hasCamera: camera != nil,
             pinLength: .init(min: client.policy.minimumLength, max: client.policy.maximumLength),
             computer: computerState, website: website == nil ? nil : websiteState)
     }
 
     static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    /// Reads the stored identity (the SDK interactor) and the link awaited, if any.
+    func start() async {
+        await interactors.sdk.start()
+        awaitedLinkEmail = (try? await magicLinks?.awaitedEmail()) ?? nil
+    }
 
     /// Fetches the profile with the session (the resource interactor).
     func fetchProfile() async {
@@ -115,6 +123,7 @@ public final class IdentityShowcase {
         }
         await IdentityInteractors.run(app) {
             try await magicLinks.request(email: email)
+            awaitedLinkEmail = email
             return "If \(email) has an account, a sign-in link is on its way; open it on this device"
         }
     }
@@ -127,6 +136,7 @@ public final class IdentityShowcase {
         }
         await IdentityInteractors.run(app) {
             let session = try await magicLinks.complete(link: link)
+            awaitedLinkEmail = try? await magicLinks.awaitedEmail()
             app.session = session
             app.system.setUserState(.authenticated(session.user.id))
             return "Signed in as \(session.user.email) with the link"

@@ -192,14 +192,7 @@ struct IdentityShowcaseCommand: ParsableCommand {
                 return 2
             }
             self.home = home
-            do {
-                return try shell.run(home: home) { _ in
-                    Task { @MainActor in await self.start() }
-                }
-            } catch {
-                Console.writeError("error: \(error.message)")
-                return error.code == .engineUnavailable ? 5 : 2
-            }
+            return runWindow(home: home) { await self.start() }
         }
 
         func start() async {

@@ -1,6 +1,7 @@
 #if WebKitGTK
     import Foundation
     import PWAKitCore
+    import PWAKitHost
     import PWAKitLinuxHost
 
     /// A window a ``HostTour`` can walk: its shell, where the runner reports, and what it does
@@ -15,6 +16,21 @@
         func waitForApp(_ appId: String, timeout: Duration) async -> String?
         /// Presses the native bar's back button; nil when done, else why not.
         func pressBack() -> String?
+    }
+
+    extension TourStage {
+        /// Opens the window with `home` and runs until it closes; `started` runs once it is built.
+        /// The exit status: the window's, 5 without a display, 2 when the window cannot be made.
+        func runWindow(home: LinuxHost, started: @escaping @MainActor () async -> Void) -> Int32 {
+            do {
+                return try shell.run(home: home) { _ in
+                    Task { @MainActor in await started() }
+                }
+            } catch {
+                Console.writeError("error: \(error.message)")
+                return error.code == .engineUnavailable ? 5 : 2
+            }
+        }
     }
 
     /// Runs a ``HostTour`` in a window, one step at a time, each reported as a JSON line; the
