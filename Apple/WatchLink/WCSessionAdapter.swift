@@ -38,6 +38,10 @@ public final class WCSessionAdapter: NSObject, WatchSession, WCSessionDelegate, 
     /// The last context received.
     public var receivedApplicationContext: Data? { session.receivedApplicationContext[Self.key] as? Data }
 
+    /// `WCSession` calls its delegate on a background queue of its own, holding nothing its send
+    /// methods need, so a ``WatchConnection`` handles its callbacks right there.
+    public var allowsCallsFromCallbacks: Bool { true }
+
     /// Sets the delegate and activates `WCSession`.
     public func activate(delegate: any WatchSessionDelegate) {
         self.delegate.withLock { $0 = delegate }

@@ -5,7 +5,7 @@ import WatchLink
     import Glibc
 #endif
 
-/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--round-trip-only]`: the floors and WatchLink, measured in one run.
+/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--round-trip-only | --durable-only]`: the floors and WatchLink, measured in one run.
 ///
 /// The process acts as the phone and spawns a copy of itself (`serve`) as the watch; both the
 /// echo floor and WatchLink run between those same two processes.
@@ -55,14 +55,19 @@ struct WatchLinkBenchmark {
             print("watchlink-benchmark: the echo server did not start")
             return
         }
+        let watch = child.processIdentifier
+        let blocks = 10
+        if arguments.contains("--durable-only") {
+            try await durableSends(
+                connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch)
+            return
+        }
         var echo = Samples()
         var ours = Samples()
         var echoElapsed = Duration.zero
         var oursElapsed = Duration.zero
         var echoCPU = Duration.zero
         var oursCPU = Duration.zero
-        let watch = child.processIdentifier
-        let blocks = 10
         for block in 0..<blocks {
             let size = count / blocks + (block < count % blocks ? 1 : 0)
             var cpu = CPUTime.ofSelf() + CPUTime.of(watch)

@@ -107,7 +107,7 @@ import Testing
         let task = Task { try await pair.phone.send(Ping(text: "hello"), strategy: .messageOnly) }
         var stopped = false
         for _ in 0..<10_000 where !stopped {
-            stopped = await pair.watch.storageError != nil
+            stopped = pair.watch.flags.withLock { $0.storageError } != nil
             await Task.yield()
         }
         #expect(stopped)

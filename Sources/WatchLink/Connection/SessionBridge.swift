@@ -11,19 +11,26 @@ enum SessionInput: Sendable {
     case fileRejected(WatchLinkError)
 }
 
-/// Turns delegate callbacks into an ordered buffer plus a wake-up signal, so FIFO delivery
-/// survives the hop to the actor and inputs that arrive together are handled as one batch.
+/// Turns delegate callbacks into an ordered buffer plus a wake-up, so FIFO delivery survives
+/// the hand-over to the connection's jobs and inputs that arrive together are handled as one batch.
+///
+/// With a session that allows calls from its callbacks, the wake-up runs the connection's pump on
+/// the delivering thread; otherwise it is a task of its own.
 ///
 /// A received file is copied into the inbox here, on the session's thread, because the session
 /// deletes it as soon as the callback returns.
 final class SessionBridge: WatchSessionDelegate, Sendable {
-    let signal: AsyncStream<Void>.Continuation
     let buffer = Mutex<[SessionInput]>([])
+    /// Whether a pump was asked for and has not yet drained the buffer.
+    let pumpRequested = Atomic<Bool>(false)
     let inbox: FileInbox?
+    let callsBackInline: Bool
+    let wake: @Sendable () -> Void
 
-    init(signal: AsyncStream<Void>.Continuation, inbox: FileInbox?) {
-        self.signal = signal
+    init(inbox: FileInbox?, callsBackInline: Bool, wake: @escaping @Sendable () -> Void) {
         self.inbox = inbox
+        self.callsBackInline = callsBackInline
+        self.wake = wake
     }
 
     func sessionDidActivate(_ state: SessionActivationState) { push(.activated(state)) }
@@ -55,12 +62,19 @@ final class SessionBridge: WatchSessionDelegate, Sendable {
 
     func push(_ input: SessionInput) {
         buffer.withLock { $0.append(input) }
-        signal.yield()
+        guard !pumpRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if callsBackInline {
+            wake()
+        } else {
+            let wake = self.wake
+            Task { wake() }
+        }
     }
 
-    /// Every input received so far, oldest first.
+    /// Every input received so far, oldest first; an input pushed from now on asks for another pump.
     func drain() -> [SessionInput] {
-        buffer.withLock { inputs in
+        pumpRequested.store(false, ordering: .sequentiallyConsistent)
+        return buffer.withLock { inputs in
             defer { inputs.removeAll() }
             return inputs
         }

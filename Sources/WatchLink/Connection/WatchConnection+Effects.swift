@@ -29,10 +29,11 @@ extension WatchConnection {
         schedulePump()
     }
 
+    /// Queues a pump behind the jobs already queued, so that what they bring joins its batch.
     func schedulePump() {
         guard !pumpScheduled else { return }
         pumpScheduled = true
-        Task { self.pump() }
+        queue.run { self.pump() }
     }
 
     /// Processes everything that has arrived — session inputs, handler results, submissions — in
@@ -83,11 +84,15 @@ extension WatchConnection {
     /// produced them: work that writes nothing joins the last waiting group, or runs at once when
     /// none waits. A store that syncs inline (``DurableStore/syncsInBackground``) gets the
     /// synchronous group commit.
-    func commit(_ lists: [[LinkAction]]) {
-        guard storageError == nil else { return }
+    ///
+    /// - Returns: the log sequence number whose sync the effects wait for, or `nil` when they were
+    ///   performed before returning.
+    @discardableResult
+    func commit(_ lists: [[LinkAction]]) -> UInt64? {
+        guard storageError == nil else { return nil }
         guard store.syncsInBackground else {
             performGrouped(lists)
-            return
+            return nil
         }
         var records: [DurableRecord] = []
         var rest: [LinkAction] = []
@@ -103,24 +108,24 @@ extension WatchConnection {
                 }
             }
         }
-        if compacts {
-            // NB: compaction is rare; it rewrites the log from a fresh snapshot, synchronously,
-            // after every group already appended has been synced and its effects performed.
-            finishCommits()
-            performGrouped(lists)
-            return
+        if compacts && !compactionScheduled {
+            // NB: compaction rewrites the log (write, fsync, rename), so it runs on the sync queue's
+            // thread, never on a caller's task or the reading thread; meanwhile the batch is
+            // committed as any other.
+            compactionScheduled = true
+            syncQueue.async { self.queue.runOnThisThread { self.compactNow() } }
         }
         if records.isEmpty && !needsSync {
-            if pendingGroups.isEmpty {
+            guard let last = pendingGroups.indices.last else {
                 perform(rest)
-            } else {
-                pendingGroups[pendingGroups.count - 1].effects += rest
+                return nil
             }
-            return
+            pendingGroups[last].effects += rest
+            return pendingGroups[last].lsn
         }
         do throws(WatchLinkError) { if !records.isEmpty { try store.append(records) } } catch {
             failStorage(error)
-            return
+            return nil
         }
         let lsn = nextLSN
         nextLSN += 1
@@ -132,6 +137,14 @@ extension WatchConnection {
             return true
         }
         if start { startSyncLoop() }
+        return lsn
+    }
+
+    /// Calls `body` once the effects committed under `lsn` were performed, with `nil`, or with the
+    /// error that ended the connection first; at once when `lsn` is `nil`.
+    func afterSync(_ lsn: UInt64?, _ body: @escaping (WatchLinkError?) -> Void) {
+        guard let lsn, storageError == nil else { return body(storageError) }
+        syncWaiters.append((lsn, body))
     }
 
     /// Syncs on ``syncQueue`` until every requested group is covered, reporting each sync to the actor.
@@ -159,8 +172,14 @@ extension WatchConnection {
                     }
                     return true
                 }
-                Task { await self.synced() }
-                if !more { return }
+                // NB: with more to sync, the disk must not wait for the effects: they go to a task
+                // while this thread syncs again. With nothing more, they run here (when no job runs).
+                if more {
+                    Task { self.queue.run { self.synced() } }
+                } else {
+                    self.queue.run { self.synced() }
+                    return
+                }
             }
         }
     }
@@ -178,16 +197,39 @@ extension WatchConnection {
             perform(group.effects)
             guard storageError == nil else { return }
         }
+        let covered = syncWaiters.prefix { $0.lsn <= synced }
+        syncWaiters.removeFirst(covered.count)
+        for waiter in covered { waiter.body(nil) }
     }
 
-    /// Waits for the sync loop to cover every group appended so far and performs their effects, so
-    /// that a call that reports storage errors synchronously (`post(contentsOf:)`, a shared-state
-    /// update) can write inline without overtaking effects that are still waiting for the disk.
+    /// Replaces the log with a snapshot of the engine, once every group appended so far is durable
+    /// and its effects performed; runs on the sync queue's thread (see ``commit(_:)``).
+    func compactNow() {
+        compactionScheduled = false
+        guard lifecycle == .running, storageError == nil else { return }
+        finishCommits()
+        guard storageError == nil else { return }
+        // NB: no record can be appended between that sync and the replacement: appends happen
+        // only in jobs, and this is the one running.
+        do throws(WatchLinkError) { try store.replace(with: engine.snapshot(now: currentTime())) } catch {
+            failStorage(error)
+        }
+    }
+
+    /// Makes every group appended so far durable and performs their effects, so that a call that
+    /// reports storage errors synchronously (`post(contentsOf:)`, a shared-state update) can write
+    /// inline without overtaking effects that are still waiting for the disk.
     func finishCommits() {
         guard !pendingGroups.isEmpty else { return }
-        // NB: blocks the actor only while the disk finishes the syncs already asked for: the loop
-        // ends only once it has covered every requested group.
-        syncQueue.sync {}
+        // NB: syncs here rather than waiting for the loop, whose thread may be this one. The store's
+        // syncs take turns and each writes all that was appended before it, so this one covers every
+        // group appended so far.
+        do throws(WatchLinkError) { try store.sync() } catch {
+            failStorage(error)
+            return
+        }
+        let covered = nextLSN - 1
+        syncProgress.withLock { $0.synced = max($0.synced, covered) }
         synced()
     }
 
@@ -215,6 +257,28 @@ extension WatchConnection {
         if needsSync || !records.isEmpty { actions.append(.sync) }
         if compacted { actions.append(.compact(engine.snapshot(now: currentTime()))) }
         perform(actions + rest)
+    }
+
+    /// Runs a handler: an inline one here and now, an async one in a task started on this thread
+    /// (it runs here until its first suspension).
+    func runHandler(_ call: InboundCall) {
+        guard lifecycle == .running else { return }
+        switch handlers.entry(for: call.typeKey) {
+        case .inline(let handler):
+            let result: Result<Data, WatchLinkError>
+            do throws(WatchLinkError) { result = .success(try handler(call.payload)) } catch { result = .failure(error) }
+            handlerFinished(call, result)
+        case .async(let handler):
+            Task.immediate {
+                let result: Result<Data, WatchLinkError>
+                do throws(WatchLinkError) { result = .success(try await handler(call.payload)) } catch {
+                    result = .failure(error)
+                }
+                self.queue.run { self.handlerFinished(call, result) }
+            }
+        case nil:
+            handlerFinished(call, .failure(HandlerRegistry.missing(call.typeKey)))
+        }
     }
 
     func tick() {
@@ -245,15 +309,9 @@ extension WatchConnection {
             case .send(let channel, let data, let purpose):
                 send(channel, data, purpose)
             case .run(let call):
-                let handlers = self.handlers
-                // NB: the handler is nonisolated, so start it on the global executor rather than queue it on the actor first.
-                Task.detached {
-                    let result: Result<Data, WatchLinkError>
-                    do throws(WatchLinkError) {
-                        result = .success(try await handlers.run(call.typeKey, payload: call.payload))
-                    } catch { result = .failure(error) }
-                    await self.handlerFinished(call, result)
-                }
+                // NB: run as the next job, not here: a handler may call back into the connection,
+                // and this job's effects come first.
+                queue.run { self.runHandler(call) }
             case .accepted(let id):
                 acceptWaiters.removeValue(forKey: id)?.resume(returning: .success(Data()))
             case .complete(let id, let outcome):
@@ -304,8 +362,10 @@ extension WatchConnection {
         storageError = failure
         lifecycle = .stopped
         pendingGroups.removeAll()
+        let waiting = syncWaiters
+        syncWaiters.removeAll()
+        for waiter in waiting { waiter.body(failure) }
         wakeTask?.cancel()
-        inputTask?.cancel()
         for waiter in waiters.values { waiter.resume(returning: .failure(failure)) }
         for waiter in acceptWaiters.values { waiter.resume(returning: .failure(failure)) }
         waiters.removeAll()
@@ -317,15 +377,31 @@ extension WatchConnection {
         refreshObservers()
     }
 
+    /// Hands `data` to the session: a live message here and now; user info and contexts, which a
+    /// session may persist first (the socket transport syncs them to disk), in order on
+    /// ``transferQueue``, so that no job waits on a disk, whatever thread runs it.
     private func send(_ channel: SessionChannel, _ data: Data, _ purpose: SendPurpose) {
-        do {
-            switch channel {
-            case .message: try session.sendMessage(data)
-            case .userInfo: try session.transferUserInfo(data)
-            case .applicationContext: try session.updateApplicationContext(data)
+        guard channel != .message else {
+            do throws(WatchLinkError) { try session.sendMessage(data) } catch {
+                perform(engine.transmitFailed(purpose, channel: channel, data: data, error: error, now: currentTime()))
             }
-        } catch {
-            perform(engine.transmitFailed(purpose, channel: channel, data: data, error: error, now: currentTime()))
+            return
+        }
+        let session = self.session
+        transferQueue.async {
+            do throws(WatchLinkError) {
+                if channel == .userInfo {
+                    try session.transferUserInfo(data)
+                } else {
+                    try session.updateApplicationContext(data)
+                }
+            } catch {
+                self.queue.run {
+                    guard self.lifecycle == .running else { return }
+                    self.perform(
+                        self.engine.transmitFailed(purpose, channel: channel, data: data, error: error, now: self.currentTime()))
+                }
+            }
         }
     }
 
@@ -347,7 +423,8 @@ extension WatchConnection {
         let sleeper = self.sleeper
         wakeTask = Task { [weak self] in
             do { try await sleeper(next) } catch { return }
-            await self?.tick()
+            guard let self else { return }
+            self.queue.run { self.tick() }
         }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 extension WatchConnection {
     /// Queues the file at `url` for the counterpart, with `metadata`; see ``WatchSession/transferFile(_:metadata:)``.
@@ -9,33 +10,37 @@ extension WatchConnection {
     /// - Throws: `cancelled` when the connection is not running, `not_activated` before the session
     ///   activated, `invalid_argument` naming `fileName` or `metadata`, `file_unreadable` or
     ///   `payload_too_large` naming `file` or `metadata`.
-    public func transferFile(_ url: URL, metadata: [String: String] = [:]) throws(WatchLinkError) -> FileTransfer {
+    // NB: the file calls go to the session on the caller's thread, not through a job: a session may
+    // call its delegate from within them, and a job may be running inside one of its callbacks.
+    public func transferFile(_ url: URL, metadata: [String: String] = [:]) async throws(WatchLinkError) -> FileTransfer {
+        let (lifecycle, storageError) = flags.withLock { ($0.lifecycle, $0.storageError) }
         if let storageError { throw storageError }
         guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
         return try session.transferFile(url, metadata: metadata)
     }
 
     /// File transfers from this device not yet delivered, oldest first.
-    public var outstandingFileTransfers: [FileTransfer] { session.outstandingFileTransfers }
+    public var outstandingFileTransfers: [FileTransfer] {
+        get async { session.outstandingFileTransfers }
+    }
 
     /// The progress of an outstanding file transfer; `nil` once it finished.
-    public func progress(ofFileTransfer id: UUID) -> FileTransferProgress? { session.progress(ofFileTransfer: id) }
+    public func progress(ofFileTransfer id: UUID) async -> FileTransferProgress? { session.progress(ofFileTransfer: id) }
 
     /// Cancels an outstanding file transfer; it finishes with `cancelled` unless its last byte was already on its way.
-    public func cancelFileTransfer(_ id: UUID) { session.cancelFileTransfer(id) }
+    public func cancelFileTransfer(_ id: UUID) async { session.cancelFileTransfer(id) }
 
     /// A stream of the files copied into ``fileInbox`` from now on (each once, however often it was delivered).
     ///
     /// Files received while nobody listened, or before a restart, are in ``FileInbox/files()``.
-    public func receivedFiles() -> AsyncStream<ReceivedFile> {
+    public func receivedFiles() async -> AsyncStream<ReceivedFile> {
         let (stream, continuation) = AsyncStream.makeStream(of: ReceivedFile.self, bufferingPolicy: .bufferingNewest(1024))
         let id = UUID()
-        fileContinuations[id] = continuation
+        await queue.perform { self.fileContinuations[id] = continuation }
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeFileContinuation(id) }
+            guard let self else { return }
+            self.queue.run { self.fileContinuations[id] = nil }
         }
         return stream
     }
-
-    func removeFileContinuation(_ id: UUID) { fileContinuations[id] = nil }
 }

@@ -7,22 +7,37 @@ import Synchronization
 /// A thin shell around ``LinkEngine``: it feeds the engine session callbacks, timer ticks and
 /// calls, and performs the engine's effects (durable writes, session transfers, handler runs).
 /// Time and randomness are injected, so tests drive it with a `ManualClock` (PWAKitTesting).
-public actor WatchConnection {
+///
+/// The connection has no thread of its own. Its state is touched by one job at a time on an
+/// ``InlineSerialQueue``: the thread that brings work while none runs — a caller of ``send(_:strategy:retry:timeout:durable:idempotencyKey:)``,
+/// the session's reading thread, the sync loop, a timer — does it at once, and work that arrives
+/// meanwhile is done by that thread right after. So a request is encoded and written on its caller's
+/// thread, and a response is read, settled and its caller resumed on the reading thread, with no
+/// hand-over between them.
+public final class WatchConnection: @unchecked Sendable {
+    // NB: @unchecked: every `var` below is touched only by jobs of `queue`, one at a time; what
+    // other threads read (`flags`, `syncProgress`) is behind locks.
     enum Lifecycle { case idle, running, stopped }
 
     /// Observable activation, reachability, pending count and health.
-    public nonisolated let status = WatchLinkStatus()
+    public let status = WatchLinkStatus()
     /// The handlers this device serves.
-    public nonisolated let handlers = HandlerRegistry()
+    public let handlers = HandlerRegistry()
     /// Where files from the counterpart are copied; `nil` refuses them.
-    public nonisolated let fileInbox: FileInbox?
+    public let fileInbox: FileInbox?
 
     let session: any WatchSession & Sendable
     let store: any DurableStore
     let currentTime: @Sendable () -> WatchTimestamp
     let sleeper: @Sendable (WatchTimestamp) async throws -> Void
+    /// Runs the connection's jobs one at a time, on the threads that submit them.
+    let queue = InlineSerialQueue()
+    /// The lifecycle and the storage failure, readable without a job (the file calls check them).
+    let flags = Mutex<(lifecycle: Lifecycle, storageError: WatchLinkError?)>((.idle, nil))
     var engine: LinkEngine
-    var lifecycle = Lifecycle.idle
+    var lifecycle = Lifecycle.idle {
+        didSet { flags.withLock { $0.lifecycle = lifecycle } }
+    }
     var waiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
     var acceptWaiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
     var sharedStates: [String: any SharedStateSink] = [:]
@@ -30,21 +45,28 @@ public actor WatchConnection {
     var fileContinuations: [UUID: AsyncStream<ReceivedFile>.Continuation] = [:]
     var wakeTask: Task<Void, Never>?
     var wakeAt: WatchTimestamp?
-    var inputTask: Task<Void, Never>?
     var bridge: SessionBridge?
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
     var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
     var pumpScheduled = false
+    /// A compaction waits for the sync queue's thread (``compactNow()``).
+    var compactionScheduled = false
     /// Groups whose records are appended and whose effects wait for a sync that covers them, in
     /// order of their log sequence numbers.
     var pendingGroups: [(lsn: UInt64, effects: [LinkAction])] = []
     /// The log sequence number the next appended group gets.
     var nextLSN: UInt64 = 1
+    /// Calls waiting for the effects of a log sequence number (``afterSync(_:_:)``), in order.
+    var syncWaiters: [(lsn: UInt64, body: (WatchLinkError?) -> Void)] = []
     /// What the sync loop on ``syncQueue`` is asked for and has done.
-    nonisolated let syncProgress = Mutex(SyncProgress())
-    /// Runs durable syncs off the actor, one at a time.
-    nonisolated let syncQueue = DispatchQueue(label: "watchlink.sync")
-    var storageError: WatchLinkError?
+    let syncProgress = Mutex(SyncProgress())
+    /// Runs durable syncs off the connection's jobs, one at a time.
+    let syncQueue = DispatchQueue(label: "watchlink.sync")
+    /// Hands user info and contexts to the session, in order, off the connection's jobs.
+    let transferQueue = DispatchQueue(label: "watchlink.transfers")
+    var storageError: WatchLinkError? {
+        didSet { flags.withLock { $0.storageError = storageError } }
+    }
 
     /// Creates a connection for `origin` over `session`, keeping its log in a file.
     ///
@@ -53,7 +75,7 @@ public actor WatchConnection {
     ///   - wallClockAtStart: the wall-clock time corresponding to `clock.now` at creation.
     ///   - random: the source of retry jitter and ids.
     ///   - fileInbox: where received files are copied (see ``receivedFiles()``); without one they are refused.
-    public init<C: Clock>(
+    public convenience init<C: Clock>(
         origin: DeviceOrigin, session: any WatchSession & Sendable, store: FileStore, clock: C,
         wallClockAtStart: WatchTimestamp = .now, random: SeededRandom = .systemSeeded(),
         configuration: WatchLinkConfiguration = WatchLinkConfiguration(), fileInbox: FileInbox? = nil
@@ -65,7 +87,7 @@ public actor WatchConnection {
 
     /// Creates a connection for `origin` over `session`, keeping its log in memory (lost when the
     /// process ends). The parameters are those of the file-backed initializer.
-    public init<C: Clock>(
+    public convenience init<C: Clock>(
         origin: DeviceOrigin, session: any WatchSession & Sendable, store: InMemoryStore, clock: C,
         wallClockAtStart: WatchTimestamp = .now, random: SeededRandom = .systemSeeded(),
         configuration: WatchLinkConfiguration = WatchLinkConfiguration(), fileInbox: FileInbox? = nil
@@ -93,30 +115,39 @@ public actor WatchConnection {
     }
 
     /// Recovers the durable log and activates the session.
-    public func start() throws(WatchLinkError) {
-        guard lifecycle == .idle else { return }
-        let records = try store.load()
+    public func start() async throws(WatchLinkError) {
+        try await queue.perform { self.startNow() }.get()
+    }
+
+    private func startNow() -> Result<Void, WatchLinkError> {
+        guard lifecycle == .idle else { return .success(()) }
+        let records: [DurableRecord]
+        do throws(WatchLinkError) { records = try store.load() } catch { return .failure(error) }
         lifecycle = .running
-        let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let bridge = SessionBridge(signal: continuation, inbox: fileInbox)
-        self.bridge = bridge
-        inputTask = Task { [weak self] in
-            for await _ in signals {
-                await self?.pump()
-            }
+        let bridge = SessionBridge(inbox: fileInbox, callsBackInline: session.allowsCallsFromCallbacks) { [weak self] in
+            guard let self else { return }
+            self.queue.run { self.pump() }
         }
+        self.bridge = bridge
         let actions = engine.recover(from: records, receivedContext: session.receivedApplicationContext, now: currentTime())
         perform(actions)
-        if let storageError { throw storageError }
+        if let storageError { return .failure(storageError) }
         session.activate(delegate: bridge)
+        return .success(())
     }
 
     /// Stops timers and input processing; pending callers receive `cancelled`.
-    public func stop() {
+    public func stop() async {
+        await queue.perform { self.stopNow() }
+    }
+
+    private func stopNow() {
         lifecycle = .stopped
         wakeTask?.cancel()
-        inputTask?.cancel()
         let cancelled = WatchLinkError(.cancelled, "connection stopped")
+        let waiting = syncWaiters
+        syncWaiters.removeAll()
+        for waiter in waiting { waiter.body(cancelled) }
         for waiter in waiters.values { waiter.resume(returning: .failure(cancelled)) }
         for waiter in acceptWaiters.values { waiter.resume(returning: .failure(cancelled)) }
         waiters.removeAll()
@@ -128,10 +159,22 @@ public actor WatchConnection {
     }
 
     /// Registers the handler for requests of type `R`; a second registration for the same key throws.
-    public nonisolated func register<R: WatchRequest>(_ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response)
+    ///
+    /// The handler is started as soon as its request arrives, on the thread that received it, and
+    /// runs there until its first suspension.
+    public func register<R: WatchRequest>(_ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response)
         throws(WatchLinkError)
     {
         try handlers.register(type, handler: handler)
+    }
+
+    /// Registers a synchronous handler for requests of type `R`, run inline: on the thread that
+    /// received the request, with its answer written before that thread reads on. The fastest
+    /// path for a quick handler; one that blocks holds up the connection meanwhile.
+    public func register<R: WatchRequest>(_ type: R.Type, inline handler: @escaping @Sendable (R) throws -> R.Response)
+        throws(WatchLinkError)
+    {
+        try handlers.register(type, inline: handler)
     }
 
     /// Sends a request and waits for its response.
@@ -147,29 +190,55 @@ public actor WatchConnection {
         _ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
         timeout: Duration = .seconds(30), durable: Bool = true, idempotencyKey: String? = nil
     ) async throws(WatchLinkError) -> R.Response {
-        let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: false, idempotencyKey: idempotencyKey)
-        let result = try await submit(wire, strategy: strategy, retry: retry, untilAccepted: false)
-        return try WireCodec.decodeValue(R.Response.self, from: result.get(), field: "response")
+        let draft = try Draft(
+            request, timeout: timeout, durable: durable, fireAndForget: false, idempotencyKey: idempotencyKey)
+        let (_, response) = try await submit(draft, strategy: strategy, retry: retry, untilAccepted: false)
+        return try WireCodec.decodeValue(R.Response.self, from: response, field: "response")
     }
 
-    /// Hands `wire` to the outbox and waits for its response, or only until it is accepted;
-    /// cancelling the calling task cancels the request (``cancelRequest(_:)``).
+    /// Hands `draft` to the outbox and waits for its response, or only until it is accepted;
+    /// cancelling the calling task cancels the request (``cancelRequest(_:)``). Returns the request's id.
     ///
     /// - Throws: `cancelled` when the calling task was cancelled before the request was submitted.
     private func submit(
-        _ wire: WireRequest, strategy: DeliveryStrategy, retry: RetryPolicy,
-        untilAccepted: Bool
-    ) async throws(WatchLinkError) -> Result<Data, WatchLinkError> {
-        let id = wire.requestID
-        if Task.isCancelled { throw Self.cancelledByCaller(id) }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if untilAccepted { acceptWaiters[id] = continuation } else { waiters[id] = continuation }
-                enqueue(wire, strategy: strategy, retry: retry)
+        _ draft: Draft, strategy: DeliveryStrategy, retry: RetryPolicy, untilAccepted: Bool
+    ) async throws(WatchLinkError) -> (id: UUID, data: Data) {
+        if Task.isCancelled { throw Self.cancelledByCaller(nil) }
+        let ticket = Mutex(CallTicket())
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, WatchLinkError>, Never>) in
+                queue.run {
+                    let wire: WireRequest
+                    do throws(WatchLinkError) { wire = try self.makeWire(draft) } catch {
+                        continuation.resume(returning: .failure(error))
+                        return
+                    }
+                    let id = wire.requestID
+                    let cancelled = ticket.withLock { ticket -> Bool in
+                        ticket.id = id
+                        return ticket.cancelled
+                    }
+                    guard !cancelled else {
+                        continuation.resume(returning: .failure(Self.cancelledByCaller(id)))
+                        return
+                    }
+                    if untilAccepted { self.acceptWaiters[id] = continuation } else { self.waiters[id] = continuation }
+                    self.enqueue(wire, strategy: strategy, retry: retry)
+                }
             }
         } onCancel: {
-            Task { await self.cancelRequest(id) }
+            // NB: the ticket decides who handles a cancel that races the submission: the job that
+            // submits sees `cancelled` and refuses, or the cancel sees the id and withdraws it.
+            let id = ticket.withLock { ticket -> UUID? in
+                ticket.cancelled = true
+                return ticket.id
+            }
+            if let id { queue.run { self.cancelRequest(id) } }
         }
+        let data = try result.get()
+        // NB: a job resumes with success only after it gave the ticket its id.
+        guard let id = ticket.withLock({ $0.id }) else { preconditionFailure("a settled request has no id") }
+        return (id, data)
     }
 
     /// The calling task of `send` was cancelled: resume it now, then take the request out of the
@@ -187,8 +256,8 @@ public actor WatchConnection {
         commit([engine.cancel(id, now: currentTime())])
     }
 
-    static func cancelledByCaller(_ id: UUID) -> WatchLinkError {
-        WatchLinkError(.cancelled, "the calling task was cancelled", details: ["requestID": id.uuidString])
+    static func cancelledByCaller(_ id: UUID?) -> WatchLinkError {
+        WatchLinkError(.cancelled, "the calling task was cancelled", details: id.map { ["requestID": $0.uuidString] } ?? [:])
     }
 
     /// Hands a fire-and-forget request to the outbox; returns once it is accepted (durably, if durable).
@@ -203,9 +272,8 @@ public actor WatchConnection {
         _ request: R, strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
         timeout: Duration = .seconds(3600), durable: Bool = true, idempotencyKey: String? = nil
     ) async throws(WatchLinkError) -> UUID {
-        let wire = try makeWire(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: idempotencyKey)
-        _ = try await submit(wire, strategy: strategy, retry: retry, untilAccepted: true).get()
-        return wire.requestID
+        let draft = try Draft(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: idempotencyKey)
+        return try await submit(draft, strategy: strategy, retry: retry, untilAccepted: true).id
     }
 
     /// Hands several fire-and-forget requests to the outbox at once, with a single durable sync.
@@ -216,29 +284,48 @@ public actor WatchConnection {
     public func post<R: WatchFireAndForget>(
         contentsOf requests: [R], strategy: DeliveryStrategy = .messageWithUserInfoFallback, retry: RetryPolicy = .standard,
         timeout: Duration = .seconds(3600), durable: Bool = true
-    ) throws(WatchLinkError) -> [Result<UUID, WatchLinkError>] {
-        var wires: [WireRequest] = []
+    ) async throws(WatchLinkError) -> [Result<UUID, WatchLinkError>] {
+        var drafts: [Draft] = []
         for request in requests {
-            wires.append(try makeWire(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: nil))
+            drafts.append(try Draft(request, timeout: timeout, durable: durable, fireAndForget: true, idempotencyKey: nil))
+        }
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<[Result<UUID, WatchLinkError>], WatchLinkError>, Never>) in
+            queue.run { [drafts] in
+                self.postNow(drafts, strategy: strategy, retry: retry) { continuation.resume(returning: $0) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Submits the batch as one group commit and calls `done` once it is durable (or failed).
+    private func postNow(
+        _ drafts: [Draft], strategy: DeliveryStrategy, retry: RetryPolicy,
+        done: @escaping (Result<[Result<UUID, WatchLinkError>], WatchLinkError>) -> Void
+    ) {
+        var wires: [WireRequest] = []
+        for draft in drafts {
+            do throws(WatchLinkError) { wires.append(try makeWire(draft)) } catch { return done(.failure(error)) }
         }
         let now = currentTime()
         let lists = wires.map { engine.submit($0, strategy: strategy, retry: retry, now: now) }
         // NB: a later item can push an earlier one out of a full outbox, so look at every list.
         var refused: [UUID: WatchLinkError] = [:]
         for case .complete(let id, .failure(let error)) in lists.joined() where refused[id] == nil { refused[id] = error }
-        finishCommits()
-        performGrouped(lists)
-        if let storageError { throw storageError }
-        return wires.map { wire in refused[wire.requestID].map { .failure($0) } ?? .success(wire.requestID) }
+        afterSync(commit(lists)) { error in
+            if let error { return done(.failure(error)) }
+            done(.success(wires.map { wire in refused[wire.requestID].map { .failure($0) } ?? .success(wire.requestID) }))
+        }
     }
 
     /// A stream of diagnostic events from now on.
-    public func events() -> AsyncStream<LinkEvent> {
+    public func events() async -> AsyncStream<LinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
         let id = UUID()
-        eventContinuations[id] = continuation
+        await queue.perform { self.eventContinuations[id] = continuation }
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeEventContinuation(id) }
+            guard let self else { return }
+            self.queue.run { self.eventContinuations[id] = nil }
         }
         return stream
     }
@@ -248,48 +335,87 @@ public actor WatchConnection {
     /// - Throws: `invalid_argument` if `key` is empty or already used with another value type.
     public func sharedState<Value: Codable & Sendable>(
         _ key: String, initial: Value, strategy: ConflictStrategy<Value> = .latestWins
-    ) throws(WatchLinkError) -> SharedState<Value> {
+    ) async throws(WatchLinkError) -> SharedState<Value> {
         guard !key.isEmpty, key.utf8.count <= 128 else {
             throw WatchLinkError(.invalidArgument, "state key must be 1-128 bytes", details: ["field": "key"])
         }
+        return try await queue.perform { self.sharedStateNow(key, initial: initial, strategy: strategy) }.get()
+    }
+
+    private func sharedStateNow<Value: Codable & Sendable>(
+        _ key: String, initial: Value, strategy: ConflictStrategy<Value>
+    ) -> Result<SharedState<Value>, WatchLinkError> {
         if let existing = sharedStates[key] {
             guard let typed = existing as? SharedState<Value> else {
-                throw WatchLinkError(
-                    .invalidArgument, "state key '\(key)' is already used with another type", details: ["field": "key"])
+                return .failure(
+                    WatchLinkError(
+                        .invalidArgument, "state key '\(key)' is already used with another type", details: ["field": "key"]))
             }
-            return typed
+            return .success(typed)
         }
         let state = SharedState(key: key, initial: initial, connection: self)
         sharedStates[key] = state
         engine.registerState(key, resolution: strategy.resolution)
         if let entry = engine.stateEntry(key) { state.apply(entry) }
         state.setUnconfirmed(engine.isUnconfirmed(key))
-        return state
+        return .success(state)
     }
 
-    func updateState(_ key: String, data: Data) throws(WatchLinkError) {
-        if let storageError { throw storageError }
-        try engine.checkStateFits(key, value: data)
-        finishCommits()
-        perform(engine.updateState(key, value: data, now: currentTime()))
-        if let storageError { throw storageError }
+    func updateState(_ key: String, data: Data) async throws(WatchLinkError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WatchLinkError>, Never>) in
+            queue.run { self.updateStateNow(key, data: data) { continuation.resume(returning: $0) } }
+        }
+        try result.get()
     }
 
-    func removeEventContinuation(_ id: UUID) { eventContinuations[id] = nil }
+    /// Applies and records the update, and calls `done` once it is durable (or failed).
+    private func updateStateNow(_ key: String, data: Data, done: @escaping (Result<Void, WatchLinkError>) -> Void) {
+        if let storageError { return done(.failure(storageError)) }
+        do throws(WatchLinkError) { try engine.checkStateFits(key, value: data) } catch { return done(.failure(error)) }
+        afterSync(commit([engine.updateState(key, value: data, now: currentTime())])) { error in
+            done(error.map { .failure($0) } ?? .success(()))
+        }
+    }
 
-    private func makeWire<R: WatchRequest>(
-        _ request: R, timeout: Duration, durable: Bool, fireAndForget: Bool, idempotencyKey: String?
-    ) throws(WatchLinkError) -> WireRequest {
+    /// A request encoded on its caller's thread, before a job gives it an id.
+    struct Draft: Sendable {
+        let typeKey: WatchTypeKey
+        let payload: Data
+        let timeout: Duration
+        let durable: Bool
+        let fireAndForget: Bool
+        let idempotencyKey: String?
+
+        init<R: WatchRequest>(
+            _ request: R, timeout: Duration, durable: Bool, fireAndForget: Bool, idempotencyKey: String?
+        ) throws(WatchLinkError) {
+            guard timeout > .zero else {
+                throw WatchLinkError(.invalidArgument, "timeout must be positive", details: ["field": "timeout"])
+            }
+            self.typeKey = R.typeKey
+            self.payload = try WireCodec.encodeValue(request)
+            self.timeout = timeout
+            self.durable = durable
+            self.fireAndForget = fireAndForget
+            self.idempotencyKey = idempotencyKey
+        }
+    }
+
+    /// Who handles a cancel that races its request's submission.
+    struct CallTicket {
+        var id: UUID?
+        var cancelled = false
+    }
+
+    /// The wire request for `draft`, with an id and timestamps; refused once the connection stopped.
+    private func makeWire(_ draft: Draft) throws(WatchLinkError) -> WireRequest {
         if let storageError { throw storageError }
         guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
-        guard timeout > .zero else {
-            throw WatchLinkError(.invalidArgument, "timeout must be positive", details: ["field": "timeout"])
-        }
-        let payload = try WireCodec.encodeValue(request)
         let now = currentTime()
         return WireRequest(
-            typeKey: R.typeKey, payload: payload, requestID: engine.random.uuid(), idempotencyKey: idempotencyKey,
-            isFireAndForget: fireAndForget, isDurable: durable, createdAt: now, deadline: now.advanced(by: timeout))
+            typeKey: draft.typeKey, payload: draft.payload, requestID: engine.random.uuid(),
+            idempotencyKey: draft.idempotencyKey, isFireAndForget: draft.fireAndForget, isDurable: draft.durable,
+            createdAt: now, deadline: now.advanced(by: draft.timeout))
     }
 }
 

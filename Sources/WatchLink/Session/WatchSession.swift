@@ -42,6 +42,19 @@ public protocol WatchSession: AnyObject {
     ///
     /// A transfer whose last byte is already on its way may still be delivered.
     func cancelFileTransfer(_ id: UUID)
+
+    /// Whether a delegate may call this session's send methods (`sendMessage`, `transferUserInfo`,
+    /// `updateApplicationContext`) from within a callback.
+    ///
+    /// When it may, a ``WatchConnection`` handles data on the thread that delivers it and answers from
+    /// there; a session that holds a lock while it calls its delegate says no, and the connection
+    /// then takes its callbacks to another thread. `false` unless a session says otherwise.
+    var allowsCallsFromCallbacks: Bool { get }
+}
+
+extension WatchSession {
+    /// `false`: callbacks are handled on another thread.
+    public var allowsCallsFromCallbacks: Bool { false }
 }
 
 /// Receives session callbacks, one at a time, possibly on a background thread.

@@ -8,7 +8,8 @@ import Synchronization
 /// in order, when it activates (or the link comes back), and so is the latest context sent
 /// meanwhile; a received file is a temporary copy that is deleted when the delegate returns.
 /// Delegate callbacks are made while the pair's lock is held, one at a time, so a delegate
-/// must not call back into the session synchronously (``WatchConnection`` never does).
+/// must not call back into the session synchronously: ``allowsCallsFromCallbacks`` is `false`, and
+/// a ``WatchConnection`` handles this session's callbacks on another thread.
 public final class InMemorySession: WatchSession, Sendable {
     struct PairState {
         var delegates: [DeviceOrigin: any WatchSessionDelegate] = [:]

@@ -83,6 +83,22 @@ enum SocketIO {
         return true
     }
 
+    /// Writes what `fd` takes now without waiting (no SIGPIPE): the number of bytes written, `0`
+    /// when the socket is full, `nil` on failure.
+    static func writeAvailable(_ fd: Int32, _ bytes: [UInt8]) -> Int? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return offset }
+                return nil
+            }
+            offset += n
+        }
+        return offset
+    }
+
     /// Writes `data` to `path` crash-safely: temporary file, `fsync`, `rename`, directory `fsync`.
     ///
     /// - Throws: `storage_failed` naming the path.

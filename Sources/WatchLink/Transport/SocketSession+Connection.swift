@@ -52,6 +52,7 @@ extension SocketSession {
                 state.generation += 1
                 state.userInfoSent = 0
                 state.resumeOffsets.removeAll()
+                state.reader = pthread_self()
                 return state.generation
             }
         }
@@ -72,7 +73,10 @@ extension SocketSession {
             handle(kind, frame.body, from: fd, moreToRead: reader.hasBuffered)
         }
         writeLock.withLock { _ in
-            state.withLock { $0.fd = -1 }
+            state.withLock {
+                $0.fd = -1
+                $0.reader = nil
+            }
             pendingReplies.withLock { $0.removeAll() }
         }
         saveAcknowledged()
@@ -91,6 +95,7 @@ extension SocketSession {
             // NB: the context is read under the write lock, so a newer one sent meanwhile goes out after it.
             let (fd, current, context, files) = state.withLock { ($0.fd, $0.generation, $0.sentContext, $0.files.items) }
             guard fd >= 0, current == generation else { return }
+            sendPendingReplies()
             var frames: [[UInt8]] = []
             if let context { frames.append(Self.frame(.context, [UInt8](context))) }
             // NB: a list cut short would make the receiver drop partials of files not listed; send none then.

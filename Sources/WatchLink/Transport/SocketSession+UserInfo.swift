@@ -47,6 +47,7 @@ extension SocketSession {
                 (state.fd, state.queue.filter { $0.id > state.userInfoSent && $0.id <= state.userInfoPersisted })
             }
             guard fd >= 0 else { return }
+            sendPendingReplies()
             for item in items {
                 // NB: marked sent before the write: the counterpart's acknowledgement can be read
                 // before the write returns, and one for an id not yet marked would be ignored. A

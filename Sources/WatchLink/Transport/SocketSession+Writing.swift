@@ -24,12 +24,57 @@ extension SocketSession {
         let ok = writeLock.withLock { _ in
             let (fd, current) = state.withLock { ($0.fd, $0.generation) }
             guard fd >= 0, generation == nil || generation == current else { return false }
+            // NB: what the reader queued goes first: it may be the rest of a frame.
+            sendPendingReplies()
             let ok = SocketIO.writeAll(fd, frame)
             if !ok { shutdown(fd, Int32(SHUT_RDWR)) }
             return ok
         }
         flushReplies()
         return ok
+    }
+
+    /// Whether this is the thread reading the current connection.
+    var isReader: Bool {
+        state.withLock { state in state.reader.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    /// Writes `frame` from the reading thread, which never waits: what the socket does not take at
+    /// once, or all of it when another writer holds the socket, is queued for the reply writer,
+    /// ahead of anything written later. `false` when not connected.
+    ///
+    /// NB: a reader blocked on a full socket would stop reading, and two readers blocked on each
+    /// other's full sockets would deadlock; a delegate may send from within a callback on this thread.
+    func writeFromReader(_ frame: [UInt8]) -> Bool {
+        let written = writeLock.withLockIfAvailable { _ -> Bool in
+            let fd = state.withLock { $0.fd }
+            guard fd >= 0 else { return false }
+            let queued = pendingReplies.withLock { frames -> Bool in
+                guard !frames.isEmpty else { return false }
+                frames.append(frame)
+                return true
+            }
+            if queued { return true }
+            guard let n = SocketIO.writeAvailable(fd, frame) else {
+                shutdown(fd, Int32(SHUT_RDWR))
+                return false
+            }
+            if n < frame.count { pendingReplies.withLock { $0.append(Array(frame[n...])) } }
+            return true
+        }
+        if let written {
+            if pendingReplies.withLock({ !$0.isEmpty }) { wakeReplyWriter() }
+            return written
+        }
+        // NB: queued under the state lock with the connection checked, so a frame is not queued
+        // for a connection already gone.
+        let queued = state.withLock { state -> Bool in
+            guard state.fd >= 0 else { return false }
+            pendingReplies.withLock { $0.append(frame) }
+            return true
+        }
+        if queued { wakeReplyWriter() }
+        return queued
     }
 
     /// Queues a short control frame (an acknowledgement, refusal or cancel) for the connection's
@@ -55,13 +100,32 @@ extension SocketSession {
         while true {
             replySignal.lock()
             var live = isLive()
-            while live && pendingReplies.withLock({ $0.isEmpty }) {
+            while live && pendingReplies.withLock({ $0.isEmpty })
+                && !state.withLock({ $0.userInfoFlushRequested || $0.contextFlushRequested })
+            {
                 replySignal.wait()
                 live = isLive()
             }
             replySignal.unlock()
             guard live else { return }
-            writeLock.withLock { _ in sendPendingReplies() }
+            let (userInfo, context) = state.withLock { state in
+                defer {
+                    state.userInfoFlushRequested = false
+                    state.contextFlushRequested = false
+                }
+                return (state.userInfoFlushRequested, state.contextFlushRequested ? state.sentContext : nil)
+            }
+            writeLock.withLock { _ in
+                sendPendingReplies()
+                // NB: the context is read under the state lock after the flag, so the latest goes out.
+                if let context {
+                    let fd = state.withLock { $0.fd }
+                    if fd >= 0 && !SocketIO.writeAll(fd, Self.frame(.context, [UInt8](context))) {
+                        shutdown(fd, Int32(SHUT_RDWR))
+                    }
+                }
+            }
+            if userInfo { flushUserInfo() }
         }
     }
 

@@ -58,6 +58,11 @@ public final class SocketSession: WatchSession, Sendable {
         var incoming: [UUID: Incoming] = [:]
         /// Files this process delivered to its delegate; a redelivery is acknowledged, not delivered.
         var deliveredFiles: Set<UUID> = []
+        /// The thread reading the current connection, which never waits to write (see ``writeFromReader(_:)``).
+        var reader: pthread_t?
+        /// The reader queued user info or a context, which the reply writer is to send.
+        var userInfoFlushRequested = false
+        var contextFlushRequested = false
     }
 
     enum Kind: UInt8 {
@@ -149,10 +154,15 @@ public final class SocketSession: WatchSession, Sendable {
         wakeReplyWriter()
     }
 
+    /// Delegates may send from within callbacks: a callback holds no lock a send takes, and the
+    /// reading thread never waits to write.
+    public var allowsCallsFromCallbacks: Bool { true }
+
     /// Sends a live message; `not_reachable` unless connected.
     public func sendMessage(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .message)
-        guard write(.message, [UInt8](data)) else { throw WatchLinkError(.notReachable, "counterpart not connected") }
+        let sent = isReader ? writeFromReader(Self.frame(.message, [UInt8](data))) : write(.message, [UInt8](data))
+        guard sent else { throw WatchLinkError(.notReachable, "counterpart not connected") }
     }
 
     /// Persists a user-info transfer, then sends it, after every earlier one, if connected.
@@ -167,7 +177,12 @@ public final class SocketSession: WatchSession, Sendable {
                 state.userInfoPersisted = id
             }
         }
-        flushUserInfo()
+        if isReader {
+            state.withLock { $0.userInfoFlushRequested = true }
+            wakeReplyWriter()
+        } else {
+            flushUserInfo()
+        }
     }
 
     /// Persists the context, then sends it if connected.
@@ -175,7 +190,12 @@ public final class SocketSession: WatchSession, Sendable {
         try precheck(data, .applicationContext)
         try SocketIO.writeAtomically(data, to: directory + "/context-sent")
         state.withLock { $0.sentContext = data }
-        _ = write(.context, [UInt8](data))
+        if isReader {
+            state.withLock { $0.contextFlushRequested = true }
+            wakeReplyWriter()
+        } else {
+            _ = write(.context, [UInt8](data))
+        }
     }
 
     func precheck(_ data: Data, _ channel: SessionChannel) throws(WatchLinkError) {

@@ -1,0 +1,101 @@
+import Dispatch
+import Synchronization
+
+/// A serial queue without a thread of its own: the thread that submits a job while none runs
+/// becomes the queue's runner and runs it at once, then every job submitted meanwhile, in order.
+///
+/// This is what lets a ``WatchConnection`` be driven on the threads that bring it work — a
+/// caller's task, the socket's reading thread, the sync loop — with no hand-over to another thread,
+/// while its state is still touched by one job at a time: a job submitted while another runs
+/// (from another thread, or from within a job) is queued and run by the current runner right after.
+/// A job never waits for another, so jobs never deadlock, and the runner never blocks a submitter.
+///
+/// NB: jobs must not block for long: the runner may be a socket's reading thread or a caller's
+/// task. Work that waits on a disk goes through ``runOnThisThread(_:)`` from a thread of its own.
+final class InlineSerialQueue: Sendable {
+    private enum Entry {
+        case job(@Sendable () -> Void)
+        /// A thread waiting in ``runOnThisThread(_:)`` takes over as the runner here.
+        case handOver(DispatchSemaphore)
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var head = 0
+        var running = false
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Runs `job` now on this thread when no job runs, else after the jobs already queued.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        guard becomeRunner(orQueue: .job(job)) else { return }
+        job()
+        drain()
+    }
+
+    /// Runs `job` on this thread, after the jobs already queued, waiting for them if need be; then
+    /// goes on as the runner. For jobs that wait on a disk, from a thread that may wait (never a
+    /// caller's task): the runner of the jobs before it hands its role over and returns, rather
+    /// than running such a job itself.
+    func runOnThisThread(_ job: () -> Void) {
+        let handOver = DispatchSemaphore(value: 0)
+        if !becomeRunner(orQueue: .handOver(handOver)) { handOver.wait() }
+        job()
+        drain()
+    }
+
+    /// Takes the runner's role if free (`true`), else queues `entry` (`false`).
+    private func becomeRunner(orQueue entry: Entry) -> Bool {
+        state.withLock { state in
+            if state.running {
+                state.entries.append(entry)
+                return false
+            }
+            state.running = true
+            return true
+        }
+    }
+
+    /// Runs queued jobs until none is left (then gives up the role) or a waiting thread takes it over.
+    private func drain() {
+        while let entry = nextEntry() {
+            switch entry {
+            case .job(let job): job()
+            case .handOver(let semaphore):
+                // NB: the role passes to the waiting thread as it is: still running, queue intact.
+                semaphore.signal()
+                return
+            }
+        }
+    }
+
+    /// The next queued entry, or `nil` after giving up the runner's role when none is left.
+    private func nextEntry() -> Entry? {
+        state.withLock { state in
+            guard state.head < state.entries.count else {
+                state.entries.removeAll(keepingCapacity: state.entries.capacity <= 64)
+                state.head = 0
+                state.running = false
+                return nil
+            }
+            let entry = state.entries[state.head]
+            state.head += 1
+            if state.head >= 1024 && state.head * 2 >= state.entries.count {
+                // NB: a runner that never runs dry would otherwise keep every job it ran.
+                state.entries.removeFirst(state.head)
+                state.head = 0
+            }
+            return entry
+        }
+    }
+
+    /// Runs `body` as a job and returns its result, suspending the caller only while earlier jobs run.
+    func perform<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            run { continuation.resume(returning: body()) }
+        }
+    }
+}
