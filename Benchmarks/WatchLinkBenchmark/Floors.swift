@@ -81,6 +81,35 @@ enum Floors {
             }
             return start.duration(to: clock.now)
         }
+
+        /// Pipelines `count` frames: one thread writes them back to back while this one reads the
+        /// echoes; returns the time taken.
+        func runPipelined(_ count: Int) -> Duration {
+            let fd = self.fd
+            let message = self.message
+            let clock = ContinuousClock()
+            let start = clock.now
+            let writer = Thread {
+                var batch: [UInt8] = []
+                for _ in 0..<64 { batch += message }
+                var sent = 0
+                while sent < count {
+                    let n = min(64, count - sent)
+                    guard Floors.writeFully(fd, n == 64 ? batch : Array(batch.prefix(n * message.count))) else { return }
+                    sent += n
+                }
+            }
+            writer.start()
+            var chunk = [UInt8](repeating: 0, count: message.count * 64)
+            var received = 0
+            while received < count {
+                let n = min(64, count - received)
+                if n < 64 { chunk = [UInt8](repeating: 0, count: n * message.count) }
+                guard Floors.readFully(fd, &chunk) else { break }
+                received += n
+            }
+            return start.duration(to: clock.now)
+        }
     }
 
     /// Appends `count` records of `size` bytes, calling fdatasync once per `batch` records; records/s.

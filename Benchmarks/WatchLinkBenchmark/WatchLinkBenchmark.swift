@@ -64,19 +64,13 @@ struct WatchLinkBenchmark {
         }
         var echo = Samples()
         var ours = Samples()
-        var echoElapsed = Duration.zero
-        var oursElapsed = Duration.zero
-        var echoCPU = Duration.zero
-        var oursCPU = Duration.zero
-        for block in 0..<blocks {
-            let size = count / blocks + (block < count % blocks ? 1 : 0)
-            var cpu = CPUTime.ofSelf() + CPUTime.of(watch)
-            echoElapsed += echoClient.run(size, into: &echo)
-            echoCPU += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
-            cpu = CPUTime.ofSelf() + CPUTime.of(watch)
-            oursElapsed += try await roundTrips(connection, payload, count: size, into: &ours)
-            oursCPU += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
+        let (echoRun, oursRun) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+            echoClient.run(size, into: &echo)
+        } ours: { size in
+            try await Self.roundTrips(connection, payload, count: size, into: &ours)
         }
+        let (echoElapsed, echoCPU) = echoRun
+        let (oursElapsed, oursCPU) = oursRun
         print(
             "floor  socket echo (\(frame.count) B frame): p50 \(format(echo.p50)) µs  p99 \(format(echo.p99)) µs  \(format(rate(count, echoElapsed))) round trips/s  CPU \(format(micros(echoCPU) / Double(count))) µs/round trip"
         )
@@ -85,6 +79,25 @@ struct WatchLinkBenchmark {
         )
         print("blocks \(blocks) alternating blocks of each, \(count) round trips in all; CPU is both processes'")
         print("ratio  round-trip p50 ours/echo = \(format(ours.p50 / max(echo.p50, 0.001)))x (target ≤ 3x)")
+
+        let (pipelined, concurrent) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+            echoClient.runPipelined(size)
+        } ours: { size in
+            try await concurrentRoundTrips(connection, payload, count: size, concurrency: concurrency)
+        }
+        let (pipelinedElapsed, pipelinedCPU) = pipelined
+        let (concurrentElapsed, concurrentCPU) = concurrent
+        let pipelinedRate = rate(count, pipelinedElapsed)
+        let concurrentRate = rate(count, concurrentElapsed)
+        print(
+            "floor  pipelined echo (one writer, one reader): \(format(pipelinedRate)) frames/s  CPU \(format(micros(pipelinedCPU) / Double(count))) µs/frame"
+        )
+        print(
+            "ours   non-durable throughput, \(concurrency) concurrent: \(format(concurrentRate)) round trips/s  CPU \(format(micros(concurrentCPU) / Double(count))) µs/round trip"
+        )
+        print(
+            "ratio  non-durable throughput ours/pipelined echo = \(String(format: "%.3f", concurrentRate / max(pipelinedRate, 0.001)))x (target ≥ 0.5x)"
+        )
         if arguments.contains("--round-trip-only") { return }
 
         try await durableSends(
@@ -107,6 +120,28 @@ struct WatchLinkBenchmark {
         )
     }
 
+    /// Runs `floor` and `ours` in `blocks` alternating blocks that add up to `count` each; returns
+    /// each one's time and CPU (of both processes).
+    ///
+    /// NB: alternating, so both see the same machine: on a VM the cost of waking a thread changes
+    /// several-fold from one second to the next.
+    nonisolated(nonsending) static func alternating(
+        count: Int, blocks: Int, watch: Int32, floor: (Int) throws -> Duration, ours: (Int) async throws -> Duration
+    ) async throws -> (floor: (elapsed: Duration, cpu: Duration), ours: (elapsed: Duration, cpu: Duration)) {
+        var floorRun = (elapsed: Duration.zero, cpu: Duration.zero)
+        var oursRun = (elapsed: Duration.zero, cpu: Duration.zero)
+        for block in 0..<blocks {
+            let size = count / blocks + (block < count % blocks ? 1 : 0)
+            var cpu = CPUTime.ofSelf() + CPUTime.of(watch)
+            floorRun.elapsed += try floor(size)
+            floorRun.cpu += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
+            cpu = CPUTime.ofSelf() + CPUTime.of(watch)
+            oursRun.elapsed += try await ours(size)
+            oursRun.cpu += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
+        }
+        return (floorRun, oursRun)
+    }
+
     /// Sequential round trips, from the global executor as a caller in a task would make them (the
     /// main actor would add a hop to the main thread after every answer).
     nonisolated static func roundTrips(
@@ -118,6 +153,25 @@ struct WatchLinkBenchmark {
             let t = clock.now
             _ = try await connection.send(payload, strategy: .messageOnly, durable: false)
             samples.add(t.duration(to: clock.now))
+        }
+        return start.duration(to: clock.now)
+    }
+
+    /// Non-durable round trips from `concurrency` tasks at once; returns the time taken.
+    nonisolated static func concurrentRoundTrips(
+        _ connection: WatchConnection, _ payload: Echo, count: Int, concurrency: Int
+    ) async throws -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    for _ in stride(from: worker, to: count, by: concurrency) {
+                        _ = try await connection.send(payload, strategy: .messageOnly, durable: false)
+                    }
+                }
+            }
+            try await group.waitForAll()
         }
         return start.duration(to: clock.now)
     }
@@ -162,20 +216,14 @@ struct WatchLinkBenchmark {
         print(
             "durable each send writes \(format(recordsPerSend)) records, \(format(bytesPerSend)) B on the phone (measured over \(warmUp) warm-up sends); the floor writes the same"
         )
-        var floorElapsed = Duration.zero
-        var oursElapsed = Duration.zero
-        var floorCPU = Duration.zero
-        var oursCPU = Duration.zero
         let start = store.statistics
-        for block in 0..<blocks {
-            let size = count / blocks + (block < count % blocks ? 1 : 0)
-            var cpu = CPUTime.ofSelf() + CPUTime.of(watch)
-            floorElapsed += floor.run(size, senders: senders)
-            floorCPU += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
-            cpu = CPUTime.ofSelf() + CPUTime.of(watch)
-            oursElapsed += try await ours(size)
-            oursCPU += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
+        let (floorRun, oursRun) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+            floor.run(size, senders: senders)
+        } ours: { size in
+            try await ours(size)
         }
+        let (floorElapsed, floorCPU) = floorRun
+        let (oursElapsed, oursCPU) = oursRun
         let end = store.statistics
         let floorRate = rate(count, floorElapsed)
         let oursRate = rate(count, oursElapsed)

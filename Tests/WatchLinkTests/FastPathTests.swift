@@ -267,6 +267,62 @@ import Testing
         #expect(echoA.failures.withLock { $0 } + echoB.failures.withLock { $0 } == 0)
     }
 
+    /// Answers every message with 60 KB, from within the callback, and records reachability.
+    final class Flooder: WatchSessionDelegate, @unchecked Sendable {
+        let lostConnection = Mutex(false)
+        var session: SocketSession?
+
+        func sessionDidActivate(_ state: SessionActivationState) {}
+        func sessionReachabilityDidChange(_ isReachable: Bool) {
+            if !isReachable { lostConnection.withLock { $0 = true } }
+        }
+        func sessionDidReceive(_ data: Data, on channel: SessionChannel) {
+            try? session?.sendMessage(Data(repeating: 0x42, count: 60_000))
+        }
+    }
+
+    @Test func aCounterpartThatNeverReadsCannotMakeTheReaderQueueWithoutBound() async throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let listener = try SocketIO.listen(path: root + "/s")
+        defer { close(listener) }
+        // NB: a long stall timeout, so only the queue's bound can end the connection here.
+        let session = try SocketSession(
+            socketPath: root + "/s", role: .connect, directory: root + "/a", stallTimeout: .seconds(60))
+        let flooder = Flooder()
+        flooder.session = session
+        session.activate(delegate: flooder)
+        defer { session.invalidate() }
+        let peer = try SocketFileTransferTests.RawPeer.connection(from: listener)
+        defer { close(peer.fd) }
+        // 400 answers of 60 KB are 24 MB; the reader may queue 8 MiB beyond what the socket holds.
+        for n in 0..<400 { peer.send(.message, Array("ask \(n)".utf8)) }
+        for _ in 0..<1_000 where !flooder.lostConnection.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(flooder.lostConnection.withLock { $0 })
+        #expect(session.pendingReplies.withLock { $0.bytes } <= SocketSession.maximumQueuedBytes)
+    }
+
+    @Test func aSharedStateUpdateNeitherHangsBeforeStartNorAfterStop() async throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (phoneSession, _) = InMemorySession.makePair()
+        let phone = WatchConnection(
+            origin: .phone, session: phoneSession, store: try FileStore(path: root + "/a/phone.log"), clock: ContinuousClock())
+        let mood = try await phone.sharedState("mood", initial: "calm")
+        // Before start, the update waits for its sync like any other, and returns.
+        try await mood.update("curious")
+        #expect(mood.value == "curious")
+        try await phone.start()
+        try await mood.update("happy")
+        await phone.stop()
+        do {
+            try await mood.update("gone")
+            Issue.record("an update after stop() succeeded")
+        } catch {
+            #expect(error.code == .cancelled)
+        }
+    }
+
     // MARK: Durable work on any thread
 
     @Test func compactionDuringConcurrentDurablePostsLosesNothing() async throws {

@@ -4,14 +4,24 @@ import Testing
 @testable import WatchLink
 
 /// The socket transport's user-info log: appends stay the size of one item, acknowledgements
-/// and compactions never lose a live item or reuse an id, a torn tail is cut off and anything
-/// else unreadable is refused naming the record.
+/// and compactions never lose a live item or reuse an id, damage loses only the records it is in
+/// (a torn tail, a changed byte anywhere), and a record that checks out but is not valid is
+/// refused naming it.
 @Suite struct UserInfoLogTests {
     func directory() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("uilog-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    /// `body` as one frame of the log.
+    func frame(_ body: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        LogFrame.append(body, to: &out)
+        return out
+    }
+
+    let header = UserInfoLog.header
 
     func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? -1
@@ -26,8 +36,8 @@ import Testing
         let item = Data(repeating: 7, count: 1000)
         for expected in 1...300 {
             #expect(try log.add(item) == UInt64(expected))
-            // 4-byte length, kind, 8-byte id, the item, CRC-32: the file grows by one record, never rewritten.
-            #expect(size(path) == expected * (17 + 1000))
+            // Length, CRC-32, kind, 8-byte id, the item: the file grows by one record, never rewritten.
+            #expect(size(path) == header.count + expected * (17 + 1000))
         }
         let (_, reloaded) = try UserInfoLog.load(path: path)
         #expect(reloaded.map(\.id) == Array(1...300))
@@ -48,7 +58,7 @@ import Testing
         // Acknowledging everything outweighs the (empty) live queue: the log is compacted to its next id.
         var live: [UserInfoLog.Item] = []
         try reopened.acknowledge(through: 40, remaining: live)
-        #expect(size(path) == 17)
+        #expect(size(path) == header.count + 17)
         (reopened, items) = try UserInfoLog.load(path: path)
         #expect(items.isEmpty)
         #expect(reopened.nextID == 41)
@@ -103,7 +113,7 @@ import Testing
         }
     }
 
-    @Test func aDamagedLengthWithWholeRecordsAfterItIsRefusedNotTakenForATornTail() throws {
+    @Test func aDamagedLengthLosesOnlyItsRecordNotTheSyncedOnesAfterIt() throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
@@ -112,18 +122,48 @@ import Testing
             for n in 1...3 { _ = try log.add(Data("item \(n)".utf8)) }
         }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let second = UserInfoLog.record(.add, 1, Data("item 1".utf8)).count
-        // The second record's length now runs past the end of the file.
+        let second = header.count + UserInfoLog.record(.add, 1, Data("item 1".utf8)).count
+        // The second record's length now runs past the end of the file; the checksum covers the
+        // length, so this is damage, not a torn tail that would take the third record with it.
         bytes[second + 3] = 200
         try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let (log, items) = try UserInfoLog.load(path: path)
+        #expect(items.map(\.id) == [1, 3])
+        #expect(log.lastRecovery.count == 1)
+        let next = try log.add(Data("item 4".utf8))
+        #expect(next >= 4)
+        let (reopened, reloaded) = try UserInfoLog.load(path: path)
+        #expect(reloaded.map(\.id) == [1, 3, next])
+        #expect(reopened.lastRecovery.isEmpty, "the damaged file was rewritten without the damage")
+    }
+
+    @Test func aChangedByteAtAnyOffsetLosesOnlyTheRecordItIsIn() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        var bounds: [(id: UInt64, range: Range<Int>)] = []
         do {
-            _ = try UserInfoLog.load(path: path)
-            Issue.record("a damaged length was taken for a torn tail")
-        } catch {
-            #expect(error.code == .storageFailed)
-            #expect(error.details["field"] == "record[1]")
+            let (log, _) = try UserInfoLog.load(path: path)
+            for n in 1...6 {
+                let start = size(path)
+                let id = try log.add(Data(repeating: UInt8(n), count: 20 * n))
+                bounds.append((id, start..<size(path)))
+            }
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes), "nothing was cut off")
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // NB: the header is written once, by a rename, so no crash can damage it.
+        for offset in header.count..<whole.count {
+            var damaged = whole
+            damaged[offset] ^= 0x5A
+            try Data(damaged).write(to: URL(fileURLWithPath: path))
+            let (log, items) = try UserInfoLog.load(path: path)
+            let hit = bounds.first { $0.range.contains(offset) }?.id
+            #expect(items.map(\.id) == bounds.map(\.id).filter { $0 != hit }, "byte \(offset)")
+            // No id of a synced record is handed out again: a damaged last record is taken for a
+            // torn append, whose item was never sent; any other, for one that may have been.
+            let last = try #require(bounds.last)
+            #expect(try log.add(Data("after".utf8)) >= (hit == last.id ? last.id : last.id + 1), "byte \(offset)")
+        }
     }
 
     @Test func corruptRecordsAreRefusedNamingTheRecord() throws {
@@ -131,13 +171,19 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
         let good = UserInfoLog.record(.add, 1, Data("ok".utf8))
+        let earlier = UserInfoLog.earlierRecord(.add, 1, Data("ok".utf8))
+        // Frames whose checksum holds, holding no valid record: not damage, so refused.
         let cases: [(String, [UInt8])] = [
-            ("record[1]", good + [0, 0, 0, 9, 99] + [UInt8](repeating: 0, count: 8)),  // unknown kind
+            ("record[1]", header + good + frame([99] + [UInt8](repeating: 0, count: 8))),  // unknown kind
+            ("record[0]", header + frame([1, 2, 3])),  // shorter than a record can be
+            ("record[1]", header + good + UserInfoLog.record(.acknowledged, 1, Data("x".utf8))),  // an acknowledgement with bytes
+            ("record[0]", header + UserInfoLog.record(.add, 0, Data("zero".utf8))),  // id 0
+            ("record[0]", header + UserInfoLog.record(.next, 0, Data())),
+            // The format before the header.
+            ("record[1]", earlier + [0, 0, 0, 9, 99] + [UInt8](repeating: 0, count: 8)),  // unknown kind
             ("record[0]", [0x7F, 0xFF, 0xFF, 0xFF, 1]),  // implausible length
             ("record[0]", [0, 0, 0, 3, 1, 2, 3]),  // shorter than a record can be
-            ("record[1]", good + UserInfoLog.record(.acknowledged, 1, Data("x".utf8))),  // an acknowledgement with bytes
-            ("record[0]", UserInfoLog.record(.add, 0, Data("zero".utf8))),  // id 0
-            ("record[0]", UserInfoLog.record(.next, 0, Data())),
+            ("record[0]", UserInfoLog.earlierRecord(.add, 0, Data("zero".utf8))),  // id 0
         ]
         for (field, bytes) in cases {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -220,18 +266,21 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
         let good = UserInfoLog.record(.add, 1, Data("ok".utf8))
-        try Data(good + [UInt8](repeating: 0, count: 4096)).write(to: URL(fileURLWithPath: path))
+        try Data(header + good + [UInt8](repeating: 0, count: 4096)).write(to: URL(fileURLWithPath: path))
         var (log, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.data) == [Data("ok".utf8)])
-        #expect(size(path) == good.count)
+        // Rewritten without the zeros: the next id's record, then the item.
+        let rewritten = header.count + UserInfoLog.record(.next, 2, Data()).count + good.count
+        #expect(size(path) == rewritten)
         #expect(try log.add(Data("next".utf8)) == 2)
         // The length of the next record reached the disk, the page holding the rest did not.
         let next = UserInfoLog.record(.add, 2, Data("next".utf8))
         let third = UserInfoLog.record(.add, 3, Data("lost".utf8))
-        try Data(good + next + third.prefix(4) + [UInt8](repeating: 0, count: 100)).write(to: URL(fileURLWithPath: path))
+        try Data(header + good + next + third.prefix(4) + [UInt8](repeating: 0, count: 100)).write(
+            to: URL(fileURLWithPath: path))
         (log, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.id) == [1, 2])
-        #expect(size(path) == good.count + next.count)
+        #expect(size(path) == header.count + UserInfoLog.record(.next, 3, Data()).count + good.count + next.count)
         #expect(try log.add(Data("again".utf8)) == 3)
     }
 
@@ -270,7 +319,7 @@ import Testing
         #expect(items.map(\.id) == [2])
     }
 
-    @Test func aLastRecordWhoseChecksumFailsIsTornAndOneInTheMiddleIsCorrupt() throws {
+    @Test func aRecordWhoseChecksumFailsIsDroppedAtTheEndOrInTheMiddle() throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
@@ -278,22 +327,34 @@ import Testing
         var second = UserInfoLog.record(.add, 2, Data("two!".utf8))
         // The file system kept the second record's length but not all of its bytes: zeros inside.
         for index in (second.count - 6)..<second.count { second[index] = 0 }
-        try Data(first + second).write(to: URL(fileURLWithPath: path))
+        try Data(header + first + second).write(to: URL(fileURLWithPath: path))
         let (log, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.data) == [Data("one".utf8)])
-        #expect(size(path) == first.count)
+        // A torn append's item was never sent, so its id may be handed out again.
         #expect(try log.add(Data("three".utf8)) == 2)
-        // The same damage with a whole record after it cannot be a torn append.
+        // The same damage with a whole record after it: the record after it is kept.
         let third = UserInfoLog.record(.add, 3, Data("three".utf8))
-        try Data(first + second + third).write(to: URL(fileURLWithPath: path))
-        do {
-            _ = try UserInfoLog.load(path: path)
-            Issue.record("a damaged record before a whole one was taken for a torn tail")
-        } catch {
-            #expect(error.code == .storageFailed)
-            #expect(error.details["field"] == "record[1]")
-            #expect(error.message.contains("checksum"))
-        }
+        try Data(header + first + second + third).write(to: URL(fileURLWithPath: path))
+        let (reopened, kept) = try UserInfoLog.load(path: path)
+        #expect(kept.map(\.id) == [1, 3])
+        #expect(reopened.lastRecovery == [(header.count + first.count)..<(header.count + first.count + second.count)])
+    }
+
+    @Test func aLogOfTheFormatBeforeTheHeaderIsReadOnceAndRewritten() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let earlier =
+            UserInfoLog.earlierRecord(.add, 1, Data("one".utf8)) + UserInfoLog.earlierRecord(.add, 2, Data("two".utf8))
+            + UserInfoLog.earlierRecord(.acknowledged, 1, Data())
+        // A torn last record of the earlier format is cut off as it always was.
+        try Data(earlier + UserInfoLog.earlierRecord(.add, 3, Data("torn".utf8)).prefix(9)).write(to: URL(fileURLWithPath: path))
+        let (log, items) = try UserInfoLog.load(path: path)
+        #expect(items == [UserInfoLog.Item(id: 2, data: Data("two".utf8))])
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))).starts(with: header))
+        #expect(try log.add(Data("three".utf8)) == 3)
+        let (_, reloaded) = try UserInfoLog.load(path: path)
+        #expect(reloaded.map(\.id) == [2, 3])
     }
 
     @Test func recordsWithoutAChecksumFromAnEarlierVersionStillLoad() throws {
@@ -301,9 +362,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
         let legacy =
-            UserInfoLog.record(.add, 1, Data("one".utf8), checksum: false)
-            + UserInfoLog.record(.add, 2, Data("two".utf8), checksum: false)
-            + UserInfoLog.record(.acknowledged, 1, Data(), checksum: false)
+            UserInfoLog.earlierRecord(.add, 1, Data("one".utf8), checksum: false)
+            + UserInfoLog.earlierRecord(.add, 2, Data("two".utf8), checksum: false)
+            + UserInfoLog.earlierRecord(.acknowledged, 1, Data(), checksum: false)
         try Data(legacy).write(to: URL(fileURLWithPath: path))
         let (log, items) = try UserInfoLog.load(path: path)
         #expect(items == [UserInfoLog.Item(id: 2, data: Data("two".utf8))])

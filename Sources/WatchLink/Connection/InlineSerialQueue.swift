@@ -36,15 +36,48 @@ final class InlineSerialQueue: Sendable {
         drain()
     }
 
-    /// Runs `job` on this thread, after the jobs already queued, waiting for them if need be; then
-    /// goes on as the runner. For jobs that wait on a disk, from a thread that may wait (never a
-    /// caller's task): the runner of the jobs before it hands its role over and returns, rather
-    /// than running such a job itself.
+    /// Runs `job` now on this thread when no job runs, else after the jobs already queued; the jobs
+    /// queued meanwhile then run in a task, not here. For a thread with work of its own (the sync
+    /// loop), which must not be kept running everybody's jobs.
+    func runOne(_ job: @escaping @Sendable () -> Void) {
+        guard becomeRunner(orQueue: .job(job)) else { return }
+        job()
+        handOffRest()
+    }
+
+    /// Queues `job`, or, when no job runs, starts a task that runs it: never on this thread. For
+    /// threads that must not be drafted as the runner (a canceller, a stream's termination).
+    func runElsewhere(_ job: @escaping @Sendable () -> Void) {
+        guard becomeRunner(orQueue: .job(job)) else { return }
+        Task {
+            job()
+            self.drain()
+        }
+    }
+
+    /// Runs `job` on this thread, after the jobs already queued, waiting for them if need be; the
+    /// jobs queued meanwhile then run in a task. For jobs that wait on a disk, from a thread that
+    /// may wait (never a caller's task): the runner of the jobs before it hands its role over and
+    /// returns, rather than running such a job itself.
     func runOnThisThread(_ job: () -> Void) {
         let handOver = DispatchSemaphore(value: 0)
         if !becomeRunner(orQueue: .handOver(handOver)) { handOver.wait() }
         job()
-        drain()
+        handOffRest()
+    }
+
+    /// Gives up the runner's role if nothing is queued, else hands it, with the queue, to a task.
+    private func handOffRest() {
+        let more = state.withLock { state -> Bool in
+            guard state.head < state.entries.count else {
+                state.entries.removeAll(keepingCapacity: state.entries.capacity <= 64)
+                state.head = 0
+                state.running = false
+                return false
+            }
+            return true
+        }
+        if more { Task { self.drain() } }
     }
 
     /// Takes the runner's role if free (`true`), else queues `entry` (`false`).

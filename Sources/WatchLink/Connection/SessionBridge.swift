@@ -14,8 +14,9 @@ enum SessionInput: Sendable {
 /// Turns delegate callbacks into an ordered buffer plus a wake-up, so FIFO delivery survives
 /// the hand-over to the connection's jobs and inputs that arrive together are handled as one batch.
 ///
-/// With a session that allows calls from its callbacks, the wake-up runs the connection's pump on
-/// the delivering thread; otherwise it is a task of its own.
+/// With a session that allows calls from its callbacks, data wakes the connection's pump on the
+/// delivering thread; anything else, or any callback of a session that does not allow them, wakes
+/// it in a task of its own.
 ///
 /// A received file is copied into the inbox here, on the session's thread, because the session
 /// deletes it as soon as the callback returns.
@@ -63,7 +64,9 @@ final class SessionBridge: WatchSessionDelegate, Sendable {
     func push(_ input: SessionInput) {
         buffer.withLock { $0.append(input) }
         guard !pumpRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if callsBackInline {
+        // NB: only data is handled on the delivering thread (the reader's); file and reachability
+        // events may come from a caller's thread inside one of the session's calls.
+        if callsBackInline, case .data = input {
             wake()
         } else {
             let wake = self.wake

@@ -177,7 +177,9 @@ extension WatchConnection {
                 if more {
                     Task { self.queue.run { self.synced() } }
                 } else {
-                    self.queue.run { self.synced() }
+                    // NB: only this one job: what else is queued goes to a task, so the loop is free
+                    // for the next sync.
+                    self.queue.runOne { self.synced() }
                     return
                 }
             }
@@ -187,7 +189,9 @@ extension WatchConnection {
     /// A sync returned: perform the effects of every group it covers, in order.
     func synced() {
         let (synced, failure) = syncProgress.withLock { ($0.synced, $0.failure) }
-        guard lifecycle == .running, storageError == nil else { return }
+        // NB: a connection not yet started performs its effects (a shared state updated before
+        // `start()` waits for them); a stopped one performs none.
+        guard lifecycle != .stopped, storageError == nil else { return }
         if let failure {
             failStorage(failure)
             return
@@ -383,7 +387,9 @@ extension WatchConnection {
     private func send(_ channel: SessionChannel, _ data: Data, _ purpose: SendPurpose) {
         guard channel != .message else {
             do throws(WatchLinkError) { try session.sendMessage(data) } catch {
-                perform(engine.transmitFailed(purpose, channel: channel, data: data, error: error, now: currentTime()))
+                // NB: through `commit`: a failure may settle a durable request, whose record then
+                // joins a group commit rather than being synced here.
+                commit([engine.transmitFailed(purpose, channel: channel, data: data, error: error, now: currentTime())])
             }
             return
         }
@@ -398,8 +404,9 @@ extension WatchConnection {
             } catch {
                 self.queue.run {
                     guard self.lifecycle == .running else { return }
-                    self.perform(
-                        self.engine.transmitFailed(purpose, channel: channel, data: data, error: error, now: self.currentTime()))
+                    self.commit([
+                        self.engine.transmitFailed(purpose, channel: channel, data: data, error: error, now: self.currentTime())
+                    ])
                 }
             }
         }

@@ -39,7 +39,7 @@ extension WatchConnection {
         await queue.perform { self.fileContinuations[id] = continuation }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            self.queue.run { self.fileContinuations[id] = nil }
+            self.queue.runElsewhere { self.fileContinuations[id] = nil }
         }
         return stream
     }

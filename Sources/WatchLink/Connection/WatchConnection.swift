@@ -233,7 +233,8 @@ public final class WatchConnection: @unchecked Sendable {
                 ticket.cancelled = true
                 return ticket.id
             }
-            if let id { queue.run { self.cancelRequest(id) } }
+            // NB: never on the cancelling thread, which may be anybody's.
+            if let id { queue.runElsewhere { self.cancelRequest(id) } }
         }
         let data = try result.get()
         // NB: a job resumes with success only after it gave the ticket its id.
@@ -325,7 +326,7 @@ public final class WatchConnection: @unchecked Sendable {
         await queue.perform { self.eventContinuations[id] = continuation }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            self.queue.run { self.eventContinuations[id] = nil }
+            self.queue.runElsewhere { self.eventContinuations[id] = nil }
         }
         return stream
     }
@@ -371,6 +372,7 @@ public final class WatchConnection: @unchecked Sendable {
     /// Applies and records the update, and calls `done` once it is durable (or failed).
     private func updateStateNow(_ key: String, data: Data, done: @escaping (Result<Void, WatchLinkError>) -> Void) {
         if let storageError { return done(.failure(storageError)) }
+        guard lifecycle != .stopped else { return done(.failure(WatchLinkError(.cancelled, "connection stopped"))) }
         do throws(WatchLinkError) { try engine.checkStateFits(key, value: data) } catch { return done(.failure(error)) }
         afterSync(commit([engine.updateState(key, value: data, now: currentTime())])) { error in
             done(error.map { .failure($0) } ?? .success(()))

@@ -9,22 +9,27 @@ import Foundation
 /// The queued user info of a ``SocketSession`` on disk: an append-only log, so queueing an item
 /// writes that item alone, however long the queue is.
 ///
-/// Each record is a 4-byte big-endian length, a kind byte, an 8-byte big-endian id, the kind's
-/// bytes and a big-endian CRC-32 of everything after the length (the kind byte's top bit says the
-/// checksum is there; records of earlier versions have none and are still read). Kinds:
+/// The file starts with a header (`WLKUIL`, 0, version 2); each record is a ``LogFrame`` (its
+/// length, a CRC-32 over the length and the body, the body) whose body is a kind byte, an 8-byte
+/// big-endian id and the kind's bytes. Kinds:
 /// - `add`: the item with that id, its bytes after the id;
 /// - `acknowledged`: every item up to that id was acknowledged and is gone;
 /// - `next`: the next id to hand out (written first by a compaction, which drops the rest).
 ///
-/// A record torn by a crash mid-append (cut short, a checksum that fails on the last record, or
-/// a tail of zeros a file system left) is cut off when the log is opened; a failed checksum
-/// anywhere else is corruption. An append that fails is cut off at once (and the cut synced), so
-/// nothing ever follows a partial record; a log that cannot cut it off refuses further writes
-/// with `storage_failed` until it is opened again. Once acknowledged records outweigh live ones
-/// (and pass ``compactionThreshold``) the log is rewritten with the live items only (write
-/// beside, `fsync`, `rename`, directory `fsync`); a compaction that fails leaves the old file as
-/// it was and the acknowledgement is appended instead. Not thread-safe: its owner serialises
-/// calls.
+/// What a crash leaves after the last sync (a torn append, a tail of zeros a file system left) is
+/// dropped when the log is opened, and so is a damaged record anywhere else (its checksum covers its
+/// length, so a damaged length is damage, never a record running past the end): reading goes on at
+/// the next valid frame, keeps every record after the damage, and rewrites the file without it
+/// (``lastRecovery`` says what was dropped). A frame whose checksum holds but whose body is not a
+/// valid record is `storage_failed` naming it, unless it follows damage (then it is more damage).
+/// An append that fails is cut off at once (and the cut synced), so nothing ever follows a partial
+/// record; a log that cannot cut it off refuses further writes with `storage_failed` until it is
+/// opened again. Once acknowledged records outweigh live ones (and pass ``compactionThreshold``)
+/// the log is rewritten with the live items only (write beside, `fsync`, `rename`, directory
+/// `fsync`); a compaction that fails leaves the old file as it was and the acknowledgement is
+/// appended instead. A log of the format before the header (records of a length, a kind byte with
+/// a checksum flag, an id, bytes and an optional CRC-32 that left the length out) is read once and
+/// rewritten in this one. Not thread-safe: its owner serialises calls.
 final class UserInfoLog {
     /// A queued item.
     struct Item: Equatable {
@@ -38,9 +43,13 @@ final class UserInfoLog {
         case next = 3
     }
 
-    /// The kind byte's flag for a record that ends with its CRC-32.
+    /// The first bytes of a log in this format: `WLKUIL`, 0, version 2.
+    static let header: [UInt8] = Array("WLKUIL".utf8) + [0, 2]
+    /// The largest record body: an item at the user-info size limit.
+    static let maxBody = 1 + 8 + SessionLimits.userInfo
+    /// The earlier format's kind-byte flag for a record that ends with its CRC-32.
     static let checked: UInt8 = 0x80
-    /// The largest record a valid log holds: an item at the user-info size limit, checksummed.
+    /// The largest record of the earlier format: an item at the user-info size limit, checksummed.
     static let maxRecordLength = 1 + 8 + SessionLimits.userInfo + 4
     /// Dead bytes (acknowledged items and acknowledgement records) that may pile up before a
     /// compaction, as long as they do not outweigh the live items.
@@ -69,19 +78,111 @@ final class UserInfoLog {
     private(set) var nextID: UInt64
     /// Dead bytes past which the next compaction is tried (raised after one fails).
     private var compactionDue = UserInfoLog.compactionThreshold
+    /// The byte ranges the opening load dropped as damage (empty when the log was whole).
+    private(set) var lastRecovery: [Range<Int>] = []
 
-    /// Opens (creating if needed) the log at `path` and returns it with the items still queued,
-    /// in id order. A torn last record is cut off; anything else unreadable is `storage_failed`
-    /// naming the record.
-    static func load(path: String) throws(WatchLinkError) -> (UserInfoLog, [Item]) {
-        let bytes = try FileStore.readIfPresent(path) ?? []
+    /// What the records say so far, as they are read in order.
+    private struct Replay {
         var items: [UInt64: Item] = [:]
         var sizes: [UInt64: Int] = [:]
         var acknowledged: UInt64 = 0
         var next: UInt64 = 1
+
+        /// Applies the record `kind`, `id`, `data`, of `size` bytes in the file; the reason it is
+        /// not a valid record, or nil.
+        mutating func apply(kind: UInt8, id: UInt64, data: ArraySlice<UInt8>, size: Int) -> String? {
+            switch Kind(rawValue: kind) {
+            case .add?:
+                guard id > 0 else { return "item id 0" }
+                if id > acknowledged {
+                    items[id] = Item(id: id, data: Data(data))
+                    sizes[id] = size
+                }
+                next = max(next, id &+ 1)
+            case .acknowledged?:
+                guard data.isEmpty else { return "an acknowledgement carries bytes" }
+                acknowledged = max(acknowledged, id)
+                for key in items.keys where key <= id {
+                    items[key] = nil
+                    sizes[key] = nil
+                }
+                next = max(next, id &+ 1)
+            case .next?:
+                guard data.isEmpty, id > 0 else { return "a next id of 0 or with bytes" }
+                next = max(next, id)
+            case nil:
+                return "unknown kind \(kind)"
+            }
+            return nil
+        }
+    }
+
+    /// Opens (creating if needed) the log at `path` and returns it with the items still queued,
+    /// in id order. Damage is dropped (see the type's notes); a valid frame that is not a valid
+    /// record, before any damage, is `storage_failed` naming the record.
+    static func load(path: String) throws(WatchLinkError) -> (UserInfoLog, [Item]) {
+        let bytes = try FileStore.readIfPresent(path) ?? []
+        if bytes.isEmpty {
+            let fd = try FileStore.replaceFile(at: path, with: header)
+            return (UserInfoLog(path: path, fd: fd, size: header.count, nextID: 1), [])
+        }
+        var replay = Replay()
+        var dropped: [Range<Int>] = []
+        let current = bytes.starts(with: header)
+        if current {
+            let scan = LogFrame.scan(bytes, from: header.count, maximumLength: maxBody)
+            dropped = scan.damaged
+            let firstDamage = scan.damaged.first?.lowerBound ?? Int.max
+            for (index, body) in scan.bodies.enumerated() {
+                let frame = (body.lowerBound - LogFrame.headerSize)..<body.upperBound
+                let reason =
+                    body.count < 9
+                    ? "a record of \(body.count) bytes"
+                    : replay.apply(
+                        kind: bytes[body.lowerBound], id: readID(bytes, at: body.lowerBound + 1),
+                        data: bytes[(body.lowerBound + 9)..<body.upperBound], size: frame.count)
+                guard let reason else { continue }
+                // NB: after damage, a frame may be bytes of a damaged record's body that happen to
+                // check out; one that is no valid record is more damage, not a reason to refuse.
+                guard frame.lowerBound > firstDamage else { throw corrupt(path, index, frame.lowerBound, reason) }
+                dropped.append(frame)
+            }
+        } else {
+            try replayEarlierFormat(bytes, path: path, into: &replay)
+        }
+        let items = replay.items.values.sorted { $0.id < $1.id }
+        // NB: an id must never be handed out twice (a receiver takes an id it has seen for a resend).
+        // Damage with valid records after it hit records that were synced, and so perhaps sent;
+        // items get consecutive ids, so those records held at most one id each beyond the ones
+        // that survived: skip that many. A damaged tail is a torn append, whose item was never
+        // sent (only synced items are). The `next` record a compaction writes first is written by
+        // a rename, so no crash can damage it.
+        let synced = dropped.filter { $0.upperBound < bytes.count }.reduce(0) { $0 + $1.count }
+        replay.next += UInt64(synced / (LogFrame.headerSize + 9))
+        guard current && dropped.isEmpty else {
+            // NB: rewritten whole (beside, fsync, rename), so later appends never follow damage or
+            // the earlier format.
+            // NB: no descriptor yet: the compaction writes the file and keeps the one it wrote through.
+            let log = UserInfoLog(path: path, fd: -1, size: 0, nextID: replay.next)
+            try log.compact(items, nextID: replay.next)
+            log.lastRecovery = dropped.sorted { $0.lowerBound < $1.lowerBound }
+            return (log, items)
+        }
+        let fd = open(path, O_WRONLY | O_APPEND)
+        guard fd >= 0 else { throw FileStore.failure("open", path) }
+        let log = UserInfoLog(path: path, fd: fd, size: bytes.count, nextID: replay.next)
+        log.sizes = replay.sizes
+        log.liveBytes = replay.sizes.values.reduce(0, +)
+        log.deadBytes = bytes.count - header.count - log.liveBytes
+        return (log, items)
+    }
+
+    /// Reads a log of the format before the header. A torn last record (cut short, a checksum that
+    /// fails on the last record, or a tail of zeros) ends it; anything else unreadable is
+    /// `storage_failed` naming the record.
+    private static func replayEarlierFormat(_ bytes: [UInt8], path: String, into replay: inout Replay) throws(WatchLinkError) {
         var offset = 0
         var index = 0
-        var total = 0
         while offset + 4 <= bytes.count {
             let length =
                 Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
@@ -112,49 +213,18 @@ final class UserInfoLog {
                 }
                 end -= 4
             }
-            let id = bytes[(body + 1)..<(body + 9)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            switch Kind(rawValue: bytes[body] & ~checked) {
-            case .add?:
-                guard id > 0 else { throw corrupt(path, index, offset, "item id 0") }
-                if id > acknowledged {
-                    items[id] = Item(id: id, data: Data(bytes[(body + 9)..<end]))
-                    sizes[id] = 4 + length
-                }
-                next = max(next, id &+ 1)
-            case .acknowledged?:
-                guard end - body == 9 else { throw corrupt(path, index, offset, "an acknowledgement carries bytes") }
-                acknowledged = max(acknowledged, id)
-                for key in items.keys where key <= id {
-                    items[key] = nil
-                    sizes[key] = nil
-                }
-                next = max(next, id &+ 1)
-            case .next?:
-                guard end - body == 9, id > 0 else { throw corrupt(path, index, offset, "a next id of 0 or with bytes") }
-                next = max(next, id)
-            case nil:
-                throw corrupt(path, index, offset, "unknown kind \(bytes[body])")
+            if let reason = replay.apply(
+                kind: bytes[body] & ~checked, id: readID(bytes, at: body + 1), data: bytes[(body + 9)..<end], size: 4 + length)
+            {
+                throw corrupt(path, index, offset, reason)
             }
             offset += 4 + length
-            total = offset
             index += 1
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard fd >= 0 else { throw FileStore.failure("open", path) }
-        // NB: a crash mid-append leaves a torn record; later appends must not follow it.
-        if total < bytes.count {
-            guard ftruncate(fd, off_t(total)) == 0, FileStore.syncData(fd) == 0 else {
-                let failure = FileStore.failure("truncate", path)
-                close(fd)
-                throw failure
-            }
-        }
-        if bytes.isEmpty { FileStore.syncDirectory(of: path) }
-        let log = UserInfoLog(path: path, fd: fd, size: total, nextID: next)
-        log.sizes = sizes
-        log.liveBytes = sizes.values.reduce(0, +)
-        log.deadBytes = total - log.liveBytes
-        return (log, items.values.sorted { $0.id < $1.id })
+    }
+
+    private static func readID(_ bytes: [UInt8], at start: Int) -> UInt64 {
+        bytes[start..<(start + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
     private init(path: String, fd: Int32, size: Int, nextID: UInt64) {
@@ -227,7 +297,7 @@ final class UserInfoLog {
     func compact(_ items: [Item], nextID floor: UInt64 = 1) throws(WatchLinkError) {
         if let broken { throw broken }
         nextID = max(nextID, floor, (items.last?.id ?? 0) + 1)
-        var bytes = Self.record(.next, nextID, Data())
+        var bytes = Self.header + Self.record(.next, nextID, Data())
         var sizes: [UInt64: Int] = [:]
         for item in items {
             let record = Self.record(.add, item.id, item.data)
@@ -240,12 +310,24 @@ final class UserInfoLog {
         size = bytes.count
         self.sizes = sizes
         liveBytes = sizes.values.reduce(0, +)
-        deadBytes = bytes.count - liveBytes
+        deadBytes = bytes.count - Self.header.count - liveBytes
     }
 
-    /// A record of `kind` for `id` carrying `data`, ending with its checksum unless `checksum`
-    /// is false (as records of earlier versions were written).
-    static func record(_ kind: Kind, _ id: UInt64, _ data: Data, checksum: Bool = true) -> [UInt8] {
+    /// The record of `kind` for `id` carrying `data`: a ``LogFrame``.
+    static func record(_ kind: Kind, _ id: UInt64, _ data: Data) -> [UInt8] {
+        var body: [UInt8] = [kind.rawValue]
+        body.reserveCapacity(9 + data.count)
+        for shift in stride(from: 56, through: 0, by: -8) { body.append(UInt8(truncatingIfNeeded: id >> UInt64(shift))) }
+        body += data
+        var out: [UInt8] = []
+        out.reserveCapacity(LogFrame.headerSize + body.count)
+        LogFrame.append(body, to: &out)
+        return out
+    }
+
+    /// A record in the format before the header, ending with its checksum unless `checksum` is
+    /// false (as the first version wrote them); for reading such logs, and for tests.
+    static func earlierRecord(_ kind: Kind, _ id: UInt64, _ data: Data, checksum: Bool = true) -> [UInt8] {
         let length = UInt32(1 + 8 + data.count + (checksum ? 4 : 0))
         var out: [UInt8] = []
         out.reserveCapacity(4 + Int(length))

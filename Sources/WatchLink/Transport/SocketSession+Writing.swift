@@ -10,6 +10,39 @@ import Synchronization
 /// Writing to the connection: frames, the one write lock, and control frames (acknowledgements,
 /// refusals, cancels) sent by a writer of their own so the reader never writes.
 extension SocketSession {
+    /// Frames waiting for the reply writer, and their bytes.
+    struct PendingFrames {
+        private(set) var frames: [[UInt8]] = []
+        private(set) var bytes = 0
+
+        var isEmpty: Bool { frames.isEmpty }
+
+        mutating func append(_ frame: [UInt8]) {
+            frames.append(frame)
+            bytes += frame.count
+        }
+
+        /// Puts the rest of a frame whose start is already written ahead of every queued frame.
+        mutating func prepend(_ rest: [UInt8]) {
+            frames.insert(rest, at: 0)
+            bytes += rest.count
+        }
+
+        mutating func takeAll() -> [[UInt8]] {
+            defer { removeAll() }
+            return frames
+        }
+
+        mutating func removeAll() {
+            frames.removeAll()
+            bytes = 0
+        }
+    }
+
+    /// The most the reader may queue for a counterpart that does not read: past it, the connection
+    /// is dropped (and made again) as for a write that stalls.
+    static let maximumQueuedBytes = 8 << 20
+
     /// A frame: 4-byte big-endian length, 1-byte kind, body.
     static func frame(_ kind: Kind, _ body: [UInt8]) -> [UInt8] {
         let n = UInt32(body.count + 1)
@@ -49,17 +82,21 @@ extension SocketSession {
         let written = writeLock.withLockIfAvailable { _ -> Bool in
             let fd = state.withLock { $0.fd }
             guard fd >= 0 else { return false }
-            let queued = pendingReplies.withLock { frames -> Bool in
-                guard !frames.isEmpty else { return false }
-                frames.append(frame)
-                return true
+            let queued = pendingReplies.withLock { pending -> Bool? in
+                guard !pending.isEmpty else { return nil }
+                return Self.queue(frame, in: &pending)
             }
-            if queued { return true }
+            if let queued {
+                if !queued { shutdown(fd, Int32(SHUT_RDWR)) }
+                return queued
+            }
             guard let n = SocketIO.writeAvailable(fd, frame) else {
                 shutdown(fd, Int32(SHUT_RDWR))
                 return false
             }
-            if n < frame.count { pendingReplies.withLock { $0.append(Array(frame[n...])) } }
+            // NB: the rest goes ahead of anything queued meanwhile (`reply` queues without the
+            // write lock): the peer must read this frame's bytes in one piece.
+            if n < frame.count { pendingReplies.withLock { $0.prepend(Array(frame[n...])) } }
             return true
         }
         if let written {
@@ -70,11 +107,19 @@ extension SocketSession {
         // for a connection already gone.
         let queued = state.withLock { state -> Bool in
             guard state.fd >= 0 else { return false }
-            pendingReplies.withLock { $0.append(frame) }
-            return true
+            if pendingReplies.withLock({ Self.queue(frame, in: &$0) }) { return true }
+            shutdown(state.fd, Int32(SHUT_RDWR))
+            return false
         }
         if queued { wakeReplyWriter() }
         return queued
+    }
+
+    /// Queues `frame` unless the queue would pass ``maximumQueuedBytes``.
+    private static func queue(_ frame: [UInt8], in pending: inout PendingFrames) -> Bool {
+        guard pending.bytes + frame.count <= maximumQueuedBytes else { return false }
+        pending.append(frame)
+        return true
     }
 
     /// Queues a short control frame (an acknowledgement, refusal or cancel) for the connection's
@@ -131,10 +176,7 @@ extension SocketSession {
 
     /// Sends every queued control frame; the caller holds the write lock.
     func sendPendingReplies() {
-        let frames = pendingReplies.withLock { frames in
-            defer { frames.removeAll() }
-            return frames
-        }
+        let frames = pendingReplies.withLock { $0.takeAll() }
         let fd = state.withLock { $0.fd }
         guard fd >= 0 else { return }
         for frame in frames where !SocketIO.writeAll(fd, frame) {

@@ -84,7 +84,7 @@ public final class SocketSession: WatchSession, Sendable {
     /// The user-info log: callers' threads append, the socket thread records acknowledgements.
     let userInfoLog: Mutex<UserInfoLog>
     /// Control frames waiting for the write lock (see ``reply(_:_:)``).
-    let pendingReplies = Mutex<[[UInt8]]>([])
+    let pendingReplies = Mutex(PendingFrames())
     /// Wakes the connection's reply writer when a control frame is queued or the connection ends.
     let replySignal = NSCondition()
     /// Wakes the file sender when a file is queued or cancelled, or the connection ends.
@@ -129,6 +129,9 @@ public final class SocketSession: WatchSession, Sendable {
     public var receivedApplicationContext: Data? { state.withLock { $0.receivedContext } }
     /// User-info transfers not yet acknowledged by the counterpart.
     public var outstandingUserInfoCount: Int { state.withLock { $0.queue.count } }
+    /// The byte ranges of `userinfo.log` that opening the session dropped as damage (empty when the
+    /// log was whole).
+    public var userInfoLogRecovery: [Range<Int>] { userInfoLog.withLock { $0.lastRecovery } }
 
     /// Activates and starts connecting in the background.
     public func activate(delegate: any WatchSessionDelegate) {
