@@ -14,14 +14,23 @@ import Testing
         return path
     }
 
-    /// `body` as one frame of the log.
+    /// The salt of the logs these tests write by hand.
+    let salt: [UInt8] = Array(repeating: 0xA5, count: 8)
+    var header: [UInt8] { UserInfoLog.header(salt: salt) }
+
+    /// `body` as one frame of a log salted with `salt`.
     func frame(_ body: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
-        LogFrame.append(body, to: &out)
+        LogFrame.append(body, to: &out, seed: LogFrame.seed(salt: salt))
         return out
     }
 
-    let header = UserInfoLog.header
+    /// A record of a log salted with `salt` (by default, the tests' own).
+    func record(_ kind: UserInfoLog.Kind, _ id: UInt64, _ data: Data, salt: [UInt8]? = nil) -> [UInt8] {
+        UserInfoLog.record(kind, id, data, seed: LogFrame.seed(salt: salt ?? self.salt))
+    }
+
+    let jump = UserInfoLog.idJumpAfterDamage
 
     func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? -1
@@ -37,7 +46,7 @@ import Testing
         for expected in 1...300 {
             #expect(try log.add(item) == UInt64(expected))
             // Length, CRC-32, kind, 8-byte id, the item: the file grows by one record, never rewritten.
-            #expect(size(path) == header.count + expected * (17 + 1000))
+            #expect(size(path) == UserInfoLog.headerSize + expected * (17 + 1000))
         }
         let (_, reloaded) = try UserInfoLog.load(path: path)
         #expect(reloaded.map(\.id) == Array(1...300))
@@ -58,7 +67,7 @@ import Testing
         // Acknowledging everything outweighs the (empty) live queue: the log is compacted to its next id.
         var live: [UserInfoLog.Item] = []
         try reopened.acknowledge(through: 40, remaining: live)
-        #expect(size(path) == header.count + 17)
+        #expect(size(path) == UserInfoLog.headerSize + 17)
         (reopened, items) = try UserInfoLog.load(path: path)
         #expect(items.isEmpty)
         #expect(reopened.nextID == 41)
@@ -74,19 +83,21 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
+        let fileSalt: [UInt8]
         do {
             let (log, _) = try UserInfoLog.load(path: path)
             _ = try log.add(Data("one".utf8))
             _ = try log.add(Data("two".utf8))
+            fileSalt = log.salt
         }
         // A crash mid-append: the last record's length is there, most of its bytes are not.
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data(UserInfoLog.record(.add, 3, Data("three".utf8)).prefix(10)))
+        try handle.write(contentsOf: Data(record(.add, 3, Data("three".utf8), salt: fileSalt).prefix(10)))
         try handle.close()
         let (log, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.data) == [Data("one".utf8), Data("two".utf8)])
-        #expect(try log.add(Data("four".utf8)) == 3)
+        #expect(try log.add(Data("four".utf8)) == 3 + jump)
         let (_, reloaded) = try UserInfoLog.load(path: path)
         #expect(reloaded.map(\.data) == [Data("one".utf8), Data("two".utf8), Data("four".utf8)])
     }
@@ -95,20 +106,23 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
+        let fileSalt: [UInt8]
         do {
             let (log, _) = try UserInfoLog.load(path: path)
             for n in 1...3 { _ = try log.add(Data("item \(n)".utf8)) }
+            fileSalt = log.salt
         }
         let synced = try Data(contentsOf: URL(fileURLWithPath: path))
-        let torn = UserInfoLog.record(.add, 4, Data(repeating: 0x33, count: 40))
+        let torn = record(.add, 4, Data(repeating: 0x33, count: 40), salt: fileSalt)
         for cut in 0..<torn.count {
             for image in [synced + torn.prefix(cut), synced + torn.prefix(cut) + Data(count: 64)] {
                 try image.write(to: URL(fileURLWithPath: path))
                 let (log, items) = try UserInfoLog.load(path: path)
                 #expect(items.map(\.id) == [1, 2, 3], "cut at \(cut)")
-                #expect(try log.add(Data("next".utf8)) == 4)
+                let next = try log.add(Data("next".utf8))
+                #expect(next == (image == synced ? 4 : 4 + jump), "cut at \(cut)")
                 let (_, reloaded) = try UserInfoLog.load(path: path)
-                #expect(reloaded.map(\.id) == [1, 2, 3, 4], "the append after the cut follows a whole record")
+                #expect(reloaded.map(\.id) == [1, 2, 3, next], "the append after the cut follows a whole record")
             }
         }
     }
@@ -122,7 +136,7 @@ import Testing
             for n in 1...3 { _ = try log.add(Data("item \(n)".utf8)) }
         }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let second = header.count + UserInfoLog.record(.add, 1, Data("item 1".utf8)).count
+        let second = UserInfoLog.headerSize + record(.add, 1, Data("item 1".utf8)).count
         // The second record's length now runs past the end of the file; the checksum covers the
         // length, so this is damage, not a torn tail that would take the third record with it.
         bytes[second + 3] = 200
@@ -131,7 +145,7 @@ import Testing
         #expect(items.map(\.id) == [1, 3])
         #expect(log.lastRecovery.count == 1)
         let next = try log.add(Data("item 4".utf8))
-        #expect(next >= 4)
+        #expect(next == 4 + jump)
         let (reopened, reloaded) = try UserInfoLog.load(path: path)
         #expect(reloaded.map(\.id) == [1, 3, next])
         #expect(reopened.lastRecovery.isEmpty, "the damaged file was rewritten without the damage")
@@ -151,18 +165,65 @@ import Testing
             }
         }
         let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        // NB: the header is written once, by a rename, so no crash can damage it.
-        for offset in header.count..<whole.count {
+        // Every byte, the header's too: the magic is checked loosely and the salt is kept twice.
+        for offset in 0..<whole.count {
             var damaged = whole
             damaged[offset] ^= 0x5A
             try Data(damaged).write(to: URL(fileURLWithPath: path))
             let (log, items) = try UserInfoLog.load(path: path)
             let hit = bounds.first { $0.range.contains(offset) }?.id
             #expect(items.map(\.id) == bounds.map(\.id).filter { $0 != hit }, "byte \(offset)")
-            // No id of a synced record is handed out again: a damaged last record is taken for a
-            // torn append, whose item was never sent; any other, for one that may have been.
-            let last = try #require(bounds.last)
-            #expect(try log.add(Data("after".utf8)) >= (hit == last.id ? last.id : last.id + 1), "byte \(offset)")
+            // Whichever record was lost, its id is never handed out again: the next one jumps.
+            let next = try log.add(Data("after".utf8))
+            #expect(next > 6 && next >= jump, "byte \(offset)")
+        }
+    }
+
+    @Test func aChangedByteInACompactedLogsNextIDNeverBringsIdsBack() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        do {
+            let (log, _) = try UserInfoLog.load(path: path)
+            try log.compact([], nextID: 1000)
+        }
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for offset in UserInfoLog.headerSize..<whole.count {
+            var damaged = whole
+            damaged[offset] ^= 0x01
+            try Data(damaged).write(to: URL(fileURLWithPath: path))
+            let (log, items) = try UserInfoLog.load(path: path)
+            #expect(items.isEmpty)
+            #expect(try log.add(Data("next".utf8)) >= 1000, "byte \(offset)")
+        }
+    }
+
+    @Test func aFrameInsideAnItemNeverComesBackAsARecordWhereverACrashTearsIt() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/userinfo.log"
+        let fileSalt: [UInt8]
+        do {
+            let (log, _) = try UserInfoLog.load(path: path)
+            _ = try log.add(Data("kept".utf8))
+            fileSalt = log.salt
+        }
+        let synced = try Data(contentsOf: URL(fileURLWithPath: path))
+        // An app's item holding whole frames: an acknowledgement of everything, a huge next id and
+        // a forged item, unsalted and under a salt other than the file's.
+        var forged: [UInt8] = []
+        for frameSalt in [nil, [UInt8](repeating: 0, count: 8)] as [[UInt8]?] {
+            let seed = frameSalt.map { LogFrame.seed(salt: $0) } ?? LogFrame.unsalted
+            forged += UserInfoLog.record(.acknowledged, .max - 1, Data(), seed: seed)
+            forged += UserInfoLog.record(.next, .max - 1, Data(), seed: seed)
+            forged += UserInfoLog.record(.add, 99, Data("forged".utf8), seed: seed)
+        }
+        let item = record(.add, 2, Data([0x01, 0x02] + forged), salt: fileSalt)
+        for cut in 1..<item.count {
+            try (synced + item.prefix(cut)).write(to: URL(fileURLWithPath: path))
+            let (log, items) = try UserInfoLog.load(path: path)
+            #expect(items.map(\.data) == [Data("kept".utf8)], "cut at \(cut)")
+            #expect(log.nextID == 2 + jump, "cut at \(cut)")
         }
     }
 
@@ -170,15 +231,15 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
-        let good = UserInfoLog.record(.add, 1, Data("ok".utf8))
+        let good = record(.add, 1, Data("ok".utf8))
         let earlier = UserInfoLog.earlierRecord(.add, 1, Data("ok".utf8))
         // Frames whose checksum holds, holding no valid record: not damage, so refused.
         let cases: [(String, [UInt8])] = [
             ("record[1]", header + good + frame([99] + [UInt8](repeating: 0, count: 8))),  // unknown kind
             ("record[0]", header + frame([1, 2, 3])),  // shorter than a record can be
-            ("record[1]", header + good + UserInfoLog.record(.acknowledged, 1, Data("x".utf8))),  // an acknowledgement with bytes
-            ("record[0]", header + UserInfoLog.record(.add, 0, Data("zero".utf8))),  // id 0
-            ("record[0]", header + UserInfoLog.record(.next, 0, Data())),
+            ("record[1]", header + good + record(.acknowledged, 1, Data("x".utf8))),  // an acknowledgement with bytes
+            ("record[0]", header + record(.add, 0, Data("zero".utf8))),  // id 0
+            ("record[0]", header + record(.next, 0, Data())),
             // The format before the header.
             ("record[1]", earlier + [0, 0, 0, 9, 99] + [UInt8](repeating: 0, count: 8)),  // unknown kind
             ("record[0]", [0x7F, 0xFF, 0xFF, 0xFF, 1]),  // implausible length
@@ -258,30 +319,30 @@ import Testing
         // Opened again, the partial record is a torn tail: cut off, the first item kept.
         let (reopened, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.data) == [Data("one".utf8)])
-        #expect(try reopened.add(Data("four".utf8)) == 2)
+        #expect(try reopened.add(Data("four".utf8)) == 2 + jump)
     }
 
     @Test func aTailOfZerosIsTornNotCorrupt() throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
-        let good = UserInfoLog.record(.add, 1, Data("ok".utf8))
+        let good = record(.add, 1, Data("ok".utf8))
         try Data(header + good + [UInt8](repeating: 0, count: 4096)).write(to: URL(fileURLWithPath: path))
         var (log, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.data) == [Data("ok".utf8)])
         // Rewritten without the zeros: the next id's record, then the item.
-        let rewritten = header.count + UserInfoLog.record(.next, 2, Data()).count + good.count
+        let rewritten = header.count + record(.next, 2, Data()).count + good.count
         #expect(size(path) == rewritten)
-        #expect(try log.add(Data("next".utf8)) == 2)
+        #expect(try log.add(Data("next".utf8)) == 2 + jump)
         // The length of the next record reached the disk, the page holding the rest did not.
-        let next = UserInfoLog.record(.add, 2, Data("next".utf8))
-        let third = UserInfoLog.record(.add, 3, Data("lost".utf8))
+        let next = record(.add, 2, Data("next".utf8))
+        let third = record(.add, 3, Data("lost".utf8))
         try Data(header + good + next + third.prefix(4) + [UInt8](repeating: 0, count: 100)).write(
             to: URL(fileURLWithPath: path))
         (log, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.id) == [1, 2])
-        #expect(size(path) == header.count + UserInfoLog.record(.next, 3, Data()).count + good.count + next.count)
-        #expect(try log.add(Data("again".utf8)) == 3)
+        #expect(size(path) == header.count + record(.next, 3, Data()).count + good.count + next.count)
+        #expect(try log.add(Data("again".utf8)) == 3 + jump)
     }
 
     @Test func anUnreadableLogIsAnErrorNotAnEmptyQueue() throws {
@@ -323,17 +384,16 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
-        let first = UserInfoLog.record(.add, 1, Data("one".utf8))
-        var second = UserInfoLog.record(.add, 2, Data("two!".utf8))
+        let first = record(.add, 1, Data("one".utf8))
+        var second = record(.add, 2, Data("two!".utf8))
         // The file system kept the second record's length but not all of its bytes: zeros inside.
         for index in (second.count - 6)..<second.count { second[index] = 0 }
         try Data(header + first + second).write(to: URL(fileURLWithPath: path))
         let (log, items) = try UserInfoLog.load(path: path)
         #expect(items.map(\.data) == [Data("one".utf8)])
-        // A torn append's item was never sent, so its id may be handed out again.
-        #expect(try log.add(Data("three".utf8)) == 2)
+        #expect(try log.add(Data("three".utf8)) == 2 + jump)
         // The same damage with a whole record after it: the record after it is kept.
-        let third = UserInfoLog.record(.add, 3, Data("three".utf8))
+        let third = record(.add, 3, Data("three".utf8))
         try Data(header + first + second + third).write(to: URL(fileURLWithPath: path))
         let (reopened, kept) = try UserInfoLog.load(path: path)
         #expect(kept.map(\.id) == [1, 3])
@@ -351,7 +411,7 @@ import Testing
         try Data(earlier + UserInfoLog.earlierRecord(.add, 3, Data("torn".utf8)).prefix(9)).write(to: URL(fileURLWithPath: path))
         let (log, items) = try UserInfoLog.load(path: path)
         #expect(items == [UserInfoLog.Item(id: 2, data: Data("two".utf8))])
-        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))).starts(with: header))
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))).starts(with: UserInfoLog.magic))
         #expect(try log.add(Data("three".utf8)) == 3)
         let (_, reloaded) = try UserInfoLog.load(path: path)
         #expect(reloaded.map(\.id) == [2, 3])

@@ -36,13 +36,14 @@ final class InlineSerialQueue: Sendable {
         drain()
     }
 
-    /// Runs `job` now on this thread when no job runs, else after the jobs already queued; the jobs
-    /// queued meanwhile then run in a task, not here. For a thread with work of its own (the sync
+    /// Runs `job` now on this thread when no job runs, else after the jobs already queued; then
+    /// runs the jobs queued meanwhile only while `free()` says this thread has nothing else to do,
+    /// and hands the rest to a task as soon as it has. For a thread with work of its own (the sync
     /// loop), which must not be kept running everybody's jobs.
-    func runOne(_ job: @escaping @Sendable () -> Void) {
+    func runOne(_ job: @escaping @Sendable () -> Void, whileFree free: () -> Bool) {
         guard becomeRunner(orQueue: .job(job)) else { return }
         job()
-        handOffRest()
+        drain(whileFree: free)
     }
 
     /// Queues `job`, or, when no job runs, starts a task that runs it: never on this thread. For
@@ -59,11 +60,11 @@ final class InlineSerialQueue: Sendable {
     /// jobs queued meanwhile then run in a task. For jobs that wait on a disk, from a thread that
     /// may wait (never a caller's task): the runner of the jobs before it hands its role over and
     /// returns, rather than running such a job itself.
-    func runOnThisThread(_ job: () -> Void) {
+    func runOnThisThread(_ job: () -> Void, whileFree free: () -> Bool = { true }) {
         let handOver = DispatchSemaphore(value: 0)
         if !becomeRunner(orQueue: .handOver(handOver)) { handOver.wait() }
         job()
-        handOffRest()
+        drain(whileFree: free)
     }
 
     /// Gives up the runner's role if nothing is queued, else hands it, with the queue, to a task.
@@ -93,8 +94,10 @@ final class InlineSerialQueue: Sendable {
     }
 
     /// Runs queued jobs until none is left (then gives up the role) or a waiting thread takes it over.
-    private func drain() {
-        while let entry = nextEntry() {
+    private func drain(whileFree free: () -> Bool = { true }) {
+        while true {
+            guard free() else { return handOffRest() }
+            guard let entry = nextEntry() else { return }
             switch entry {
             case .job(let job): job()
             case .handOver(let semaphore):

@@ -113,7 +113,7 @@ extension WatchConnection {
             // thread, never on a caller's task or the reading thread; meanwhile the batch is
             // committed as any other.
             compactionScheduled = true
-            syncQueue.async { self.queue.runOnThisThread { self.compactNow() } }
+            syncQueue.async { self.queue.runOnThisThread({ self.compactNow() }, whileFree: self.nothingToSync) }
         }
         if records.isEmpty && !needsSync {
             guard let last = pendingGroups.indices.last else {
@@ -177,21 +177,24 @@ extension WatchConnection {
                 if more {
                     Task { self.queue.run { self.synced() } }
                 } else {
-                    // NB: only this one job: what else is queued goes to a task, so the loop is free
-                    // for the next sync.
-                    self.queue.runOne { self.synced() }
+                    // NB: this thread goes on with queued jobs only while nothing waits to be synced;
+                    // then the rest goes to a task, and the loop is free for the next sync.
+                    self.queue.runOne({ self.synced() }, whileFree: self.nothingToSync)
                     return
                 }
             }
         }
     }
 
+    /// Whether no appended group waits for a sync (the sync queue's thread may then run jobs).
+    @Sendable func nothingToSync() -> Bool {
+        syncProgress.withLock { $0.requested <= $0.synced }
+    }
+
     /// A sync returned: perform the effects of every group it covers, in order.
     func synced() {
         let (synced, failure) = syncProgress.withLock { ($0.synced, $0.failure) }
-        // NB: a connection not yet started performs its effects (a shared state updated before
-        // `start()` waits for them); a stopped one performs none.
-        guard lifecycle != .stopped, storageError == nil else { return }
+        guard lifecycle == .running, storageError == nil else { return }
         if let failure {
             failStorage(failure)
             return

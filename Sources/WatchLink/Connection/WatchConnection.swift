@@ -120,7 +120,7 @@ public final class WatchConnection: @unchecked Sendable {
     }
 
     private func startNow() -> Result<Void, WatchLinkError> {
-        guard lifecycle == .idle else { return .success(()) }
+        guard lifecycle == .idle else { return storageError.map { .failure($0) } ?? .success(()) }
         let records: [DurableRecord]
         do throws(WatchLinkError) { records = try store.load() } catch { return .failure(error) }
         lifecycle = .running
@@ -372,7 +372,11 @@ public final class WatchConnection: @unchecked Sendable {
     /// Applies and records the update, and calls `done` once it is durable (or failed).
     private func updateStateNow(_ key: String, data: Data, done: @escaping (Result<Void, WatchLinkError>) -> Void) {
         if let storageError { return done(.failure(storageError)) }
-        guard lifecycle != .stopped else { return done(.failure(WatchLinkError(.cancelled, "connection stopped"))) }
+        // NB: not before `start()` either: an engine that has not read its log would version the
+        // update below what the log holds, and recovery would then drop it.
+        guard lifecycle == .running else {
+            return done(.failure(WatchLinkError(.cancelled, "connection is not running; call start()")))
+        }
         do throws(WatchLinkError) { try engine.checkStateFits(key, value: data) } catch { return done(.failure(error)) }
         afterSync(commit([engine.updateState(key, value: data, now: currentTime())])) { error in
             done(error.map { .failure($0) } ?? .success(()))

@@ -47,7 +47,8 @@ public final class SharedState<Value: Codable & Sendable>: Observable, Sendable 
     /// Sets the value locally and publishes it.
     ///
     /// - Throws: `payload_too_large` if the application context would exceed 262,144 bytes
-    ///   (the value is not applied), `storage_failed` if it could not be saved.
+    ///   (the value is not applied), `storage_failed` if it could not be saved, `cancelled` before
+    ///   the connection's `start()` or after its `stop()`.
     public func update(_ newValue: Value) async throws(WatchLinkError) {
         let data = try WireCodec.encodeValue(newValue)
         try await connection.updateState(key, data: data)

@@ -7,15 +7,24 @@
 /// tail of zeros from a size that reached the disk before the data), so when a valid frame follows
 /// the damage, the damage is skipped and everything after it kept; when none does, the rest of the
 /// file is a torn tail.
+///
+/// A log may *salt* its checksums with bytes of its own (`seed`, the unfinished CRC-32 of the salt):
+/// frames then check out only in that file, so bytes an app wrote into a record (which might hold
+/// a whole frame) can never pass for a record of their own.
 enum LogFrame {
     /// Length and checksum.
     static let headerSize = 8
+    /// The seed of an unsalted frame's checksum.
+    static let unsalted: UInt32 = 0xFFFF_FFFF
 
-    /// Appends `body` as one frame.
-    static func append(_ body: [UInt8], to out: inout [UInt8]) {
+    /// The seed for frames salted with `salt`.
+    static func seed(salt: [UInt8]) -> UInt32 { CRC32.checksum(salt, finishing: false) }
+
+    /// Appends `body` as one frame, its checksum seeded with `seed`.
+    static func append(_ body: [UInt8], to out: inout [UInt8], seed: UInt32 = unsalted) {
         let n = UInt32(body.count)
         let length = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
-        let sum = CRC32.checksum(body, after: CRC32.checksum(length, finishing: false))
+        let sum = CRC32.checksum(body, after: CRC32.checksum(length, after: seed, finishing: false))
         out += length
         out += [UInt8(sum >> 24), UInt8(sum >> 16 & 0xFF), UInt8(sum >> 8 & 0xFF), UInt8(sum & 0xFF)]
         out += body
@@ -30,17 +39,19 @@ enum LogFrame {
     }
 
     /// Reads the frames of `bytes` from `start`, each body at most `maximumLength` bytes.
-    static func scan(_ bytes: [UInt8], from start: Int, maximumLength: Int) -> Scan {
+    static func scan(_ bytes: [UInt8], from start: Int, maximumLength: Int, seed: UInt32 = unsalted) -> Scan {
         var scan = Scan()
         var offset = start
         while offset < bytes.count {
-            if let body = frame(in: bytes, at: offset, maximumLength: maximumLength) {
+            if let body = frame(in: bytes, at: offset, maximumLength: maximumLength, seed: seed) {
                 scan.bodies.append(body)
                 offset = body.upperBound
                 continue
             }
             var next = offset + 1
-            while next + headerSize <= bytes.count, frame(in: bytes, at: next, maximumLength: maximumLength) == nil { next += 1 }
+            while next + headerSize <= bytes.count, frame(in: bytes, at: next, maximumLength: maximumLength, seed: seed) == nil {
+                next += 1
+            }
             let end = next + headerSize <= bytes.count ? next : bytes.count
             scan.damaged.append(offset..<end)
             offset = end
@@ -49,7 +60,7 @@ enum LogFrame {
     }
 
     /// The body of the valid frame at `offset`, or nil.
-    static func frame(in bytes: [UInt8], at offset: Int, maximumLength: Int) -> Range<Int>? {
+    static func frame(in bytes: [UInt8], at offset: Int, maximumLength: Int, seed: UInt32 = unsalted) -> Range<Int>? {
         guard offset + headerSize <= bytes.count else { return nil }
         let length =
             Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
@@ -57,7 +68,7 @@ enum LogFrame {
         guard length <= maximumLength, body + length <= bytes.count else { return nil }
         let stored = bytes[(offset + 4)..<body].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let sum = CRC32.checksum(
-            bytes[body..<(body + length)], after: CRC32.checksum(bytes[offset..<(offset + 4)], finishing: false))
+            bytes[body..<(body + length)], after: CRC32.checksum(bytes[offset..<(offset + 4)], after: seed, finishing: false))
         return sum == stored ? body..<(body + length) : nil
     }
 }

@@ -9,9 +9,12 @@ import Foundation
 /// The queued user info of a ``SocketSession`` on disk: an append-only log, so queueing an item
 /// writes that item alone, however long the queue is.
 ///
-/// The file starts with a header (`WLKUIL`, 0, version 2); each record is a ``LogFrame`` (its
-/// length, a CRC-32 over the length and the body, the body) whose body is a kind byte, an 8-byte
-/// big-endian id and the kind's bytes. Kinds:
+/// The file starts with a header (`WLKUIL`, 0, version 2, then 8 random bytes, the file's salt,
+/// twice);
+/// each record is a ``LogFrame`` (its length, a CRC-32 over the salt, the length and the body, the
+/// body) whose body is a kind byte, an 8-byte big-endian id and the kind's bytes. The salt makes a
+/// frame that an app's item holds (its bytes are the app's) fail the check in this file, so it can
+/// never pass for a record, even once a crash has torn the item around it. Kinds:
 /// - `add`: the item with that id, its bytes after the id;
 /// - `acknowledged`: every item up to that id was acknowledged and is gone;
 /// - `next`: the next id to hand out (written first by a compaction, which drops the rest).
@@ -20,8 +23,12 @@ import Foundation
 /// dropped when the log is opened, and so is a damaged record anywhere else (its checksum covers its
 /// length, so a damaged length is damage, never a record running past the end): reading goes on at
 /// the next valid frame, keeps every record after the damage, and rewrites the file without it
-/// (``lastRecovery`` says what was dropped). A frame whose checksum holds but whose body is not a
-/// valid record is `storage_failed` naming it, unless it follows damage (then it is more damage).
+/// (``lastRecovery`` says what was dropped). After any damage the next id jumps by 2^32, past every
+/// id the dropped records could have held, so no id is handed out twice (a receiver takes an id it
+/// has seen for a resend). A frame whose checksum holds but whose body is not a valid record is
+/// `storage_failed` naming it, unless it follows damage (then it is more damage). A header whose
+/// first bytes are damaged is read with its salt, and one whose two copies of the salt differ with
+/// the copy more records check out with.
 /// An append that fails is cut off at once (and the cut synced), so nothing ever follows a partial
 /// record; a log that cannot cut it off refuses further writes with `storage_failed` until it is
 /// opened again. Once acknowledged records outweigh live ones (and pass ``compactionThreshold``)
@@ -43,8 +50,12 @@ final class UserInfoLog {
         case next = 3
     }
 
-    /// The first bytes of a log in this format: `WLKUIL`, 0, version 2.
-    static let header: [UInt8] = Array("WLKUIL".utf8) + [0, 2]
+    /// The first bytes of a log in this format: `WLKUIL`, 0, version 2; the salt follows.
+    static let magic: [UInt8] = Array("WLKUIL".utf8) + [0, 2]
+    /// The magic and the 8-byte salt, twice (a changed byte in one copy leaves the other).
+    static let headerSize = 24
+    /// How far the next id jumps after damage: past any id the dropped records could have held.
+    static let idJumpAfterDamage: UInt64 = 1 << 32
     /// The largest record body: an item at the user-info size limit.
     static let maxBody = 1 + 8 + SessionLimits.userInfo
     /// The earlier format's kind-byte flag for a record that ends with its CRC-32.
@@ -63,6 +74,9 @@ final class UserInfoLog {
 
     let path: String
     var io = IO()
+    /// The file's salt, and the checksum seed it makes.
+    let salt: [UInt8]
+    private let seed: UInt32
     private var fd: Int32
     /// Bytes of whole records in the file: where the next record starts.
     private var size: Int
@@ -123,15 +137,31 @@ final class UserInfoLog {
     static func load(path: String) throws(WatchLinkError) -> (UserInfoLog, [Item]) {
         let bytes = try FileStore.readIfPresent(path) ?? []
         if bytes.isEmpty {
-            let fd = try FileStore.replaceFile(at: path, with: header)
-            return (UserInfoLog(path: path, fd: fd, size: header.count, nextID: 1), [])
+            let salt = newSalt()
+            let fd = try FileStore.replaceFile(at: path, with: header(salt: salt))
+            return (UserInfoLog(path: path, fd: fd, size: headerSize, nextID: 1, salt: salt), [])
         }
         var replay = Replay()
         var dropped: [Range<Int>] = []
-        let current = bytes.starts(with: header)
+        // NB: no log of the earlier format starts with a length this large (`WLKU` read as one).
+        let firstLength = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        let current = bytes.count >= headerSize && (bytes.starts(with: magic) || firstLength > maxRecordLength)
+        var salt = newSalt()
         if current {
-            let scan = LogFrame.scan(bytes, from: header.count, maximumLength: maxBody)
-            dropped = scan.damaged
+            if !bytes.starts(with: magic) { dropped.append(0..<magic.count) }
+            let copies = [Array(bytes[magic.count..<(magic.count + 8)]), Array(bytes[(magic.count + 8)..<headerSize])]
+            salt = copies[0]
+            var scan = LogFrame.scan(bytes, from: headerSize, maximumLength: maxBody, seed: LogFrame.seed(salt: salt))
+            if copies[1] != copies[0] {
+                // NB: one copy was damaged: the other is the one the records check out with.
+                dropped.append(magic.count..<headerSize)
+                let other = LogFrame.scan(bytes, from: headerSize, maximumLength: maxBody, seed: LogFrame.seed(salt: copies[1]))
+                if other.bodies.count > scan.bodies.count {
+                    scan = other
+                    salt = copies[1]
+                }
+            }
+            dropped += scan.damaged
             let firstDamage = scan.damaged.first?.lowerBound ?? Int.max
             for (index, body) in scan.bodies.enumerated() {
                 let frame = (body.lowerBound - LogFrame.headerSize)..<body.upperBound
@@ -151,30 +181,36 @@ final class UserInfoLog {
             try replayEarlierFormat(bytes, path: path, into: &replay)
         }
         let items = replay.items.values.sorted { $0.id < $1.id }
-        // NB: an id must never be handed out twice (a receiver takes an id it has seen for a resend).
-        // Damage with valid records after it hit records that were synced, and so perhaps sent;
-        // items get consecutive ids, so those records held at most one id each beyond the ones
-        // that survived: skip that many. A damaged tail is a torn append, whose item was never
-        // sent (only synced items are). The `next` record a compaction writes first is written by
-        // a rename, so no crash can damage it.
-        let synced = dropped.filter { $0.upperBound < bytes.count }.reduce(0) { $0 + $1.count }
-        replay.next += UInt64(synced / (LogFrame.headerSize + 9))
+        if !dropped.isEmpty {
+            // NB: an id must never be handed out twice (a receiver takes an id it has seen for a
+            // resend), and the dropped records (items, or the `next` record a compaction wrote) may
+            // have held any id up to the next one: jump past them all. Ids only need to grow.
+            let (jumped, overflow) = replay.next.addingReportingOverflow(idJumpAfterDamage)
+            replay.next = overflow ? .max : jumped
+        }
         guard current && dropped.isEmpty else {
             // NB: rewritten whole (beside, fsync, rename), so later appends never follow damage or
-            // the earlier format.
-            // NB: no descriptor yet: the compaction writes the file and keeps the one it wrote through.
-            let log = UserInfoLog(path: path, fd: -1, size: 0, nextID: replay.next)
+            // the earlier format; no descriptor yet: the compaction keeps the one it wrote through.
+            let log = UserInfoLog(path: path, fd: -1, size: 0, nextID: replay.next, salt: salt)
             try log.compact(items, nextID: replay.next)
             log.lastRecovery = dropped.sorted { $0.lowerBound < $1.lowerBound }
             return (log, items)
         }
         let fd = open(path, O_WRONLY | O_APPEND)
         guard fd >= 0 else { throw FileStore.failure("open", path) }
-        let log = UserInfoLog(path: path, fd: fd, size: bytes.count, nextID: replay.next)
+        let log = UserInfoLog(path: path, fd: fd, size: bytes.count, nextID: replay.next, salt: salt)
         log.sizes = replay.sizes
         log.liveBytes = replay.sizes.values.reduce(0, +)
-        log.deadBytes = bytes.count - header.count - log.liveBytes
+        log.deadBytes = bytes.count - headerSize - log.liveBytes
         return (log, items)
+    }
+
+    /// The header of a log salted with `salt`.
+    static func header(salt: [UInt8]) -> [UInt8] { magic + salt + salt }
+
+    static func newSalt() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
     /// Reads a log of the format before the header. A torn last record (cut short, a checksum that
@@ -227,11 +263,13 @@ final class UserInfoLog {
         bytes[start..<(start + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
-    private init(path: String, fd: Int32, size: Int, nextID: UInt64) {
+    private init(path: String, fd: Int32, size: Int, nextID: UInt64, salt: [UInt8]) {
         self.path = path
         self.fd = fd
         self.size = size
         self.nextID = nextID
+        self.salt = salt
+        self.seed = LogFrame.seed(salt: salt)
     }
 
     deinit { close(fd) }
@@ -239,7 +277,10 @@ final class UserInfoLog {
     /// Appends `data` as the next item and syncs it; returns its id.
     func add(_ data: Data) throws(WatchLinkError) -> UInt64 {
         let id = nextID
-        let record = Self.record(.add, id, data)
+        guard id < .max else {
+            throw WatchLinkError(.storageFailed, "the user-info log ran out of ids", details: ["path": path])
+        }
+        let record = self.record(.add, id, data)
         try append(record, sync: true)
         nextID = id + 1
         sizes[id] = record.count
@@ -268,7 +309,7 @@ final class UserInfoLog {
                 compactionDue = deadBytes + Self.compactionThreshold
             }
         }
-        let record = Self.record(.acknowledged, id, Data())
+        let record = self.record(.acknowledged, id, Data())
         try append(record, sync: false)
         deadBytes += record.count
     }
@@ -297,10 +338,10 @@ final class UserInfoLog {
     func compact(_ items: [Item], nextID floor: UInt64 = 1) throws(WatchLinkError) {
         if let broken { throw broken }
         nextID = max(nextID, floor, (items.last?.id ?? 0) + 1)
-        var bytes = Self.header + Self.record(.next, nextID, Data())
+        var bytes = Self.header(salt: salt) + record(.next, nextID, Data())
         var sizes: [UInt64: Int] = [:]
         for item in items {
-            let record = Self.record(.add, item.id, item.data)
+            let record = self.record(.add, item.id, item.data)
             sizes[item.id] = record.count
             bytes += record
         }
@@ -310,18 +351,21 @@ final class UserInfoLog {
         size = bytes.count
         self.sizes = sizes
         liveBytes = sizes.values.reduce(0, +)
-        deadBytes = bytes.count - Self.header.count - liveBytes
+        deadBytes = bytes.count - Self.headerSize - liveBytes
     }
 
-    /// The record of `kind` for `id` carrying `data`: a ``LogFrame``.
-    static func record(_ kind: Kind, _ id: UInt64, _ data: Data) -> [UInt8] {
+    /// The record of `kind` for `id` carrying `data`, for this file.
+    func record(_ kind: Kind, _ id: UInt64, _ data: Data) -> [UInt8] { Self.record(kind, id, data, seed: seed) }
+
+    /// The record of `kind` for `id` carrying `data`: a ``LogFrame`` whose checksum is seeded with `seed`.
+    static func record(_ kind: Kind, _ id: UInt64, _ data: Data, seed: UInt32) -> [UInt8] {
         var body: [UInt8] = [kind.rawValue]
         body.reserveCapacity(9 + data.count)
         for shift in stride(from: 56, through: 0, by: -8) { body.append(UInt8(truncatingIfNeeded: id >> UInt64(shift))) }
         body += data
         var out: [UInt8] = []
         out.reserveCapacity(LogFrame.headerSize + body.count)
-        LogFrame.append(body, to: &out)
+        LogFrame.append(body, to: &out, seed: seed)
         return out
     }
 
