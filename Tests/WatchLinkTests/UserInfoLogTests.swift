@@ -32,6 +32,13 @@ import Testing
 
     let jump = UserInfoLog.idJumpAfterDamage
 
+    /// Writes a log at `path` holding `items` (ids from 1), and returns its salt.
+    func writeLog(_ path: String, _ items: [String]) throws -> [UInt8] {
+        let (log, _) = try UserInfoLog.load(path: path)
+        for item in items { _ = try log.add(Data(item.utf8)) }
+        return log.salt
+    }
+
     func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? -1
     }
@@ -83,13 +90,7 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
-        let fileSalt: [UInt8]
-        do {
-            let (log, _) = try UserInfoLog.load(path: path)
-            _ = try log.add(Data("one".utf8))
-            _ = try log.add(Data("two".utf8))
-            fileSalt = log.salt
-        }
+        let fileSalt = try writeLog(path, ["one", "two"])
         // A crash mid-append: the last record's length is there, most of its bytes are not.
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seekToEnd()
@@ -106,12 +107,7 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
-        let fileSalt: [UInt8]
-        do {
-            let (log, _) = try UserInfoLog.load(path: path)
-            for n in 1...3 { _ = try log.add(Data("item \(n)".utf8)) }
-            fileSalt = log.salt
-        }
+        let fileSalt = try writeLog(path, (1...3).map { "item \($0)" })
         let synced = try Data(contentsOf: URL(fileURLWithPath: path))
         let torn = record(.add, 4, Data(repeating: 0x33, count: 40), salt: fileSalt)
         for cut in 0..<torn.count {
@@ -131,10 +127,7 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
-        do {
-            let (log, _) = try UserInfoLog.load(path: path)
-            for n in 1...3 { _ = try log.add(Data("item \(n)".utf8)) }
-        }
+        _ = try writeLog(path, (1...3).map { "item \($0)" })
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let second = UserInfoLog.headerSize + record(.add, 1, Data("item 1".utf8)).count
         // The second record's length now runs past the end of the file; the checksum covers the
@@ -202,12 +195,7 @@ import Testing
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/userinfo.log"
-        let fileSalt: [UInt8]
-        do {
-            let (log, _) = try UserInfoLog.load(path: path)
-            _ = try log.add(Data("kept".utf8))
-            fileSalt = log.salt
-        }
+        let fileSalt = try writeLog(path, ["kept"])
         let synced = try Data(contentsOf: URL(fileURLWithPath: path))
         // An app's item holding whole frames: an acknowledgement of everything, a huge next id and
         // a forged item, unsalted and under a salt other than the file's.
