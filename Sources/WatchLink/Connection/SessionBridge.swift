@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Session callbacks, queued in arrival order for the connection's actor.
+/// Session callbacks, queued in arrival order for the connection's jobs.
 enum SessionInput: Sendable {
     case activated(SessionActivationState)
     case reachability(Bool)

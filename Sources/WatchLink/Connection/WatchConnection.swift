@@ -142,20 +142,7 @@ public final class WatchConnection: @unchecked Sendable {
     }
 
     private func stopNow() {
-        lifecycle = .stopped
-        wakeTask?.cancel()
-        let cancelled = WatchLinkError(.cancelled, "connection stopped")
-        let waiting = syncWaiters
-        syncWaiters.removeAll()
-        for waiter in waiting { waiter.body(cancelled) }
-        for waiter in waiters.values { waiter.resume(returning: .failure(cancelled)) }
-        for waiter in acceptWaiters.values { waiter.resume(returning: .failure(cancelled)) }
-        waiters.removeAll()
-        acceptWaiters.removeAll()
-        for continuation in eventContinuations.values { continuation.finish() }
-        eventContinuations.removeAll()
-        for continuation in fileContinuations.values { continuation.finish() }
-        fileContinuations.removeAll()
+        end(with: WatchLinkError(.cancelled, "connection stopped"))
     }
 
     /// Registers the handler for requests of type `R`; a second registration for the same key throws.

@@ -4,7 +4,7 @@ import Synchronization
 /// The observable state of a ``WatchConnection``: activation, reachability, pending requests, health.
 ///
 /// Conforms to `Observation.Observable` by hand (rather than with the macro) so it can be
-/// `Sendable` and updated from the connection's actor while views read it anywhere.
+/// `Sendable` and updated by the connection's jobs while views read it anywhere.
 public final class WatchLinkStatus: Observable, Sendable {
     /// A consistent copy of every property.
     public struct Snapshot: Sendable, Hashable {

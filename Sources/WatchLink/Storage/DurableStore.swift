@@ -13,7 +13,7 @@ package protocol DurableStore: Sendable {
     func sync() throws(WatchLinkError)
     /// Atomically replaces the whole log.
     func replace(with records: [DurableRecord]) throws(WatchLinkError)
-    /// Whether `sync` waits on a device, so the connection should run it off its actor while it
+    /// Whether `sync` waits on a device, so the connection should run it on its sync queue while it
     /// gathers the next group commit. `false` by default: the sync then runs inline.
     var syncsInBackground: Bool { get }
 }

@@ -164,7 +164,7 @@ public final class FileStore: DurableStore {
     /// A whole log image of `records`: the header and their frames.
     static func frame(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] { header + (try frames(records)) }
 
-    /// `fdatasync` waits on the disk, so the connection runs it off its actor.
+    /// `fdatasync` waits on the disk, so the connection runs it on its sync queue, off its jobs.
     package var syncsInBackground: Bool { true }
 
     /// What the log has done since it was opened.
