@@ -8,6 +8,10 @@ struct Samples {
         values.append(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
+    mutating func add(contentsOf other: Samples) {
+        values += other.values
+    }
+
     func percentile(_ p: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()

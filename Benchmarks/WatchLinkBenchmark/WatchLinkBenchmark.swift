@@ -5,7 +5,7 @@ import WatchLink
     import Glibc
 #endif
 
-/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--round-trip-only | --durable-only]`: the floors and WatchLink, measured in one run.
+/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--round-trip-only | --throughput-only | --durable-only]`: the floors and WatchLink, measured in one run.
 ///
 /// The process acts as the phone and spawns a copy of itself (`serve`) as the watch; both the
 /// echo floor and WatchLink run between those same two processes.
@@ -62,43 +62,62 @@ struct WatchLinkBenchmark {
                 connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch)
             return
         }
-        var echo = Samples()
-        var ours = Samples()
-        let (echoRun, oursRun) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
-            echoClient.run(size, into: &echo)
-        } ours: { size in
-            try await Self.roundTrips(connection, payload, count: size, into: &ours)
+        // NB: ours twice: from tasks on the global executor, and from tasks that prefer the
+        // connection's executor (resumed on the thread that read the response).
+        let pinned = connection.taskExecutor
+        if !arguments.contains("--throughput-only") {
+            var echo = Samples()
+            var global = Samples()
+            var onConnection = Samples()
+            let (echoRun, oursRuns) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+                echoClient.run(size, into: &echo)
+            } ours: { size in
+                try await Self.roundTrips(connection, payload, count: size, into: &global)
+            } pinned: { size in
+                var samples = Samples()
+                let elapsed = try await withTaskExecutorPreference(pinned) {
+                    try await Self.roundTrips(connection, payload, count: size, into: &samples)
+                }
+                onConnection.add(contentsOf: samples)
+                return elapsed
+            }
+            print(
+                "floor  socket echo (\(frame.count) B frame): p50 \(format(echo.p50)) µs  p99 \(format(echo.p99)) µs  \(format(rate(count, echoRun.elapsed))) round trips/s  CPU \(format(micros(echoRun.cpu) / Double(count))) µs/round trip"
+            )
+            for (name, samples, run) in [
+                ("global executor", global, oursRuns.ours), ("connection's executor", onConnection, oursRuns.pinned),
+            ] {
+                print(
+                    "ours   non-durable round trip, task on the \(name): p50 \(format(samples.p50)) µs  p99 \(format(samples.p99)) µs  \(format(rate(count, run.elapsed))) round trips/s  CPU \(format(micros(run.cpu) / Double(count))) µs/round trip"
+                )
+            }
+            print("blocks \(blocks) alternating blocks of each, \(count) round trips in all; CPU is both processes'")
+            print(
+                "ratio  round-trip p50 ours/echo = \(format(global.p50 / max(echo.p50, 0.001)))x on the global executor, \(format(onConnection.p50 / max(echo.p50, 0.001)))x on the connection's (target ≤ 3x)"
+            )
         }
-        let (echoElapsed, echoCPU) = echoRun
-        let (oursElapsed, oursCPU) = oursRun
-        print(
-            "floor  socket echo (\(frame.count) B frame): p50 \(format(echo.p50)) µs  p99 \(format(echo.p99)) µs  \(format(rate(count, echoElapsed))) round trips/s  CPU \(format(micros(echoCPU) / Double(count))) µs/round trip"
-        )
-        print(
-            "ours   non-durable round trip: p50 \(format(ours.p50)) µs  p99 \(format(ours.p99)) µs  \(format(rate(count, oursElapsed))) round trips/s  CPU \(format(micros(oursCPU) / Double(count))) µs/round trip"
-        )
-        print("blocks \(blocks) alternating blocks of each, \(count) round trips in all; CPU is both processes'")
-        print("ratio  round-trip p50 ours/echo = \(format(ours.p50 / max(echo.p50, 0.001)))x (target ≤ 3x)")
 
-        let (pipelined, concurrent) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+        let (pipelined, concurrentRuns) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
             echoClient.runPipelined(size)
         } ours: { size in
-            try await concurrentRoundTrips(connection, payload, count: size, concurrency: concurrency)
+            try await concurrentRoundTrips(connection, payload, count: size, concurrency: concurrency, executor: nil)
+        } pinned: { size in
+            try await concurrentRoundTrips(connection, payload, count: size, concurrency: concurrency, executor: pinned)
         }
-        let (pipelinedElapsed, pipelinedCPU) = pipelined
-        let (concurrentElapsed, concurrentCPU) = concurrent
-        let pipelinedRate = rate(count, pipelinedElapsed)
-        let concurrentRate = rate(count, concurrentElapsed)
+        let pipelinedRate = rate(count, pipelined.elapsed)
         print(
-            "floor  pipelined echo (one writer, one reader): \(format(pipelinedRate)) frames/s  CPU \(format(micros(pipelinedCPU) / Double(count))) µs/frame"
+            "floor  pipelined echo (one writer, one reader): \(format(pipelinedRate)) frames/s  CPU \(format(micros(pipelined.cpu) / Double(count))) µs/frame"
         )
-        print(
-            "ours   non-durable throughput, \(concurrency) concurrent: \(format(concurrentRate)) round trips/s  CPU \(format(micros(concurrentCPU) / Double(count))) µs/round trip"
-        )
-        print(
-            "ratio  non-durable throughput ours/pipelined echo = \(String(format: "%.3f", concurrentRate / max(pipelinedRate, 0.001)))x (target ≥ 0.5x)"
-        )
-        if arguments.contains("--round-trip-only") { return }
+        var ratios: [String] = []
+        for (name, run) in [("global executor", concurrentRuns.ours), ("connection's executor", concurrentRuns.pinned)] {
+            let ours = rate(count, run.elapsed)
+            print(
+                "ours   non-durable throughput, \(concurrency) concurrent tasks on the \(name): \(format(ours)) round trips/s  CPU \(format(micros(run.cpu) / Double(count))) µs/round trip"
+            )
+            ratios.append("\(String(format: "%.3f", ours / max(pipelinedRate, 0.001)))x on the \(name)")
+        }
+        print("ratio  non-durable throughput ours/pipelined echo = \(ratios.joined(separator: ", ")) (target ≥ 0.5x)")
+        if arguments.contains("--round-trip-only") || arguments.contains("--throughput-only") { return }
 
         try await durableSends(
             connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch)
@@ -120,26 +139,47 @@ struct WatchLinkBenchmark {
         )
     }
 
-    /// Runs `floor` and `ours` in `blocks` alternating blocks that add up to `count` each; returns
-    /// each one's time and CPU (of both processes).
+    /// What a part of a run took: time, and CPU of both processes.
+    struct Run {
+        var elapsed = Duration.zero
+        var cpu = Duration.zero
+    }
+
+    /// Runs `floor`, `ours` and `pinned` (when given) in `blocks` alternating blocks that add up to
+    /// `count` each; returns each one's time and CPU (of both processes).
     ///
-    /// NB: alternating, so both see the same machine: on a VM the cost of waking a thread changes
-    /// several-fold from one second to the next.
+    /// NB: alternating, so all see the same machine: on a VM the cost of waking a thread changes
+    /// several-fold from one second to the next. Each block starts after a pause of 50 ms.
     nonisolated(nonsending) static func alternating(
-        count: Int, blocks: Int, watch: Int32, floor: (Int) throws -> Duration, ours: (Int) async throws -> Duration
-    ) async throws -> (floor: (elapsed: Duration, cpu: Duration), ours: (elapsed: Duration, cpu: Duration)) {
-        var floorRun = (elapsed: Duration.zero, cpu: Duration.zero)
-        var oursRun = (elapsed: Duration.zero, cpu: Duration.zero)
+        count: Int, blocks: Int, watch: Int32, floor: (Int) throws -> Duration, ours: (Int) async throws -> Duration,
+        pinned: ((Int) async throws -> Duration)? = nil
+    ) async throws -> (floor: Run, ours: (ours: Run, pinned: Run)) {
+        var floorRun = Run()
+        var oursRun = Run()
+        var pinnedRun = Run()
+        func cpu() -> Duration { CPUTime.ofSelf() + CPUTime.of(watch) }
+        // NB: each block starts on a quiet machine: without a pause, a block inherits the threads
+        // of the one before it still winding down (the pool's, a connection's), which then compete
+        // with it for the two cores; whichever part ran second paid for the first.
+        func settle() { usleep(50_000) }
         for block in 0..<blocks {
             let size = count / blocks + (block < count % blocks ? 1 : 0)
-            var cpu = CPUTime.ofSelf() + CPUTime.of(watch)
+            settle()
+            var before = cpu()
             floorRun.elapsed += try floor(size)
-            floorRun.cpu += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
-            cpu = CPUTime.ofSelf() + CPUTime.of(watch)
+            floorRun.cpu += cpu() - before
+            settle()
+            before = cpu()
             oursRun.elapsed += try await ours(size)
-            oursRun.cpu += CPUTime.ofSelf() + CPUTime.of(watch) - cpu
+            oursRun.cpu += cpu() - before
+            if let pinned {
+                settle()
+                before = cpu()
+                pinnedRun.elapsed += try await pinned(size)
+                pinnedRun.cpu += cpu() - before
+            }
         }
-        return (floorRun, oursRun)
+        return (floorRun, (oursRun, pinnedRun))
     }
 
     /// Sequential round trips, from the global executor as a caller in a task would make them (the
@@ -157,15 +197,16 @@ struct WatchLinkBenchmark {
         return start.duration(to: clock.now)
     }
 
-    /// Non-durable round trips from `concurrency` tasks at once; returns the time taken.
+    /// Non-durable round trips from `concurrency` tasks at once, preferring `executor` when given;
+    /// returns the time taken.
     nonisolated static func concurrentRoundTrips(
-        _ connection: WatchConnection, _ payload: Echo, count: Int, concurrency: Int
+        _ connection: WatchConnection, _ payload: Echo, count: Int, concurrency: Int, executor: (any TaskExecutor)?
     ) async throws -> Duration {
         let clock = ContinuousClock()
         let start = clock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<concurrency {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     for _ in stride(from: worker, to: count, by: concurrency) {
                         _ = try await connection.send(payload, strategy: .messageOnly, durable: false)
                     }
@@ -183,12 +224,12 @@ struct WatchLinkBenchmark {
         _ connection: WatchConnection, store: FileStore, directory: String, count: Int, senders: Int, blocks: Int, watch: Int32
     ) async throws {
         let record = Record(text: String(repeating: "r", count: 128))
-        func ours(_ sends: Int) async throws -> Duration {
+        func ours(_ sends: Int, on executor: (any TaskExecutor)? = nil) async throws -> Duration {
             let clock = ContinuousClock()
             let start = clock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<senders {
-                    group.addTask {
+                    group.addTask(executorPreference: executor) {
                         for _ in stride(from: worker, to: sends, by: senders) {
                             try await connection.post(record, strategy: .messageWithUserInfoFallback)
                         }
@@ -217,24 +258,31 @@ struct WatchLinkBenchmark {
             "durable each send writes \(format(recordsPerSend)) records, \(format(bytesPerSend)) B on the phone (measured over \(warmUp) warm-up sends); the floor writes the same"
         )
         let start = store.statistics
-        let (floorRun, oursRun) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+        let (floorRun, oursRuns) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
             floor.run(size, senders: senders)
         } ours: { size in
             try await ours(size)
+        } pinned: { size in
+            try await ours(size, on: connection.taskExecutor)
         }
-        let (floorElapsed, floorCPU) = floorRun
-        let (oursElapsed, oursCPU) = oursRun
         let end = store.statistics
-        let floorRate = rate(count, floorElapsed)
-        let oursRate = rate(count, oursElapsed)
+        let floorRate = rate(count, floorRun.elapsed)
         print(
-            "floor  group commit, \(senders) senders, one writer, fdatasync: \(format(floorRate)) sends/s  \(format(Double(floor.records) / Double(max(floor.syncs, 1)))) records/sync  CPU \(format(micros(floorCPU) / Double(count))) µs/send"
+            "floor  group commit, \(senders) senders, one writer, fdatasync: \(format(floorRate)) sends/s  \(format(Double(floor.records) / Double(max(floor.syncs, 1)))) records/sync  CPU \(format(micros(floorRun.cpu) / Double(count))) µs/send"
         )
         print(
-            "ours   durable sends (accepted = recorded + fsynced), \(senders) concurrent: \(format(oursRate)) sends/s  \(format(Double(end.records - start.records) / Double(max(end.syncs - start.syncs, 1)))) records/sync  CPU \(format(micros(oursCPU) / Double(count))) µs/send (both processes)"
+            "ours   \(format(Double(end.records - start.records) / Double(max(end.syncs - start.syncs, 1)))) records/sync over both of the runs below"
         )
+        var ratios: [String] = []
+        for (name, run) in [("global executor", oursRuns.ours), ("connection's executor", oursRuns.pinned)] {
+            let oursRate = rate(count, run.elapsed)
+            print(
+                "ours   durable sends (accepted = recorded + fsynced), \(senders) concurrent tasks on the \(name): \(format(oursRate)) sends/s  CPU \(format(micros(run.cpu) / Double(count))) µs/send (both processes)"
+            )
+            ratios.append("\(String(format: "%.3f", oursRate / max(floorRate, 0.001)))x on the \(name)")
+        }
         print("blocks \(blocks) alternating blocks of each, \(count) sends in all")
-        print("ratio  durable sends ours/floor = \(String(format: "%.3f", oursRate / max(floorRate, 0.001)))x (target ≥ 0.8x)")
+        print("ratio  durable sends ours/floor = \(ratios.joined(separator: ", ")) (target ≥ 0.8x)")
     }
 
     static func makeConnection(_ origin: DeviceOrigin, _ directory: String) throws -> (

@@ -281,6 +281,40 @@ import Testing
         #expect(H.runs(second).map(\.requestID) == [H.request(2).requestID])
     }
 
+    @Test func aMessageQueuedBehindAHandlerStartsWhenItsDeadlinePassesWithoutAnotherArriving() {
+        var watch = H.engine(.watch)
+        var slow = H.request(1, deadline: 100)
+        slow.runsInArrivalOrder = true
+        var next = H.request(2)
+        next.runsInArrivalOrder = true
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(slow)), on: .message, now: H.t0)).count == 1)
+        // Queued behind the slow handler, before its deadline.
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(next)), on: .message, now: H.t0)).isEmpty)
+        // Nothing else arrives: the engine asks to be woken just past the slow request's deadline,
+        // and starts the queued one then.
+        guard let wake = watch.nextWakeup else {
+            Issue.record("no wake-up for the overdue handler")
+            return
+        }
+        #expect(wake > slow.deadline)
+        #expect(wake <= slow.deadline.advanced(by: .seconds(1)))
+        #expect(H.runs(watch.tick(now: wake)).map(\.requestID) == [H.request(2).requestID])
+    }
+
+    @Test func aResendOfAQueuedMessageReleasesAnOverdueHandler() {
+        var watch = H.engine(.watch)
+        var slow = H.request(1, deadline: 100)
+        slow.runsInArrivalOrder = true
+        var next = H.request(2)
+        next.runsInArrivalOrder = true
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(slow)), on: .message, now: H.t0)).count == 1)
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(next)), on: .message, now: H.t0)).isEmpty)
+        // The sender retries the queued request after the slow one's deadline: it is not queued
+        // twice, and it starts.
+        let resent = watch.receive(WireCodec.encode(.request(next)), on: .message, now: H.t0.advanced(by: .seconds(1)))
+        #expect(H.runs(resent).map(\.requestID) == [H.request(2).requestID])
+    }
+
     @Test func lateRequestIsRefusedNotRun() {
         var watch = H.engine(.watch)
         let actions = watch.receive(

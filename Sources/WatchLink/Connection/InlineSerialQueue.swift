@@ -56,6 +56,17 @@ final class InlineSerialQueue: Sendable {
         }
     }
 
+    /// Queues `job`, or, when no job runs, runs it on a thread of the global dispatch pool: never
+    /// on this thread, and never before returning. For an executor's `enqueue`, called while the
+    /// runtime may still be suspending the task it hands over.
+    func runLater(_ job: @escaping @Sendable () -> Void) {
+        guard becomeRunner(orQueue: .job(job)) else { return }
+        DispatchQueue.global().async {
+            job()
+            self.drain()
+        }
+    }
+
     /// Runs `job` on this thread, after the jobs already queued, waiting for them if need be; the
     /// jobs queued meanwhile then run in a task. For jobs that wait on a disk, from a thread that
     /// may wait (never a caller's task): the runner of the jobs before it hands its role over and

@@ -118,14 +118,20 @@ extension LinkEngine {
     /// attempt of theirs may take another channel, so their order is not the channel's to keep.
     mutating func enqueueMessage(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
-        if let busy = messageBusy, now > busy.deadline {
-            // NB: a handler still running past its request's deadline no longer holds up the channel.
-            messageBusy = nil
-        }
-        guard !messageQueue.contains(where: { $0.idempotencyKey == key }) else { return [] }
+        let released = releaseOverdueMessage(now: now)
+        guard !messageQueue.contains(where: { $0.idempotencyKey == key }) else { return released }
         // NB: beyond the limit the message is dropped unanswered, like a lost message: the sender retries.
-        guard messageQueue.count < configuration.orderedBufferLimit else { return [] }
+        guard messageQueue.count < configuration.orderedBufferLimit else { return released }
         messageQueue.append(request)
+        return released + drainMessages(now: now)
+    }
+
+    /// A handler still running past its request's deadline no longer holds up the channel: the
+    /// requests queued behind it start (``tick(now:)`` calls this once the deadline has passed,
+    /// so they do not wait for another message to arrive).
+    mutating func releaseOverdueMessage(now: WatchTimestamp) -> [LinkAction] {
+        guard let busy = messageBusy, now > busy.deadline else { return [] }
+        messageBusy = nil
         return drainMessages(now: now)
     }
 

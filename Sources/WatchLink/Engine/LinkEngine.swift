@@ -205,7 +205,7 @@ package struct LinkEngine: Sendable {
                 }
             }
         }
-        return finish(batch.actions + sends, now: now)
+        return finish(batch.actions + sends + releaseOverdueMessage(now: now), now: now)
     }
 
     /// The earliest instant at which ``tick(now:)`` has work, if any.
@@ -224,6 +224,9 @@ package struct LinkEngine: Sendable {
             consider(contextPublishAt)
             consider(republishAt)
         }
+        // NB: just past the deadline of a handler that holds up queued messages (it is overdue
+        // only once the deadline has passed).
+        if let busy = messageBusy, !messageQueue.isEmpty { consider(busy.deadline.advanced(by: .milliseconds(1))) }
         return earliest
     }
 

@@ -33,6 +33,15 @@ struct FrameReader {
     /// Whether bytes of a frame not yet returned are already here.
     var hasBuffered: Bool { start < buffer.count }
 
+    /// Whether a whole frame is already here, so the next ``next()`` returns without reading.
+    var hasWholeFrame: Bool {
+        let available = buffer.count - start
+        guard available >= 4 else { return false }
+        let length =
+            Int(buffer[start]) << 24 | Int(buffer[start + 1]) << 16 | Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
+        return available >= 4 + length
+    }
+
     /// The next frame; nil at the end of the stream, on an error, or when a frame declares a
     /// length of 0 or over ``maximumLength``.
     mutating func next() -> Frame? {

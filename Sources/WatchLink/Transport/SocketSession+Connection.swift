@@ -70,12 +70,22 @@ extension SocketSession {
         while let frame = reader.next() {
             // NB: a kind a later version added is skipped, not a reason to drop the connection.
             guard let kind = Kind(rawValue: frame.kind) else { continue }
+            // NB: the messages sent while handling a run of message frames that had all arrived
+            // (the answers of inline handlers) go out in one write when the run ends: before
+            // anything else is handled, and before the reader waits to read.
+            if kind == .message {
+                state.withLock { if $0.readerBatch == nil { $0.readerBatch = [] } }
+            } else {
+                flushReaderBatch(keepingItOpen: false)
+            }
             handle(kind, frame.body, from: fd, moreToRead: reader.hasBuffered)
+            if !reader.hasWholeFrame { flushReaderBatch(keepingItOpen: false) }
         }
         writeLock.withLock { _ in
             state.withLock {
                 $0.fd = -1
                 $0.reader = nil
+                $0.readerBatch = nil
             }
             pendingReplies.withLock { $0.removeAll() }
         }

@@ -7,8 +7,9 @@ import Synchronization
     import Darwin
 #endif
 
-/// Writing to the connection: frames, the one write lock, and control frames (acknowledgements,
-/// refusals, cancels) sent by a writer of their own so the reader never writes.
+/// Writing to the connection: frames, the one write lock, control frames (acknowledgements,
+/// refusals, cancels) sent by a writer of their own so the reader never waits to write, and the
+/// sharing of writes (the reader's batch of answers; messages that join the write in progress).
 extension SocketSession {
     /// Frames waiting for the reply writer, and their bytes.
     struct PendingFrames {
@@ -67,9 +68,109 @@ extension SocketSession {
         return ok
     }
 
+    /// Writes a message from a thread that is not the reader. While another thread writes, the
+    /// frame joins the queue that thread sends, in one write, when it is done; so concurrent senders
+    /// share writes instead of waiting in turn. Past ``maximumQueuedBytes`` queued, the caller
+    /// waits for the write lock as any writer does. `false` when not connected.
+    func write(_ frame: [UInt8]) -> Bool {
+        let written = writeLock.withLockIfAvailable { _ -> Bool in
+            let fd = state.withLock { $0.fd }
+            guard fd >= 0 else { return false }
+            // NB: what is queued goes first: it may be the rest of a frame.
+            var bytes = pendingReplies.withLock { Self.joined($0.takeAll()) }
+            bytes += frame
+            let ok = writeAll(fd, bytes)
+            if !ok { shutdown(fd, Int32(SHUT_RDWR)) }
+            return ok
+        }
+        if let written {
+            flushReplies()
+            return written
+        }
+        // NB: queued under the state lock with the connection checked, so a frame is not queued
+        // for a connection already gone.
+        let queued = state.withLock { state -> Bool? in
+            guard state.fd >= 0 else { return false }
+            return pendingReplies.withLock { Self.queue(frame, in: &$0) } ? true : nil
+        }
+        guard let queued else { return write(bytes: frame) }
+        // NB: the writer may have finished before the frame was queued; then send it here.
+        flushReplies()
+        return queued
+    }
+
+    /// Writes `frame` once the write lock is free, whatever is queued first.
+    private func write(bytes frame: [UInt8]) -> Bool {
+        let ok = writeLock.withLock { _ in
+            let fd = state.withLock { $0.fd }
+            guard fd >= 0 else { return false }
+            sendPendingReplies()
+            let ok = writeAll(fd, frame)
+            if !ok { shutdown(fd, Int32(SHUT_RDWR)) }
+            return ok
+        }
+        flushReplies()
+        return ok
+    }
+
+    /// ``SocketIO/writeAll(_:_:)``, counted in ``writes``.
+    func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        writes.add(1, ordering: .relaxed)
+        return SocketIO.writeAll(fd, bytes)
+    }
+
+    static func joined(_ frames: [[UInt8]]) -> [UInt8] {
+        guard frames.count != 1 else { return frames[0] }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(frames.reduce(0) { $0 + $1.count })
+        for frame in frames { bytes += frame }
+        return bytes
+    }
+
     /// Whether this is the thread reading the current connection.
     var isReader: Bool {
         state.withLock { state in state.reader.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    /// Where a message sent on this thread went (see ``batchIfReader(_:)``).
+    enum ReaderBatching {
+        /// This is not the reading thread: the caller writes the frame itself.
+        case notReader
+        /// Added to the reader's batch, which goes out when the run of frames it answers ends.
+        case batched
+        /// Added to the reader's batch, which is now large enough to go out at once.
+        case full
+        /// The reading thread, outside a run of message frames: it writes the frame now.
+        case outsideRun
+        /// The connection is gone.
+        case notConnected
+    }
+
+    /// The most a reader's batch holds before it is written (one frame may take it past this).
+    static let maximumReaderBatch = 65_536
+
+    /// Adds `frame` to the reader's batch when called on the reading thread in a run of message
+    /// frames; otherwise says why not.
+    func batchIfReader(_ frame: [UInt8]) -> ReaderBatching {
+        state.withLock { state in
+            guard let reader = state.reader, pthread_equal(reader, pthread_self()) != 0 else { return .notReader }
+            guard state.fd >= 0 else { return .notConnected }
+            // NB: outside a run (in a callback of another kind), the reader writes the frame now.
+            guard state.readerBatch != nil else { return .outsideRun }
+            state.readerBatch?.append(contentsOf: frame)
+            return state.readerBatch?.count ?? 0 >= Self.maximumReaderBatch ? .full : .batched
+        }
+    }
+
+    /// Writes the reader's batch (``writeFromReader(_:)``), leaving an empty batch open or none;
+    /// `false` when the connection is gone.
+    @discardableResult
+    func flushReaderBatch(keepingItOpen open: Bool) -> Bool {
+        let bytes = state.withLock { state -> [UInt8] in
+            defer { state.readerBatch = open ? [] : nil }
+            return state.readerBatch ?? []
+        }
+        return bytes.isEmpty || writeFromReader(bytes)
     }
 
     /// Writes `frame` from the reading thread, which never waits: what the socket does not take at
@@ -90,6 +191,7 @@ extension SocketSession {
                 if !queued { shutdown(fd, Int32(SHUT_RDWR)) }
                 return queued
             }
+            writes.add(1, ordering: .relaxed)
             guard let n = SocketIO.writeAvailable(fd, frame) else {
                 shutdown(fd, Int32(SHUT_RDWR))
                 return false
@@ -116,7 +218,7 @@ extension SocketSession {
     }
 
     /// Queues `frame` unless the queue would pass ``maximumQueuedBytes``.
-    private static func queue(_ frame: [UInt8], in pending: inout PendingFrames) -> Bool {
+    static func queue(_ frame: [UInt8], in pending: inout PendingFrames) -> Bool {
         guard pending.bytes + frame.count <= maximumQueuedBytes else { return false }
         pending.append(frame)
         return true
@@ -174,15 +276,12 @@ extension SocketSession {
         }
     }
 
-    /// Sends every queued control frame; the caller holds the write lock.
+    /// Sends every queued frame, in one write; the caller holds the write lock.
     func sendPendingReplies() {
         let frames = pendingReplies.withLock { $0.takeAll() }
         let fd = state.withLock { $0.fd }
-        guard fd >= 0 else { return }
-        for frame in frames where !SocketIO.writeAll(fd, frame) {
-            shutdown(fd, Int32(SHUT_RDWR))
-            return
-        }
+        guard fd >= 0, !frames.isEmpty else { return }
+        if !writeAll(fd, Self.joined(frames)) { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     /// Sends queued replies if the write lock is free (a writer that is not the reader calls this

@@ -60,6 +60,9 @@ public final class SocketSession: WatchSession, Sendable {
         var deliveredFiles: Set<UUID> = []
         /// The thread reading the current connection, which never waits to write (see ``writeFromReader(_:)``).
         var reader: pthread_t?
+        /// Messages the reader sent while handling a run of message frames that had all arrived,
+        /// written together when the run ends (see ``serve(_:)``); `nil` outside such a run.
+        var readerBatch: [UInt8]?
         /// The reader queued user info or a context, which the reply writer is to send.
         var userInfoFlushRequested = false
         var contextFlushRequested = false
@@ -85,6 +88,8 @@ public final class SocketSession: WatchSession, Sendable {
     let userInfoLog: Mutex<UserInfoLog>
     /// Control frames waiting for the write lock (see ``reply(_:_:)``).
     let pendingReplies = Mutex(PendingFrames())
+    /// The writes of live messages and control frames to the socket so far (how well they are batched).
+    let writes = Atomic<Int>(0)
     /// Wakes the connection's reply writer when a control frame is queued or the connection ends.
     let replySignal = NSCondition()
     /// Wakes the file sender when a file is queued or cancelled, or the connection ends.
@@ -164,7 +169,15 @@ public final class SocketSession: WatchSession, Sendable {
     /// Sends a live message; `not_reachable` unless connected.
     public func sendMessage(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .message)
-        let sent = isReader ? writeFromReader(Self.frame(.message, [UInt8](data))) : write(.message, [UInt8](data))
+        let sent: Bool
+        let frame = Self.frame(.message, [UInt8](data))
+        switch batchIfReader(frame) {
+        case .notReader: sent = write(frame)
+        case .outsideRun: sent = writeFromReader(frame)
+        case .batched: sent = true
+        case .full: sent = flushReaderBatch(keepingItOpen: true)
+        case .notConnected: sent = false
+        }
         guard sent else { throw WatchLinkError(.notReachable, "counterpart not connected") }
     }
 

@@ -1,0 +1,131 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import WatchLink
+
+/// Tasks that prefer a connection's executor: resumed where the connection's jobs run, with
+/// every guarantee of a task on the global executor.
+@Suite struct ConnectionExecutorTests {
+    struct Double: WatchRequest {
+        typealias Response = Int
+        var value: Int
+    }
+
+    struct Never: WatchRequest {
+        typealias Response = Int
+    }
+
+    /// A phone and a watch over sockets, the watch doubling values and never answering `Never`.
+    static func pair(_ root: String) async throws -> (phone: WatchConnection, watch: WatchConnection, sessions: [SocketSession]) {
+        let watchSession = try SocketSession(socketPath: root + "/s", role: .listen, directory: root + "/b")
+        let phoneSession = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        let watch = WatchConnection(origin: .watch, session: watchSession, store: InMemoryStore(), clock: ContinuousClock())
+        let phone = WatchConnection(origin: .phone, session: phoneSession, store: InMemoryStore(), clock: ContinuousClock())
+        try watch.register(Double.self, inline: { $0.value * 2 })
+        try watch.register(Never.self) { _ in
+            try await Task.sleep(for: .seconds(3600))
+            return 0
+        }
+        try await watch.start()
+        try await phone.start()
+        for _ in 0..<500 where !phone.status.isReachable { try await Task.sleep(for: .milliseconds(10)) }
+        return (phone, watch, [phoneSession, watchSession])
+    }
+
+    @Test func aTaskThatPrefersItIsResumedOnTheThreadThatReadItsResponse() async throws {
+        let root = FastPathTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (phone, watch, sessions) = try await Self.pair(root)
+        defer { for session in sessions { session.invalidate() } }
+        let (answers, onReader) = try await withTaskExecutorPreference(phone.taskExecutor) {
+            var answers: [Int] = []
+            var onReader = 0
+            for value in 0..<50 {
+                answers.append(try await phone.send(Double(value: value), strategy: .messageOnly, durable: false))
+                if sessions[0].isReader { onReader += 1 }
+            }
+            return (answers, onReader)
+        }
+        #expect(answers == (0..<50).map { $0 * 2 })
+        // NB: a response read while another thread held the connection's queue (a timer's job)
+        // resumes its task on that thread; on the global executor none ever runs on the reader.
+        #expect(onReader > 0)
+        await phone.stop()
+        await watch.stop()
+    }
+
+    @Test func tasksOnItAndOnTheGlobalExecutorShareAConnection() async throws {
+        let root = FastPathTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (phone, watch, sessions) = try await Self.pair(root)
+        defer { for session in sessions { session.invalidate() } }
+        let executor = phone.taskExecutor
+        let wrong = try await withThrowingTaskGroup(of: Int.self) { group in
+            for worker in 0..<32 {
+                group.addTask(executorPreference: worker.isMultiple(of: 2) ? executor : nil) {
+                    var wrong = 0
+                    for n in 0..<100 {
+                        let value = worker * 1_000 + n
+                        let durable = n.isMultiple(of: 10)
+                        if try await phone.send(Double(value: value), strategy: .messageWithUserInfoFallback, durable: durable)
+                            != value * 2
+                        {
+                            wrong += 1
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+        await phone.stop()
+        await watch.stop()
+    }
+
+    @Test func cancellingATaskOnItCancelsItsRequest() async throws {
+        let root = FastPathTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (phone, watch, sessions) = try await Self.pair(root)
+        defer { for session in sessions { session.invalidate() } }
+        let call = Task(executorPreference: phone.taskExecutor) { () async throws(WatchLinkError) -> Int in
+            // NB: a short deadline: the watch's handler runs on, and holds up the ordered channel
+            // until the request's deadline.
+            try await phone.send(Never(), strategy: .messageOnly, timeout: .milliseconds(500), durable: false)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        call.cancel()
+        // NB: `cancelled`, not `timeout`: the call ends when its task is cancelled.
+        let result = await call.result
+        #expect(throws: WatchLinkError.self) { try result.get() }
+        if case .failure(let error) = result { #expect((error as? WatchLinkError)?.code == .cancelled) }
+        // The connection still serves tasks on its executor after the cancellation.
+        let doubled = try await Task(executorPreference: phone.taskExecutor) {
+            try await phone.send(Double(value: 21), strategy: .messageOnly, durable: false)
+        }.value
+        #expect(doubled == 42)
+        await phone.stop()
+        await watch.stop()
+    }
+
+    @Test func aTaskOnItCanCallEveryPartOfTheConnectionWithoutDeadlock() async throws {
+        let root = FastPathTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (phone, watch, sessions) = try await Self.pair(root)
+        defer { for session in sessions { session.invalidate() } }
+        // Started while the connection is idle, so the first job runs on a thread of the pool.
+        let value = try await Task(executorPreference: phone.taskExecutor) { () async throws -> Int in
+            let events = await phone.events()
+            let state = try await phone.sharedState("mood", initial: "calm")
+            try await state.update("busy")
+            try await Task.sleep(for: .milliseconds(5))
+            let doubled = try await phone.send(Double(value: 4), strategy: .messageOnly, durable: false)
+            _ = events
+            return doubled + (state.value == "busy" ? 1 : 0)
+        }.value
+        #expect(value == 9)
+        await phone.stop()
+        await watch.stop()
+    }
+}
