@@ -48,8 +48,9 @@ import Testing
             return (answers, onReader)
         }
         #expect(answers == (0..<50).map { $0 * 2 })
-        // NB: a response read while another thread held the connection's queue (a timer's job)
-        // resumes its task on that thread; on the global executor none ever runs on the reader.
+        // NB: when the reader finds another thread running the connection's jobs (a timer's, say),
+        // that thread settles the response and runs the task; on the global executor no task
+        // ever runs on the reader.
         #expect(onReader > 0)
         await phone.stop()
         await watch.stop()
@@ -125,6 +126,35 @@ import Testing
             return doubled + (state.value == "busy" ? 1 : 0)
         }.value
         #expect(value == 9)
+        await phone.stop()
+        await watch.stop()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTaskOnItMakesFileCallsFromWithinTheReadersCallback() async throws {
+        let root = FastPathTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (phone, watch, sessions) = try await Self.pair(root)
+        defer { for session in sessions { session.invalidate() } }
+        let file = root + "/note.txt"
+        try Data("a note".utf8).write(to: URL(fileURLWithPath: file))
+        // NB: resumed by a response, the task runs inside the session's callback on the reading
+        // thread; a file call made there (cancelling calls the session's delegate back) must not
+        // wait for that callback to end.
+        let (outstanding, progress) = try await withTaskExecutorPreference(phone.taskExecutor) {
+            var outstanding: [Int] = []
+            var progress: [Bool] = []
+            for value in 0..<5 {
+                _ = try await phone.send(Double(value: value), strategy: .messageOnly, durable: false)
+                let transfer = try await phone.transferFile(URL(fileURLWithPath: file))
+                await phone.cancelFileTransfer(transfer.id)
+                progress.append(await phone.progress(ofFileTransfer: transfer.id) == nil)
+                outstanding.append(await phone.outstandingFileTransfers.count)
+            }
+            return (outstanding, progress)
+        }
+        #expect(outstanding == [0, 0, 0, 0, 0])
+        #expect(progress == [true, true, true, true, true])
         await phone.stop()
         await watch.stop()
     }

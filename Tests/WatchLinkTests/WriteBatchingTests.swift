@@ -37,27 +37,39 @@ import Testing
             + body
     }
 
-    /// A session answering from its callbacks, connected to a raw peer.
-    static func answering(_ root: String) throws -> (SocketSession, Answerer, SocketFileTransferTests.RawPeer, Int32) {
-        let listener = try SocketIO.listen(path: root + "/s")
-        let session = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+    /// A session connected (and reachable) to a raw peer, in a directory of its own, its delegate
+    /// an ``Answerer`` unless `delegate` makes another; ``close()`` removes it all.
+    final class Link {
+        let session: SocketSession
+        let peer: SocketFileTransferTests.RawPeer
         let answerer = Answerer()
-        answerer.session = session
-        session.activate(delegate: answerer)
-        let peer = try SocketFileTransferTests.RawPeer.connection(from: listener)
-        return (session, answerer, peer, listener)
+        private let listener: Int32
+        private let root = WriteBatchingTests.directory()
+
+        init(delegate: ((SocketSession) -> any WatchSessionDelegate)? = nil) throws {
+            listener = try SocketIO.listen(path: root + "/s")
+            session = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+            answerer.session = session
+            session.activate(delegate: delegate?(session) ?? answerer)
+            peer = try SocketFileTransferTests.RawPeer.connection(from: listener)
+            for _ in 0..<500 where !session.isReachable { usleep(10_000) }
+        }
+
+        func close() {
+            session.invalidate()
+            Glibc.close(peer.fd)
+            Glibc.close(listener)
+            try? FileManager.default.removeItem(atPath: root)
+        }
     }
 
     @Test func theAnswersToMessagesThatArrivedTogetherGoOutInOneWrite() throws {
-        let root = Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let (session, answerer, peer, listener) = try Self.answering(root)
-        defer {
-            session.invalidate()
-            close(peer.fd)
-            close(listener)
-        }
+        let link = try Link()
+        defer { link.close() }
+        let (session, answerer, peer) = (link.session, link.answerer, link.peer)
         let questions = (0..<100).map { Array("question \($0)".utf8) }
+        // NB: once the connection's opening frames are written, so only the answers are counted.
+        #expect(peer.receive(skipping: []).map { $0.0 } == .fileOutstanding)
         let before = session.writes.load(ordering: .relaxed)
         // One write of 100 frames: the session reads them in a read or two.
         #expect(SocketIO.writeAll(peer.fd, questions.flatMap(Self.frame)))
@@ -68,21 +80,15 @@ import Testing
         }
         #expect(answers == questions.map { $0.reversed() })
         #expect(answerer.failures.withLock { $0 } == 0)
-        // NB: at most a write per read of the questions, plus the connection's own opening frames;
-        // one write per answer would be 100.
+        // NB: at most a write per read of the questions; one write per answer would be 100.
         let writes = session.writes.load(ordering: .relaxed) - before
         #expect(writes <= 10, "\(writes) writes for 100 answers")
     }
 
     @Test func aFrameOnlyPartlyArrivedDoesNotHoldBackTheAnswersBeforeIt() throws {
-        let root = Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let (session, _, peer, listener) = try Self.answering(root)
-        defer {
-            session.invalidate()
-            close(peer.fd)
-            close(listener)
-        }
+        let link = try Link()
+        defer { link.close() }
+        let peer = link.peer
         let second = Self.frame(Array("second".utf8))
         // The first frame whole and three bytes of the second: the reader then waits to read,
         // and the first answer must have gone out before it does (bounded by the receive timeout).
@@ -94,16 +100,9 @@ import Testing
     }
 
     @Test func concurrentSendersShareWritesAndEveryFrameArrivesWhole() throws {
-        let root = Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let listener = try SocketIO.listen(path: root + "/s")
-        defer { close(listener) }
-        let session = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
-        session.activate(delegate: Answerer())
-        defer { session.invalidate() }
-        let peer = try SocketFileTransferTests.RawPeer.connection(from: listener)
-        defer { close(peer.fd) }
-        for _ in 0..<500 where !session.isReachable { usleep(10_000) }
+        let link = try Link()
+        defer { link.close() }
+        let (session, peer) = (link.session, link.peer)
         let senders = 8
         let perSender = 300
         // Each body names its sender and number, and its length and filling follow from them, so
@@ -144,5 +143,133 @@ import Testing
         #expect(received == senders * perSender)
         #expect(damaged == 0)
         #expect(next == [Int](repeating: perSender, count: senders))
+    }
+
+    /// Sends, from within the callback for "first", an answer and then, from another thread while
+    /// the callback waits, a second message.
+    final class Interleaver: WatchSessionDelegate, @unchecked Sendable {
+        var session: SocketSession?
+
+        func sessionDidActivate(_ state: SessionActivationState) {}
+        func sessionReachabilityDidChange(_ isReachable: Bool) {}
+        func sessionDidReceive(_ data: Data, on channel: SessionChannel) {
+            guard let session, data == Data("first".utf8) else { return }
+            try? session.sendMessage(Data("answer".utf8))
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                try? session.sendMessage(Data("later".utf8))
+                done.signal()
+            }
+            done.wait()
+        }
+    }
+
+    @Test func aMessageAnotherThreadSendsLaterDoesNotOvertakeTheReadersAnswer() throws {
+        let link = try Link { session in
+            let interleaver = Interleaver()
+            interleaver.session = session
+            return interleaver
+        }
+        defer { link.close() }
+        let peer = link.peer
+        peer.send(.message, Array("first".utf8))
+        // The answer waits in the reader's batch while "later" is written: it must go out first
+        // (the message channel is ordered).
+        #expect(peer.receive().map { $0.1 } == Array("answer".utf8))
+        #expect(peer.receive().map { $0.1 } == Array("later".utf8))
+    }
+
+    @Test func aFrameOfAKindThisVersionDoesNotKnowDoesNotHoldBackTheAnswersBeforeIt() throws {
+        let link = try Link()
+        defer { link.close() }
+        let peer = link.peer
+        // A question, then a frame of kind 200 (a later version's), in one write: the reader skips
+        // the second and then waits to read; the answer must have gone out before it does.
+        #expect(SocketIO.writeAll(peer.fd, Self.frame(Array("question".utf8)) + [0, 0, 0, 3, 200, 1, 2]))
+        #expect(peer.receive().map { $0.1 } == Array("noitseuq".utf8))
+    }
+
+    @Test func sendersWaitingForTheSocketShareOneWrite() throws {
+        let link = try Link()
+        defer { link.close() }
+        let (session, peer) = (link.session, link.peer)
+        let senders = 8
+        let perSender = 50
+        let before = session.writes.load(ordering: .relaxed)
+        // While this thread holds the socket, every sender queues its messages and returns.
+        let done = DispatchGroup()
+        session.writeLock.withLock { _ in
+            for sender in 0..<senders {
+                done.enter()
+                Thread.detachNewThread {
+                    for n in 0..<perSender { try? session.sendMessage(Data([UInt8(sender), UInt8(n)])) }
+                    done.leave()
+                }
+            }
+            #expect(done.wait(timeout: .now() + 20) == .success)
+        }
+        // A writer sends the queue once it has the socket (as every writer does after its own frame).
+        session.flushReplies()
+        var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
+        var next = [Int](repeating: 0, count: senders)
+        var received = 0
+        while received < senders * perSender, let frame = reader.next() {
+            guard frame.kind == SocketSession.Kind.message.rawValue, frame.body.count == 2 else { continue }
+            received += 1
+            let sender = Int(frame.body[0])
+            #expect(Int(frame.body[1]) == next[sender])
+            next[sender] += 1
+        }
+        #expect(received == senders * perSender)
+        let writes = session.writes.load(ordering: .relaxed) - before
+        #expect(writes <= 2, "\(writes) writes for \(senders * perSender) messages")
+    }
+
+    @Test func sendersOtherThanTheReaderLeaveTheReaderRoomToQueue() throws {
+        let link = try Link()
+        defer { link.close() }
+        let (session, answerer, peer) = (link.session, link.answerer, link.peer)
+        let chunk = Data(repeating: 0x33, count: 16_384)
+        let sent = Mutex(0)
+        let queuedMost = Mutex(0)
+        let finished = DispatchSemaphore(value: 0)
+        // This thread holds the socket while a sender tries to queue 2 MiB: past the shared bound
+        // it waits instead. The reader then still queues its answer, and keeps the connection.
+        session.writeLock.withLock { _ in
+            Thread.detachNewThread {
+                for _ in 0..<128 {
+                    try? session.sendMessage(chunk)
+                    sent.withLock { $0 += 1 }
+                }
+                finished.signal()
+            }
+            for _ in 0..<2_000 {
+                queuedMost.withLock { $0 = max($0, session.pendingReplies.withLock { $0.bytes }) }
+                if session.pendingReplies.withLock({ $0.bytes }) + chunk.count + 5 > SocketSession.maximumSharedBytes { break }
+                usleep(1_000)
+            }
+            usleep(20_000)
+            queuedMost.withLock { $0 = max($0, session.pendingReplies.withLock { $0.bytes }) }
+            #expect(sent.withLock { $0 } < 128)
+            #expect(SocketIO.writeAll(peer.fd, Self.frame(Array("still here?".utf8))))
+            for _ in 0..<2_000 where session.pendingReplies.withLock({ $0.bytes }) <= queuedMost.withLock({ $0 }) {
+                usleep(1_000)
+            }
+            #expect(session.isReachable)
+        }
+        session.flushReplies()
+        // Everything arrives once the socket is free: the 128 chunks and the answer.
+        var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
+        var chunks = 0
+        var answered = false
+        while chunks < 128 || !answered, let frame = reader.next() {
+            guard frame.kind == SocketSession.Kind.message.rawValue else { continue }
+            if frame.body == Array(chunk) { chunks += 1 } else if frame.body == Array("?ereh llits".utf8) { answered = true }
+        }
+        finished.wait()
+        #expect(queuedMost.withLock { $0 } <= SocketSession.maximumSharedBytes + "?ereh llits".utf8.count + 5)
+        #expect(chunks == 128)
+        #expect(answered)
+        #expect(answerer.failures.withLock { $0 } == 0)
     }
 }

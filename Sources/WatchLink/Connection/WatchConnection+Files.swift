@@ -10,25 +10,46 @@ extension WatchConnection {
     /// - Throws: `cancelled` when the connection is not running, `not_activated` before the session
     ///   activated, `invalid_argument` naming `fileName` or `metadata`, `file_unreadable` or
     ///   `payload_too_large` naming `file` or `metadata`.
-    // NB: the file calls go to the session on the caller's thread, not through a job: a session may
-    // call its delegate from within them, and a job may be running inside one of its callbacks.
+    // NB: the file calls go to the session off the connection's jobs: a session may call its
+    // delegate from within them (under a lock), and a job may be running inside one of its
+    // callbacks — so may a task that prefers ``taskExecutor``, which runs as a job.
     public func transferFile(_ url: URL, metadata: [String: String] = [:]) async throws(WatchLinkError) -> FileTransfer {
         let (lifecycle, storageError) = flags.withLock { ($0.lifecycle, $0.storageError) }
         if let storageError { throw storageError }
         guard lifecycle == .running else { throw WatchLinkError(.cancelled, "connection is not running; call start()") }
-        return try session.transferFile(url, metadata: metadata)
+        let session = self.session
+        return try await offTheConnection { () -> Result<FileTransfer, WatchLinkError> in
+            do throws(WatchLinkError) { return .success(try session.transferFile(url, metadata: metadata)) } catch {
+                return .failure(error)
+            }
+        }.get()
     }
 
     /// File transfers from this device not yet delivered, oldest first.
     public var outstandingFileTransfers: [FileTransfer] {
-        get async { session.outstandingFileTransfers }
+        get async {
+            let session = self.session
+            return await offTheConnection { session.outstandingFileTransfers }
+        }
     }
 
     /// The progress of an outstanding file transfer; `nil` once it finished.
-    public func progress(ofFileTransfer id: UUID) async -> FileTransferProgress? { session.progress(ofFileTransfer: id) }
+    public func progress(ofFileTransfer id: UUID) async -> FileTransferProgress? {
+        let session = self.session
+        return await offTheConnection { session.progress(ofFileTransfer: id) }
+    }
 
     /// Cancels an outstanding file transfer; it finishes with `cancelled` unless its last byte was already on its way.
-    public func cancelFileTransfer(_ id: UUID) async { session.cancelFileTransfer(id) }
+    public func cancelFileTransfer(_ id: UUID) async {
+        let session = self.session
+        await offTheConnection { session.cancelFileTransfer(id) }
+    }
+
+    /// Runs `body` in a task of its own on the global executor, never as one of the connection's
+    /// jobs (what a caller preferring ``taskExecutor`` runs as), so never inside a session callback.
+    private func offTheConnection<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await Task.detached(operation: body).value
+    }
 
     /// A stream of the files copied into ``fileInbox`` from now on (each once, however often it was delivered).
     ///

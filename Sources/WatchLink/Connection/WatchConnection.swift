@@ -38,7 +38,9 @@ public final class WatchConnection: @unchecked Sendable {
     /// `Task(executorPreference:)`) is resumed on the thread that read its response and sends its
     /// next request from there: one thread wake-up per side and round trip, where a task on the
     /// global executor takes three in all. Code in such a task runs while the connection runs
-    /// nothing else (not reading, not answering), so it must be short and must never block.
+    /// nothing else (not reading, not answering), maybe inside one of the session's callbacks, so
+    /// it must be short, must never block, and must not call the session itself (the connection's
+    /// own calls, file calls included, are safe).
     public let taskExecutor: WatchConnectionExecutor
     /// The lifecycle and the storage failure, readable without a job (the file calls check them).
     let flags = Mutex<(lifecycle: Lifecycle, storageError: WatchLinkError?)>((.idle, nil))

@@ -215,9 +215,11 @@ package struct LinkEngine: Sendable {
             guard let t else { return }
             if earliest == nil || t < earliest! { earliest = t }
         }
+        // NB: the expiry converted once, not per entry: this runs after every batch of effects.
+        let expiry = configuration.outboxExpiry.wholeMilliseconds
         for pending in outbox.values {
-            consider(pending.entry.request.deadline)
-            consider(pending.entry.request.createdAt.advanced(by: configuration.outboxExpiry))
+            let request = pending.entry.request
+            consider(min(request.deadline, WatchTimestamp(milliseconds: request.createdAt.milliseconds &+ expiry)))
             if isActivated { consider(pending.nextAttemptAt) }
         }
         if isActivated {
@@ -288,18 +290,22 @@ package struct LinkEngine: Sendable {
     }
 
     mutating func pruneInbox(now: WatchTimestamp) {
-        for key in inbox.keys.sorted() {
+        // NB: in no particular order (the horizon is a maximum), so no sort of every key.
+        let retention = configuration.inboxRetention.wholeMilliseconds
+        var forgottenKeys: [String] = []
+        for (key, state) in inbox {
             let forgotten: WatchTimestamp
-            switch inbox[key] {
-            case .finished(_, let deadline, _) where now > deadline.advanced(by: configuration.inboxRetention):
+            switch state {
+            case .finished(_, let deadline, _) where now.milliseconds > deadline.milliseconds &+ retention:
                 forgotten = deadline
-            case .started(let start, false, _) where now > start.deadline.advanced(by: configuration.inboxRetention):
+            case .started(let start, false, _) where now.milliseconds > start.deadline.milliseconds &+ retention:
                 forgotten = start.deadline
             default: continue
             }
-            inbox[key] = nil
+            forgottenKeys.append(key)
             inboxHorizon = max(inboxHorizon ?? forgotten, forgotten)
         }
+        for key in forgottenKeys { inbox[key] = nil }
     }
 
     mutating func noteFailure(into batch: inout SettleBatch) {

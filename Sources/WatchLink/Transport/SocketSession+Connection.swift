@@ -68,24 +68,24 @@ extension SocketSession {
         callback { $0.sessionReachabilityDidChange(true) }
         var reader = FrameReader(fd: fd, maximumLength: SessionLimits.applicationContext + 16)
         while let frame = reader.next() {
-            // NB: a kind a later version added is skipped, not a reason to drop the connection.
-            guard let kind = Kind(rawValue: frame.kind) else { continue }
             // NB: the messages sent while handling a run of message frames that had all arrived
-            // (the answers of inline handlers) go out in one write when the run ends: before
-            // anything else is handled, and before the reader waits to read.
+            // (the answers of inline handlers) go out together when the run ends: before a frame
+            // of another kind is handled (or skipped), and before the reader waits to read.
+            let kind = Kind(rawValue: frame.kind)
             if kind == .message {
-                state.withLock { if $0.readerBatch == nil { $0.readerBatch = [] } }
+                state.withLock { $0.readerBatching = true }
             } else {
-                flushReaderBatch(keepingItOpen: false)
+                endReaderBatch()
             }
-            handle(kind, frame.body, from: fd, moreToRead: reader.hasBuffered)
-            if !reader.hasWholeFrame { flushReaderBatch(keepingItOpen: false) }
+            // NB: a kind a later version added is skipped, not a reason to drop the connection.
+            if let kind { handle(kind, frame.body, from: fd, moreToRead: reader.hasBuffered) }
+            if !reader.hasWholeFrame { endReaderBatch() }
         }
         writeLock.withLock { _ in
             state.withLock {
                 $0.fd = -1
                 $0.reader = nil
-                $0.readerBatch = nil
+                $0.readerBatching = false
             }
             pendingReplies.withLock { $0.removeAll() }
         }

@@ -68,10 +68,16 @@ extension SocketSession {
         return ok
     }
 
-    /// Writes a message from a thread that is not the reader. While another thread writes, the
-    /// frame joins the queue that thread sends, in one write, when it is done; so concurrent senders
-    /// share writes instead of waiting in turn. Past ``maximumQueuedBytes`` queued, the caller
-    /// waits for the write lock as any writer does. `false` when not connected.
+    /// The most that threads other than the reader may queue (see ``write(_:)``), well below
+    /// ``maximumQueuedBytes``, so the reader always has room for its own.
+    static let maximumSharedBytes = 1 << 20
+
+    /// Writes a message from a thread that is not the reader, after whatever is queued. While
+    /// another thread holds the socket, the frame joins the queue instead, which a writer sends
+    /// (in one write) when it gets the socket: every writer sends the queue, after its own frame
+    /// or before. So concurrent senders share writes rather than wait in turn. With
+    /// ``maximumSharedBytes`` queued, the caller waits for the socket as any writer does.
+    /// `false` when not connected.
     func write(_ frame: [UInt8]) -> Bool {
         let written = writeLock.withLockIfAvailable { _ -> Bool in
             let fd = state.withLock { $0.fd }
@@ -91,7 +97,11 @@ extension SocketSession {
         // for a connection already gone.
         let queued = state.withLock { state -> Bool? in
             guard state.fd >= 0 else { return false }
-            return pendingReplies.withLock { Self.queue(frame, in: &$0) } ? true : nil
+            return pendingReplies.withLock { pending -> Bool? in
+                guard pending.bytes + frame.count <= Self.maximumSharedBytes else { return nil }
+                pending.append(frame)
+                return true
+            }
         }
         guard let queued else { return write(bytes: frame) }
         // NB: the writer may have finished before the frame was queued; then send it here.
@@ -136,41 +146,73 @@ extension SocketSession {
     enum ReaderBatching {
         /// This is not the reading thread: the caller writes the frame itself.
         case notReader
-        /// Added to the reader's batch, which goes out when the run of frames it answers ends.
+        /// Queued, to go out when the run of frames it answers ends.
         case batched
-        /// Added to the reader's batch, which is now large enough to go out at once.
+        /// Queued, and the queue is now large enough to go out at once.
         case full
         /// The reading thread, outside a run of message frames: it writes the frame now.
         case outsideRun
-        /// The connection is gone.
+        /// The connection is gone (or the queue for it is full, and it was dropped).
         case notConnected
     }
 
-    /// The most a reader's batch holds before it is written (one frame may take it past this).
+    /// How much the reader queues in a run before it writes (one frame may take it past this).
     static let maximumReaderBatch = 65_536
 
-    /// Adds `frame` to the reader's batch when called on the reading thread in a run of message
-    /// frames; otherwise says why not.
+    /// Queues `frame` when called on the reading thread in a run of message frames; otherwise
+    /// says why not.
     func batchIfReader(_ frame: [UInt8]) -> ReaderBatching {
         state.withLock { state in
             guard let reader = state.reader, pthread_equal(reader, pthread_self()) != 0 else { return .notReader }
             guard state.fd >= 0 else { return .notConnected }
-            // NB: outside a run (in a callback of another kind), the reader writes the frame now.
-            guard state.readerBatch != nil else { return .outsideRun }
-            state.readerBatch?.append(contentsOf: frame)
-            return state.readerBatch?.count ?? 0 >= Self.maximumReaderBatch ? .full : .batched
+            guard state.readerBatching else { return .outsideRun }
+            let full = pendingReplies.withLock { pending -> Bool? in
+                Self.queue(frame, in: &pending) ? pending.bytes >= Self.maximumReaderBatch : nil
+            }
+            guard let full else {
+                // NB: a counterpart that lets this much pile up loses the connection, as in
+                // ``writeFromReader(_:)``.
+                shutdown(state.fd, Int32(SHUT_RDWR))
+                return .notConnected
+            }
+            return full ? .full : .batched
         }
     }
 
-    /// Writes the reader's batch (``writeFromReader(_:)``), leaving an empty batch open or none;
-    /// `false` when the connection is gone.
-    @discardableResult
-    func flushReaderBatch(keepingItOpen open: Bool) -> Bool {
-        let bytes = state.withLock { state -> [UInt8] in
-            defer { state.readerBatch = open ? [] : nil }
-            return state.readerBatch ?? []
+    /// Ends the reader's run of message frames, writing what it queued.
+    func endReaderBatch() {
+        let batching = state.withLock { state -> Bool in
+            defer { state.readerBatching = false }
+            return state.readerBatching
         }
-        return bytes.isEmpty || writeFromReader(bytes)
+        if batching { flushFromReader() }
+    }
+
+    /// Writes what is queued, from the reading thread, as far as the socket takes it at once; the
+    /// rest stays queued for the reply writer. While another thread holds the socket, that writer
+    /// sends the queue. `false` when the connection is gone.
+    @discardableResult
+    func flushFromReader() -> Bool {
+        let written = writeLock.withLockIfAvailable { _ -> Bool in
+            let fd = state.withLock { $0.fd }
+            guard fd >= 0 else { return false }
+            let bytes = pendingReplies.withLock { Self.joined($0.takeAll()) }
+            guard !bytes.isEmpty else { return true }
+            writes.add(1, ordering: .relaxed)
+            guard let n = SocketIO.writeAvailable(fd, bytes) else {
+                shutdown(fd, Int32(SHUT_RDWR))
+                return false
+            }
+            // NB: the rest goes ahead of anything queued meanwhile: the peer must read each
+            // frame's bytes in one piece.
+            if n < bytes.count { pendingReplies.withLock { $0.prepend(Array(bytes[n...])) } }
+            return true
+        }
+        guard let written else { return state.withLock { $0.fd >= 0 } }
+        // NB: the rest of a partial write, or frames others queued while this thread held the
+        // socket (they left them to it), go to the reply writer: this thread never waits.
+        if pendingReplies.withLock({ !$0.isEmpty }) { wakeReplyWriter() }
+        return written
     }
 
     /// Writes `frame` from the reading thread, which never waits: what the socket does not take at
@@ -247,7 +289,8 @@ extension SocketSession {
         while true {
             replySignal.lock()
             var live = isLive()
-            while live && pendingReplies.withLock({ $0.isEmpty })
+            // NB: nor while the reader is in a run of message frames: the run's end sends the queue.
+            while live && (pendingReplies.withLock({ $0.isEmpty }) || state.withLock({ $0.readerBatching }))
                 && !state.withLock({ $0.userInfoFlushRequested || $0.contextFlushRequested })
             {
                 replySignal.wait()
@@ -285,9 +328,10 @@ extension SocketSession {
     }
 
     /// Sends queued replies if the write lock is free (a writer that is not the reader calls this
-    /// after its own frame, saving the reply writer a wake-up).
+    /// after its own frame, saving the reply writer a wake-up); not while the reader is in a run of
+    /// message frames, whose end sends the queue with the reader's answers in one write.
     func flushReplies() {
-        while pendingReplies.withLock({ !$0.isEmpty }) {
+        while pendingReplies.withLock({ !$0.isEmpty }) && !state.withLock({ $0.readerBatching }) {
             let flushed = writeLock.withLockIfAvailable { _ -> Bool in
                 sendPendingReplies()
                 return true

@@ -60,9 +60,11 @@ public final class SocketSession: WatchSession, Sendable {
         var deliveredFiles: Set<UUID> = []
         /// The thread reading the current connection, which never waits to write (see ``writeFromReader(_:)``).
         var reader: pthread_t?
-        /// Messages the reader sent while handling a run of message frames that had all arrived,
-        /// written together when the run ends (see ``serve(_:)``); `nil` outside such a run.
-        var readerBatch: [UInt8]?
+        /// The reader is handling a run of message frames that had all arrived: the messages it
+        /// sends meanwhile are queued (in ``pendingReplies``, which every writer sends ahead of its
+        /// own frame, so no later message overtakes them) and written together when the run ends
+        /// (see ``serve(_:)``).
+        var readerBatching = false
         /// The reader queued user info or a context, which the reply writer is to send.
         var userInfoFlushRequested = false
         var contextFlushRequested = false
@@ -175,7 +177,7 @@ public final class SocketSession: WatchSession, Sendable {
         case .notReader: sent = write(frame)
         case .outsideRun: sent = writeFromReader(frame)
         case .batched: sent = true
-        case .full: sent = flushReaderBatch(keepingItOpen: true)
+        case .full: sent = flushFromReader()
         case .notConnected: sent = false
         }
         guard sent else { throw WatchLinkError(.notReachable, "counterpart not connected") }
