@@ -141,18 +141,22 @@ import Testing
         // NB: resumed by a response, the task runs inside the session's callback on the reading
         // thread; a file call made there (cancelling calls the session's delegate back) must not
         // wait for that callback to end.
-        let (outstanding, progress) = try await withTaskExecutorPreference(phone.taskExecutor) {
+        let (outstanding, progress, onReader) = try await withTaskExecutorPreference(phone.taskExecutor) {
             var outstanding: [Int] = []
             var progress: [Bool] = []
+            var onReader = 0
             for value in 0..<5 {
                 _ = try await phone.send(Double(value: value), strategy: .messageOnly, durable: false)
+                if sessions[0].isReader { onReader += 1 }
                 let transfer = try await phone.transferFile(URL(fileURLWithPath: file))
                 await phone.cancelFileTransfer(transfer.id)
                 progress.append(await phone.progress(ofFileTransfer: transfer.id) == nil)
                 outstanding.append(await phone.outstandingFileTransfers.count)
             }
-            return (outstanding, progress)
+            return (outstanding, progress, onReader)
         }
+        // NB: at least once inside the callback, or the test proves nothing.
+        #expect(onReader > 0)
         #expect(outstanding == [0, 0, 0, 0, 0])
         #expect(progress == [true, true, true, true, true])
         await phone.stop()

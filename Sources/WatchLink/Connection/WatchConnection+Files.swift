@@ -10,9 +10,10 @@ extension WatchConnection {
     /// - Throws: `cancelled` when the connection is not running, `not_activated` before the session
     ///   activated, `invalid_argument` naming `fileName` or `metadata`, `file_unreadable` or
     ///   `payload_too_large` naming `file` or `metadata`.
-    // NB: the file calls go to the session off the connection's jobs: a session may call its
-    // delegate from within them (under a lock), and a job may be running inside one of its
-    // callbacks — so may a task that prefers ``taskExecutor``, which runs as a job.
+    // NB: transferring and cancelling go to the session off the connection's jobs: a session may
+    // call its delegate from within them (under a lock), and a job may be running inside one of
+    // its callbacks — so may a task that prefers ``taskExecutor``, which runs as a job. (And a
+    // transfer copies and syncs the file, which no job should wait for.)
     public func transferFile(_ url: URL, metadata: [String: String] = [:]) async throws(WatchLinkError) -> FileTransfer {
         let (lifecycle, storageError) = flags.withLock { ($0.lifecycle, $0.storageError) }
         if let storageError { throw storageError }
@@ -26,18 +27,13 @@ extension WatchConnection {
     }
 
     /// File transfers from this device not yet delivered, oldest first.
+    // NB: the two reads call no delegate back, so they stay on the caller's thread.
     public var outstandingFileTransfers: [FileTransfer] {
-        get async {
-            let session = self.session
-            return await offTheConnection { session.outstandingFileTransfers }
-        }
+        get async { session.outstandingFileTransfers }
     }
 
     /// The progress of an outstanding file transfer; `nil` once it finished.
-    public func progress(ofFileTransfer id: UUID) async -> FileTransferProgress? {
-        let session = self.session
-        return await offTheConnection { session.progress(ofFileTransfer: id) }
-    }
+    public func progress(ofFileTransfer id: UUID) async -> FileTransferProgress? { session.progress(ofFileTransfer: id) }
 
     /// Cancels an outstanding file transfer; it finishes with `cancelled` unless its last byte was already on its way.
     public func cancelFileTransfer(_ id: UUID) async {

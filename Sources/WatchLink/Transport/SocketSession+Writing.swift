@@ -15,8 +15,15 @@ extension SocketSession {
     struct PendingFrames {
         private(set) var frames: [[UInt8]] = []
         private(set) var bytes = 0
+        /// The first frame is the rest of one whose start is already written: it waits for a
+        /// writer that may block on a full socket (the reply writer), even in the reader's run.
+        private(set) var startsWithRest = false
 
         var isEmpty: Bool { frames.isEmpty }
+
+        /// Whether a writer other than the reader should send the queue now: always, except in the
+        /// reader's run of message frames, whose end sends it (unless the rest of a frame waits).
+        func isDue(readerBatching: Bool) -> Bool { !frames.isEmpty && (!readerBatching || startsWithRest) }
 
         mutating func append(_ frame: [UInt8]) {
             frames.append(frame)
@@ -27,6 +34,7 @@ extension SocketSession {
         mutating func prepend(_ rest: [UInt8]) {
             frames.insert(rest, at: 0)
             bytes += rest.count
+            startsWithRest = true
         }
 
         mutating func takeAll() -> [[UInt8]] {
@@ -37,6 +45,7 @@ extension SocketSession {
         mutating func removeAll() {
             frames.removeAll()
             bytes = 0
+            startsWithRest = false
         }
     }
 
@@ -208,7 +217,12 @@ extension SocketSession {
             if n < bytes.count { pendingReplies.withLock { $0.prepend(Array(bytes[n...])) } }
             return true
         }
-        guard let written else { return state.withLock { $0.fd >= 0 } }
+        guard let written else {
+            // NB: the thread holding the socket sends the queue once it lets go (every writer
+            // does); the reply writer is the backstop.
+            wakeReplyWriter()
+            return state.withLock { $0.fd >= 0 }
+        }
         // NB: the rest of a partial write, or frames others queued while this thread held the
         // socket (they left them to it), go to the reply writer: this thread never waits.
         if pendingReplies.withLock({ !$0.isEmpty }) { wakeReplyWriter() }
@@ -289,8 +303,9 @@ extension SocketSession {
         while true {
             replySignal.lock()
             var live = isLive()
-            // NB: nor while the reader is in a run of message frames: the run's end sends the queue.
-            while live && (pendingReplies.withLock({ $0.isEmpty }) || state.withLock({ $0.readerBatching }))
+            // NB: nor while the reader is in a run of message frames (its end sends the queue), unless
+            // the rest of a frame waits there for a writer that may block.
+            while live && !queueIsDue()
                 && !state.withLock({ $0.userInfoFlushRequested || $0.contextFlushRequested })
             {
                 replySignal.wait()
@@ -327,11 +342,20 @@ extension SocketSession {
         if !writeAll(fd, Self.joined(frames)) { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
+    /// Whether the queue is due (``PendingFrames/isDue(readerBatching:)``).
+    ///
+    /// NB: the state lock, then the queue's, never nested: elsewhere the queue's lock is taken
+    /// inside the state lock.
+    func queueIsDue() -> Bool {
+        let batching = state.withLock { $0.readerBatching }
+        return pendingReplies.withLock { $0.isDue(readerBatching: batching) }
+    }
+
     /// Sends queued replies if the write lock is free (a writer that is not the reader calls this
     /// after its own frame, saving the reply writer a wake-up); not while the reader is in a run of
     /// message frames, whose end sends the queue with the reader's answers in one write.
     func flushReplies() {
-        while pendingReplies.withLock({ !$0.isEmpty }) && !state.withLock({ $0.readerBatching }) {
+        while queueIsDue() {
             let flushed = writeLock.withLockIfAvailable { _ -> Bool in
                 sendPendingReplies()
                 return true
