@@ -246,18 +246,20 @@ import Testing
         #expect(response.floor == 1)
     }
 
+    /// A `messageOnly` request: run in arrival order on the message channel.
+    static func serial(_ n: Int, deadline: Int64 = 30_000) -> WireRequest {
+        var request = H.request(n, deadline: deadline)
+        request.runsInArrivalOrder = true
+        return request
+    }
+
     @Test func messageChannelRunsOneHandlerAtATimeInArrivalOrder() {
         var watch = H.engine(.watch)
         var runs: [InboundCall] = []
-        func serial(_ n: Int) -> WireRequest {
-            var request = H.request(n)
-            request.runsInArrivalOrder = true
-            return request
-        }
-        for n in [1, 2, 3] { runs += H.runs(watch.receive(WireCodec.encode(.request(serial(n))), on: .message, now: H.t0)) }
+        for n in [1, 2, 3] { runs += H.runs(watch.receive(WireCodec.encode(.request(Self.serial(n))), on: .message, now: H.t0)) }
         #expect(runs.map(\.requestID) == [H.request(1).requestID])
         // A duplicate of a waiting request is not queued twice.
-        #expect(H.runs(watch.receive(WireCodec.encode(.request(serial(2))), on: .message, now: H.t0)).isEmpty)
+        #expect(H.runs(watch.receive(WireCodec.encode(.request(Self.serial(2))), on: .message, now: H.t0)).isEmpty)
         for n in [2, 3] {
             let finished = watch.handlerFinished(
                 idempotencyKey: runs[0].idempotencyKey, requestID: runs[0].requestID, result: .success(Data()), now: H.t0)
@@ -271,10 +273,8 @@ import Testing
 
     @Test func aHandlerPastItsDeadlineNoLongerHoldsUpTheMessageChannel() {
         var watch = H.engine(.watch)
-        var slow = H.request(1, deadline: 100)
-        slow.runsInArrivalOrder = true
-        var next = H.request(2)
-        next.runsInArrivalOrder = true
+        let slow = Self.serial(1, deadline: 100)
+        let next = Self.serial(2)
         #expect(H.runs(watch.receive(WireCodec.encode(.request(slow)), on: .message, now: H.t0)).count == 1)
         let later = H.t0.advanced(by: .seconds(1))
         let second = watch.receive(WireCodec.encode(.request(next)), on: .message, now: later)
@@ -283,10 +283,8 @@ import Testing
 
     @Test func aMessageQueuedBehindAHandlerStartsWhenItsDeadlinePassesWithoutAnotherArriving() {
         var watch = H.engine(.watch)
-        var slow = H.request(1, deadline: 100)
-        slow.runsInArrivalOrder = true
-        var next = H.request(2)
-        next.runsInArrivalOrder = true
+        let slow = Self.serial(1, deadline: 100)
+        let next = Self.serial(2)
         #expect(H.runs(watch.receive(WireCodec.encode(.request(slow)), on: .message, now: H.t0)).count == 1)
         // Queued behind the slow handler, before its deadline.
         #expect(H.runs(watch.receive(WireCodec.encode(.request(next)), on: .message, now: H.t0)).isEmpty)
@@ -303,10 +301,8 @@ import Testing
 
     @Test func aResendOfAQueuedMessageReleasesAnOverdueHandler() {
         var watch = H.engine(.watch)
-        var slow = H.request(1, deadline: 100)
-        slow.runsInArrivalOrder = true
-        var next = H.request(2)
-        next.runsInArrivalOrder = true
+        let slow = Self.serial(1, deadline: 100)
+        let next = Self.serial(2)
         #expect(H.runs(watch.receive(WireCodec.encode(.request(slow)), on: .message, now: H.t0)).count == 1)
         #expect(H.runs(watch.receive(WireCodec.encode(.request(next)), on: .message, now: H.t0)).isEmpty)
         // The sender retries the queued request after the slow one's deadline: it is not queued

@@ -61,15 +61,19 @@ extension SocketSession {
 
     /// Writes one frame; with a `generation`, only on that connection.
     func write(_ kind: Kind, _ body: [UInt8], generation: UInt64? = nil) -> Bool {
-        let frame = Self.frame(kind, body)
+        write(waiting: Self.frame(kind, body), generation: generation)
+    }
+
+    /// Writes `frame` once the write lock is free, after whatever is queued (it may be the rest of
+    /// a frame); with a `generation`, only on that connection.
+    private func write(waiting frame: [UInt8], generation: UInt64? = nil) -> Bool {
         // NB: the descriptor is read under the write lock, which `serve` holds to retire it, so a
         // frame never goes to a closed (and perhaps reused) descriptor.
         let ok = writeLock.withLock { _ in
             let (fd, current) = state.withLock { ($0.fd, $0.generation) }
             guard fd >= 0, generation == nil || generation == current else { return false }
-            // NB: what the reader queued goes first: it may be the rest of a frame.
             sendPendingReplies()
-            let ok = SocketIO.writeAll(fd, frame)
+            let ok = writeAll(fd, frame)
             if !ok { shutdown(fd, Int32(SHUT_RDWR)) }
             return ok
         }
@@ -112,24 +116,10 @@ extension SocketSession {
                 return true
             }
         }
-        guard let queued else { return write(bytes: frame) }
+        guard let queued else { return write(waiting: frame) }
         // NB: the writer may have finished before the frame was queued; then send it here.
         flushReplies()
         return queued
-    }
-
-    /// Writes `frame` once the write lock is free, whatever is queued first.
-    private func write(bytes frame: [UInt8]) -> Bool {
-        let ok = writeLock.withLock { _ in
-            let fd = state.withLock { $0.fd }
-            guard fd >= 0 else { return false }
-            sendPendingReplies()
-            let ok = writeAll(fd, frame)
-            if !ok { shutdown(fd, Int32(SHUT_RDWR)) }
-            return ok
-        }
-        flushReplies()
-        return ok
     }
 
     /// ``SocketIO/writeAll(_:_:)``, counted in ``writes``.
@@ -175,17 +165,23 @@ extension SocketSession {
             guard let reader = state.reader, pthread_equal(reader, pthread_self()) != 0 else { return .notReader }
             guard state.fd >= 0 else { return .notConnected }
             guard state.readerBatching else { return .outsideRun }
-            let full = pendingReplies.withLock { pending -> Bool? in
-                Self.queue(frame, in: &pending) ? pending.bytes >= Self.maximumReaderBatch : nil
-            }
-            guard let full else {
-                // NB: a counterpart that lets this much pile up loses the connection, as in
-                // ``writeFromReader(_:)``.
-                shutdown(state.fd, Int32(SHUT_RDWR))
-                return .notConnected
-            }
-            return full ? .full : .batched
+            guard let queued = queueFromReader(frame, fd: state.fd) else { return .notConnected }
+            return queued >= Self.maximumReaderBatch ? .full : .batched
         }
+    }
+
+    /// Queues a frame the reader sends, called with the state lock held and the connection
+    /// checked (so nothing is queued for a connection already gone); the bytes queued, or `nil`
+    /// after dropping the connection when the queue would pass ``maximumQueuedBytes``: a
+    /// counterpart that lets this much pile up loses the connection, as one whose writes stall does.
+    private func queueFromReader(_ frame: [UInt8], fd: Int32) -> Int? {
+        let queued = pendingReplies.withLock { pending -> Int? in
+            guard pending.bytes + frame.count <= Self.maximumQueuedBytes else { return nil }
+            pending.append(frame)
+            return pending.bytes
+        }
+        if queued == nil { shutdown(fd, Int32(SHUT_RDWR)) }
+        return queued
     }
 
     /// Ends the reader's run of message frames, writing what it queued.
@@ -229,55 +225,15 @@ extension SocketSession {
         return written
     }
 
-    /// Writes `frame` from the reading thread, which never waits: what the socket does not take at
-    /// once, or all of it when another writer holds the socket, is queued for the reply writer,
-    /// ahead of anything written later. `false` when not connected.
+    /// Writes `frame` from the reading thread, which never waits: behind whatever is queued, as far
+    /// as the socket takes it at once (``flushFromReader()``); the rest, or all of it while another
+    /// writer holds the socket, stays queued. `false` when not connected.
     ///
     /// NB: a reader blocked on a full socket would stop reading, and two readers blocked on each
     /// other's full sockets would deadlock; a delegate may send from within a callback on this thread.
     func writeFromReader(_ frame: [UInt8]) -> Bool {
-        let written = writeLock.withLockIfAvailable { _ -> Bool in
-            let fd = state.withLock { $0.fd }
-            guard fd >= 0 else { return false }
-            let queued = pendingReplies.withLock { pending -> Bool? in
-                guard !pending.isEmpty else { return nil }
-                return Self.queue(frame, in: &pending)
-            }
-            if let queued {
-                if !queued { shutdown(fd, Int32(SHUT_RDWR)) }
-                return queued
-            }
-            writes.add(1, ordering: .relaxed)
-            guard let n = SocketIO.writeAvailable(fd, frame) else {
-                shutdown(fd, Int32(SHUT_RDWR))
-                return false
-            }
-            // NB: the rest goes ahead of anything queued meanwhile (`reply` queues without the
-            // write lock): the peer must read this frame's bytes in one piece.
-            if n < frame.count { pendingReplies.withLock { $0.prepend(Array(frame[n...])) } }
-            return true
-        }
-        if let written {
-            if pendingReplies.withLock({ !$0.isEmpty }) { wakeReplyWriter() }
-            return written
-        }
-        // NB: queued under the state lock with the connection checked, so a frame is not queued
-        // for a connection already gone.
-        let queued = state.withLock { state -> Bool in
-            guard state.fd >= 0 else { return false }
-            if pendingReplies.withLock({ Self.queue(frame, in: &$0) }) { return true }
-            shutdown(state.fd, Int32(SHUT_RDWR))
-            return false
-        }
-        if queued { wakeReplyWriter() }
-        return queued
-    }
-
-    /// Queues `frame` unless the queue would pass ``maximumQueuedBytes``.
-    static func queue(_ frame: [UInt8], in pending: inout PendingFrames) -> Bool {
-        guard pending.bytes + frame.count <= maximumQueuedBytes else { return false }
-        pending.append(frame)
-        return true
+        let queued = state.withLock { state in state.fd >= 0 && queueFromReader(frame, fd: state.fd) != nil }
+        return queued && flushFromReader()
     }
 
     /// Queues a short control frame (an acknowledgement, refusal or cancel) for the connection's
