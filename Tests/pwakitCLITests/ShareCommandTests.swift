@@ -81,16 +81,24 @@
             // NB: kill instants spread over one whole run's length, measured here, so some runs end first.
             let started = ContinuousClock.now
             let first = try Self.runKilled(["share", "https://kill.invalid/first", "--outbox", outbox.path], after: .seconds(60))
-            let span = ContinuousClock.now - started
+            var span = ContinuousClock.now - started
             #expect(first == 0)
             var acknowledged: Set<String> = ["https://kill.invalid/first"]
             var attempted = acknowledged
+            var killedInARow = 0
             for index in 0..<40 {
                 let url = "https://kill.invalid/share/\(index)"
                 attempted.insert(url)
                 let status = try Self.runKilled(
                     ["share", url, "--note", "note \(index)", "--outbox", outbox.path], after: span * Double.random(in: 0...1.3))
                 if status == 0 { acknowledged.insert(url) }
+                // NB: runs slower than the measured one (a loaded machine) would all be killed:
+                // after five kills in a row, the instants spread over a longer span.
+                killedInARow = status == nil ? killedInARow + 1 : 0
+                if killedInARow == 5 {
+                    span = span * 1.5
+                    killedInARow = 0
+                }
             }
             let listed = try PWAKitBinary.run(["share", "--list", "--outbox", outbox.path])
             #expect(listed.status == 0, "\(listed.stderr)")
