@@ -5,7 +5,7 @@ import WatchLink
     import Glibc
 #endif
 
-/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--round-trip-only | --throughput-only | --durable-only]`: the floors and WatchLink, measured in one run.
+/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--round-trip-only | --throughput-only | --durable-only | --engine-only]`: the floors and WatchLink, measured in one run.
 ///
 /// The process acts as the phone and spawns a copy of itself (`serve`) as the watch; both the
 /// echo floor and WatchLink run between those same two processes.
@@ -25,6 +25,14 @@ struct WatchLinkBenchmark {
         }
         let count = Int(option("count") ?? "") ?? 5000
         let concurrency = Int(option("concurrency") ?? "") ?? 32
+        if arguments.contains("--engine-only") {
+            let payload = try WireCodec.encodeValue(Echo(text: String(repeating: "x", count: 64)))
+            for inFlight in [1, concurrency] {
+                let cpu = EngineRoundTrips.measure(count: count, inFlight: inFlight, payload: payload)
+                print("engine the two engines alone (no I/O, no payload coding, one thread), \(inFlight) in flight: \(format(cpu)) µs CPU per round trip")
+            }
+            return
+        }
         for name in ["phone", "watch"] { try? FileManager.default.removeItem(atPath: directory + "/" + name) }
 
         let child = Process()
@@ -117,6 +125,8 @@ struct WatchLinkBenchmark {
             ratios.append("\(String(format: "%.3f", ours / max(pipelinedRate, 0.001)))x on the \(name)")
         }
         print("ratio  non-durable throughput ours/pipelined echo = \(ratios.joined(separator: ", ")) (target ≥ 0.5x)")
+        let engines = EngineRoundTrips.measure(count: count, inFlight: concurrency, payload: try WireCodec.encodeValue(payload))
+        print("engine the two engines alone (no I/O, no payload coding, one thread): \(format(engines)) µs CPU per round trip")
         if arguments.contains("--round-trip-only") || arguments.contains("--throughput-only") { return }
 
         try await durableSends(

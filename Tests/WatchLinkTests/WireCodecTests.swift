@@ -12,6 +12,25 @@ import Testing
             createdAt: WatchTimestamp(milliseconds: 1000), deadline: WatchTimestamp(milliseconds: 5000))
     }
 
+    @Test func anIDsTextIsItsUUIDString() {
+        var random = SystemRandomNumberGenerator()
+        var ids = [Self.id, UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+        ids.append(UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
+        for _ in 0..<1000 {
+            let high = random.next() as UInt64
+            let low = random.next() as UInt64
+            let bytes = (0..<16).map { UInt8(truncatingIfNeeded: ($0 < 8 ? high : low) >> (8 * ($0 % 8))) }
+            ids.append(
+                UUID(
+                    uuid: (
+                        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                        bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                    )))
+        }
+        for id in ids { #expect(id.text == id.uuidString) }
+        #expect(request().idempotencyKey == "6F9619FF-8B86-D011-B42D-00C04FC964FF")
+    }
+
     @Test func requestRoundTrips() throws {
         let frame = WireFrame.request(request())
         #expect(try WireCodec.decode(WireCodec.encode(frame)) == frame)

@@ -85,6 +85,28 @@ import Testing
         #expect(writes <= 10, "\(writes) writes for 100 answers")
     }
 
+    @Test func aLongRunsAnswersGoOutInPiecesOfAboutTwoKiB() throws {
+        let link = try Link()
+        defer { link.close() }
+        let (session, answerer, peer) = (link.session, link.answerer, link.peer)
+        let questions = (0..<100).map { Array(String(format: "%03d", $0).utf8) + [UInt8](repeating: 0x71, count: 197) }
+        #expect(peer.receive(skipping: []).map { $0.0 } == .fileOutstanding)
+        let before = session.writes.load(ordering: .relaxed)
+        #expect(SocketIO.writeAll(peer.fd, questions.flatMap(Self.frame)))
+        var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
+        var answers: [[UInt8]] = []
+        while answers.count < questions.count, let frame = reader.next() {
+            if frame.kind == SocketSession.Kind.message.rawValue { answers.append(frame.body) }
+        }
+        #expect(answers == questions.map { $0.reversed() })
+        #expect(answerer.failures.withLock { $0 } == 0)
+        // NB: 100 answers of 205 bytes framed: a write once 2 KiB is queued (10 answers) or when a
+        // read's frames are handled, so at least 9 writes, where one write per run would be 1 or 2.
+        let writes = session.writes.load(ordering: .relaxed) - before
+        let least = questions.count * 205 / (SocketSession.maximumReaderBatch + 205)
+        #expect(writes >= least && writes <= 40, "\(writes) writes for 100 answers of 205 bytes")
+    }
+
     @Test func aFrameOnlyPartlyArrivedDoesNotHoldBackTheAnswersBeforeIt() throws {
         let link = try Link()
         defer { link.close() }

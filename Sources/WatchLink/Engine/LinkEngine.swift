@@ -22,7 +22,9 @@ package struct LinkEngine: Sendable {
 
     enum InboxState: Sendable {
         case started(InboxStart, running: Bool, durable: Bool)
-        case finished(WireResponse, deadline: WatchTimestamp, durable: Bool)
+        // NB: boxed, so an entry of the inbox stays small (a response is several times a start's
+        // size): the table moves its entries as it grows.
+        indirect case finished(WireResponse, deadline: WatchTimestamp, durable: Bool)
     }
 
     /// The device this engine runs on.

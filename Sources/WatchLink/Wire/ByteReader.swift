@@ -58,7 +58,7 @@ struct ByteReader {
     mutating func string(_ field: String) throws(WatchLinkError) -> String {
         let count = try length(field)
         defer { offset += count }
-        guard let text = String(bytes: bytes[offset..<(offset + count)], encoding: .utf8) else {
+        guard let text = String(validating: bytes[offset..<(offset + count)], as: UTF8.self) else {
             throw failure(field, "invalid UTF-8")
         }
         return text
@@ -66,8 +66,13 @@ struct ByteReader {
 
     mutating func uuid(_ field: String) throws(WatchLinkError) -> UUID {
         guard bytes.count - offset >= 16 else { throw failure(field, "truncated") }
-        let b = bytes[offset..<(offset + 16)].map { $0 }
+        let o = offset
         offset += 16
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        return UUID(
+            uuid: (
+                bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3], bytes[o + 4], bytes[o + 5], bytes[o + 6], bytes[o + 7],
+                bytes[o + 8], bytes[o + 9], bytes[o + 10], bytes[o + 11], bytes[o + 12], bytes[o + 13], bytes[o + 14],
+                bytes[o + 15]
+            ))
     }
 }

@@ -188,6 +188,6 @@ enum WireBinary {
         var reader = ByteReader(bytes, offset: 3, scope: "request")
         guard let id = try? reader.uuid("id") else { return nil }
         let key = (try? reader.string("idem")).flatMap { $0.isEmpty || $0.utf8.count > 128 ? nil : $0 }
-        return (id, key ?? id.uuidString)
+        return (id, key ?? id.text)
     }
 }

@@ -39,6 +39,12 @@ package enum WireCodec {
         return encoder
     }
 
+    /// One sorted-key encoder and one decoder for every user value: neither is ever reconfigured,
+    /// and both are safe to use from several threads at once. Making an encoder costs about as
+    /// much as encoding a small value with it.
+    private static let valueEncoder = makeEncoder()
+    private static let valueDecoder = JSONDecoder()
+
     /// Encodes a frame.
     package static func encode(_ frame: WireFrame) -> Data {
         switch frame {
@@ -116,19 +122,19 @@ package enum WireCodec {
         guard data.count <= maximumFrameSize, let loose = try? JSONDecoder().decode(LooseEnvelope.self, from: data),
             let id = loose.requestID
         else { return nil }
-        return (id, loose.idempotencyKey ?? id.uuidString)
+        return (id, loose.idempotencyKey ?? id.text)
     }
 
     /// Encodes a user value as JSON.
     package static func encodeValue<T: Encodable>(_ value: T) throws(WatchLinkError) -> Data {
-        do { return try makeEncoder().encode(value) } catch {
+        do { return try valueEncoder.encode(value) } catch {
             throw WatchLinkError(.encodingFailed, "cannot encode \(T.self): \(describe(error))")
         }
     }
 
     /// Decodes a user value from JSON, naming `field` and the failing path on error.
     package static func decodeValue<T: Decodable>(_ type: T.Type, from data: Data, field: String) throws(WatchLinkError) -> T {
-        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+        do { return try valueDecoder.decode(T.self, from: data) } catch {
             let path = fieldPath(of: error)
             throw WatchLinkError(
                 .decodingFailed, "cannot decode \(T.self): \(describe(error))",

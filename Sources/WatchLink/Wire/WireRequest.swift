@@ -42,7 +42,7 @@ package struct WireRequest: Hashable, Sendable, Codable {
         self.typeKey = typeKey
         self.payload = payload
         self.requestID = requestID
-        self.idempotencyKey = idempotencyKey ?? requestID.uuidString
+        self.idempotencyKey = idempotencyKey ?? requestID.text
         self.isFireAndForget = isFireAndForget
         self.isDurable = isDurable
         self.createdAt = createdAt
