@@ -29,7 +29,9 @@ struct WatchLinkBenchmark {
             let payload = try WireCodec.encodeValue(Echo(text: String(repeating: "x", count: 64)))
             for inFlight in [1, concurrency] {
                 let cpu = EngineRoundTrips.measure(count: count, inFlight: inFlight, payload: payload)
-                print("engine the two engines alone (no I/O, no payload coding, one thread), \(inFlight) in flight: \(format(cpu)) µs CPU per round trip")
+                print(
+                    "engine the two engines alone (no I/O, no payload coding, one thread), \(inFlight) in flight: \(format(cpu)) µs CPU per round trip"
+                )
             }
             return
         }
