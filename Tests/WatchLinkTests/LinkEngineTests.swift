@@ -366,4 +366,44 @@ import Testing
             receivedContext: nil, now: H.t0)
         #expect(restarted.pendingCount == 5)
     }
+
+    @Test func aLargeNonDurableInboxSpacesCompactionsOutAndStaysOutOfTheSnapshot() {
+        var configuration = LinkEngine.Configuration()
+        configuration.compactionThreshold = 10
+        var watch = H.engine(.watch, configuration: configuration)
+        func handle(_ request: WireRequest) -> [LinkAction] {
+            var actions = watch.receive(WireCodec.encode(.request(request)), on: .message, now: H.t0)
+            for call in H.runs(actions) {
+                actions += watch.handlerFinished(
+                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data()), now: H.t0)
+            }
+            return actions
+        }
+        for n in 0..<4000 {
+            var request = H.request(n % 256, durable: false, key: "quick-\(n)")
+            request.target = watch.incarnation
+            #expect(H.runs(handle(request)).count == 1)
+        }
+        var snapshots: [[DurableRecord]] = []
+        var records = 0
+        for n in 0..<1200 {
+            let actions = handle(H.request(n % 256, key: "kept-\(n)"))
+            records += H.records(actions).count
+            snapshots += actions.compactMap { if case .compact(let records) = $0 { records } else { nil } }
+        }
+        // NB: each compaction waits for the log to grow by a quarter of the inbox (4,000 entries and
+        // more), not only by the threshold of 10 records, which would make hundreds.
+        #expect(records >= 2400)
+        #expect((1...3).contains(snapshots.count), "\(snapshots.count) compactions")
+        let keys = (snapshots.first ?? []).compactMap { record -> String? in
+            switch record {
+            case .inboxStarted(let start): start.idempotencyKey
+            case .inboxFinished(let response, _): response.idempotencyKey
+            default: nil
+            }
+        }
+        #expect(!keys.isEmpty)
+        #expect(keys == keys.sorted())
+        #expect(keys.allSatisfy { $0.hasPrefix("kept-") })
+    }
 }

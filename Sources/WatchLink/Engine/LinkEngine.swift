@@ -258,9 +258,11 @@ package struct LinkEngine: Sendable {
             inboxPruneAt = max(Self.inboxPruneFloor, inbox.count * 2)
         }
         recordsSinceCompaction += actions.reduce(0) { if case .persist = $1 { $0 + 1 } else { $0 } }
-        // NB: waiting for the log to grow by the snapshot's own size keeps compaction's cost amortised
-        // constant per record however many inbox entries are retained.
-        if recordsSinceCompaction >= max(configuration.compactionThreshold, lastSnapshotSize) {
+        // NB: waiting for the log to grow by the snapshot's own size, and by a quarter of the inbox's
+        // (a compaction scans all of it: the prune, and the pick of its durable entries), keeps
+        // compaction's cost amortised constant per record however many entries, durable or not,
+        // are retained.
+        if recordsSinceCompaction >= max(configuration.compactionThreshold, lastSnapshotSize, inbox.count / 4) {
             recordsSinceCompaction = 0
             pruneInbox(now: now)
             let records = snapshot(now: now)
@@ -279,13 +281,18 @@ package struct LinkEngine: Sendable {
             guard let pending = outbox[id], pending.entry.request.isDurable else { continue }
             records.append(.outboxAdded(pending.entry))
         }
-        for key in inbox.keys.sorted() {
-            switch inbox[key] {
-            case .started(let start, _, true): records.append(.inboxStarted(start))
-            case .finished(let response, let deadline, true): records.append(.inboxFinished(response, deadline: deadline))
+        // NB: only the durable entries are sorted (by key, so a snapshot is the same whatever the
+        // table's order): a non-durable one leaves no record, and may outnumber them many times.
+        var durable: [(key: String, record: DurableRecord)] = []
+        for (key, state) in inbox {
+            switch state {
+            case .started(let start, _, true): durable.append((key, .inboxStarted(start)))
+            case .finished(let response, let deadline, true): durable.append((key, .inboxFinished(response, deadline: deadline)))
             default: break
             }
         }
+        durable.sort { $0.key < $1.key }
+        records += durable.map(\.record)
         for key in states.keys.sorted() { records.append(.state(key: key, states[key]!)) }
         if let inboxHorizon { records.append(.inboxHorizon(inboxHorizon)) }
         return records
