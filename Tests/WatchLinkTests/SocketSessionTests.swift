@@ -107,8 +107,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let listener = try SocketIO.listen(path: root + "/s")
         defer { close(listener) }
+        // NB: 1 s, not less: the readers below never acknowledge, so each connection starts again from
+        // the first item and must take all 1.4 MB without a pause that long; with 200 ms, a machine
+        // busy with other tests paused every reader often enough that none got past the third item.
         let phone = try SocketSession(
-            socketPath: root + "/s", role: .connect, directory: root + "/a", stallTimeout: .milliseconds(200))
+            socketPath: root + "/s", role: .connect, directory: root + "/a", stallTimeout: .seconds(1))
         phone.activate(delegate: Recorder())
         defer { phone.invalidate() }
         // The counterpart accepts, then never reads: its socket fills up.
@@ -124,7 +127,7 @@ import Testing
         }
         close(stalled.fd)
         // A counterpart that reads gets every queued item, in order, on the connections made since.
-        // NB: on a loaded machine a reader may itself stall past the 200 ms timeout and lose its
+        // NB: on a loaded machine a reader may itself stall past the 1 s timeout and lose its
         // connection; the next one starts again from the first unacknowledged item, so items are
         // gathered by id across connections, and each connection must bring them in id order.
         var delivered: [UInt64: Data] = [:]
@@ -133,7 +136,7 @@ import Testing
             let peer = try SocketFileTransferTests.RawPeer.connection(from: listener)
             var last: UInt64 = 0
             // NB: one reader for the connection, reading as much as has arrived: a reader taking a
-            // byte per call falls behind the 200 ms timeout on a loaded machine at every try.
+            // byte per call falls behind the timeout on a loaded machine at every try.
             var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 24)
             while delivered.count < count, let frame = reader.next() {
                 guard frame.kind == SocketSession.Kind.userInfo.rawValue else { continue }

@@ -62,6 +62,7 @@ extension LinkEngine {
         }
         let entry = OutboxEntry(request: request, strategy: strategy, retry: retry)
         outbox[id] = Pending(entry: entry, nextAttemptAt: nil)
+        if let sequence = request.sequence { outboxSequences.insert(sequence) }
         outboxOrder.append(id)
         if request.isDurable { batch.persists.append(.persist(.outboxAdded(entry))) }
         batch.after += [.accepted(id), .event(.requestAccepted(id))]
@@ -166,11 +167,7 @@ extension LinkEngine {
 
     /// Every ordered request below this sequence is settled at this side.
     var orderedFloor: UInt64 {
-        var floor = nextSequence
-        for pending in outbox.values {
-            if let sequence = pending.entry.request.sequence { floor = min(floor, sequence) }
-        }
-        return floor
+        min(nextSequence, outboxSequences.min() ?? nextSequence)
     }
 
     mutating func scheduleRetry(_ id: UUID, now: WatchTimestamp, batch: inout SettleBatch) {
@@ -194,6 +191,7 @@ extension LinkEngine {
     {
         let wasFloor = outbox[id]?.entry.request.sequence.map { $0 == orderedFloor } ?? false
         guard let pending = outbox.removeValue(forKey: id) else { return }
+        if let sequence = pending.entry.request.sequence { outboxSequences.remove(sequence) }
         // NB: requests mostly settle oldest first, so the search stops near the front.
         if let index = outboxOrder.firstIndex(of: id) { outboxOrder.remove(at: index) }
         if wasFloor { resendOrderedHead(now: now) }

@@ -45,6 +45,9 @@ package struct LinkEngine: Sendable {
 
     var outbox: [UUID: Pending] = [:]
     var outboxOrder: [UUID] = []
+    /// The sequences of the ordered requests in the outbox, so the ordered floor (sent with every
+    /// frame) is found without a scan of the whole outbox.
+    var outboxSequences: Set<UInt64> = []
     var nextSequence: UInt64 = 1
     /// Every ordered sequence below this may have been used; a restart continues from it.
     var reservedSequences: UInt64 = 1
@@ -116,9 +119,12 @@ package struct LinkEngine: Sendable {
                 let id = entry.request.requestID
                 if outbox[id] == nil { outboxOrder.append(id) }
                 outbox[id] = Pending(entry: entry, nextAttemptAt: now)
-                if let sequence = entry.request.sequence { nextSequence = max(nextSequence, sequence + 1) }
+                if let sequence = entry.request.sequence {
+                    nextSequence = max(nextSequence, sequence + 1)
+                    outboxSequences.insert(sequence)
+                }
             case .outboxSettled(let id, _):
-                outbox[id] = nil
+                if let sequence = outbox.removeValue(forKey: id)?.entry.request.sequence { outboxSequences.remove(sequence) }
                 outboxOrder.removeAll { $0 == id }
             case .inboxStarted(let start):
                 inbox[start.idempotencyKey] = .started(start, running: false, durable: true)
@@ -219,10 +225,13 @@ package struct LinkEngine: Sendable {
         }
         // NB: the expiry converted once, not per entry: this runs after every batch of effects.
         let expiry = configuration.outboxExpiry.wholeMilliseconds
-        for pending in outbox.values {
-            let request = pending.entry.request
-            consider(min(request.deadline, WatchTimestamp(milliseconds: request.createdAt.milliseconds &+ expiry)))
-            if isActivated { consider(pending.nextAttemptAt) }
+        // NB: each entry's times read in place, not the entry copied out (its request holds several
+        // references, each retained and released by a copy).
+        let values = outbox.values
+        for index in values.indices {
+            let (deadline, createdAt) = (values[index].entry.request.deadline, values[index].entry.request.createdAt)
+            consider(min(deadline, WatchTimestamp(milliseconds: createdAt.milliseconds &+ expiry)))
+            if isActivated { consider(values[index].nextAttemptAt) }
         }
         if isActivated {
             consider(contextPublishAt)
