@@ -6,8 +6,10 @@ import WatchLink
 /// and its answer passed between them as the connection would (no I/O, no user payload coding).
 /// Says how much of a round trip's CPU is the engines' bookkeeping.
 enum EngineRoundTrips {
-    /// CPU per round trip, in µs, over `count` round trips with `inFlight` outstanding at once.
-    static func measure(count: Int, inFlight: Int, payload: Data) -> Double {
+    /// CPU per round trip, in µs, over `count` round trips with `inFlight` outstanding at once
+    /// (this thread's CPU time: other threads winding down do not count); `nil` if the engines
+    /// stopped short of `count` round trips.
+    static func measure(count: Int, inFlight: Int, payload: Data) -> Double? {
         var configuration = LinkEngine.Configuration()
         configuration.outboxLimit = 1_000_000
         var phone = LinkEngine(origin: .phone, configuration: configuration, random: SeededRandom(seed: 1))
@@ -25,7 +27,7 @@ enum EngineRoundTrips {
         var toPhone: [Data] = []
         var completed = 0
         var submitted = 0
-        let start = CPUTime.ofSelf()
+        let start = CPUTime.ofThisThread()
         func sends(_ actions: [LinkAction], into queue: inout [Data]) -> [InboundCall] {
             var calls: [InboundCall] = []
             for action in actions {
@@ -69,6 +71,7 @@ enum EngineRoundTrips {
             }
             if arrived.isEmpty && answers.isEmpty { break }
         }
-        return micros(CPUTime.ofSelf() - start) / Double(max(completed, 1))
+        guard completed == count else { return nil }
+        return micros(CPUTime.ofThisThread() - start) / Double(count)
     }
 }

@@ -133,6 +133,13 @@ enum CPUTime {
         return .microseconds(micros)
     }
 
+    /// The calling thread's CPU time.
+    static func ofThisThread() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
+    }
+
     /// The CPU time of process `pid` (utime + stime of /proc/PID/stat), or zero when unreadable.
     static func of(_ pid: Int32) -> Duration {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

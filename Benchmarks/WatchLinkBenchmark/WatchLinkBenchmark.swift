@@ -28,7 +28,10 @@ struct WatchLinkBenchmark {
         if arguments.contains("--engine-only") {
             let payload = try WireCodec.encodeValue(Echo(text: String(repeating: "x", count: 64)))
             for inFlight in [1, concurrency] {
-                let cpu = EngineRoundTrips.measure(count: count, inFlight: inFlight, payload: payload)
+                guard let cpu = EngineRoundTrips.measure(count: count, inFlight: inFlight, payload: payload) else {
+                    print("watchlink-benchmark: the engines stopped short of \(count) round trips")
+                    return
+                }
                 print(
                     "engine the two engines alone (no I/O, no payload coding, one thread), \(inFlight) in flight: \(format(cpu)) µs CPU per round trip"
                 )
@@ -127,8 +130,14 @@ struct WatchLinkBenchmark {
             ratios.append("\(String(format: "%.3f", ours / max(pipelinedRate, 0.001)))x on the \(name)")
         }
         print("ratio  non-durable throughput ours/pipelined echo = \(ratios.joined(separator: ", ")) (target ≥ 0.5x)")
-        let engines = EngineRoundTrips.measure(count: count, inFlight: concurrency, payload: try WireCodec.encodeValue(payload))
-        print("engine the two engines alone (no I/O, no payload coding, one thread): \(format(engines)) µs CPU per round trip")
+        if let engines = EngineRoundTrips.measure(
+            count: count, inFlight: concurrency, payload: try WireCodec.encodeValue(payload))
+        {
+            print(
+                "engine the two engines alone (no I/O, no payload coding, one thread): \(format(engines)) µs CPU per round trip")
+        } else {
+            print("watchlink-benchmark: the engines stopped short of \(count) round trips")
+        }
         if arguments.contains("--round-trip-only") || arguments.contains("--throughput-only") { return }
 
         try await durableSends(

@@ -46,7 +46,7 @@ package struct LinkEngine: Sendable {
     var outbox: [UUID: Pending] = [:]
     var outboxOrder: [UUID] = []
     /// The sequences of the ordered requests in the outbox, so the ordered floor (sent with every
-    /// frame) is found without a scan of the whole outbox.
+    /// frame) is found among those alone, not by a scan of the whole outbox.
     var outboxSequences: Set<UInt64> = []
     var nextSequence: UInt64 = 1
     /// Every ordered sequence below this may have been used; a restart continues from it.
@@ -118,6 +118,7 @@ package struct LinkEngine: Sendable {
             case .outboxAdded(let entry):
                 let id = entry.request.requestID
                 if outbox[id] == nil { outboxOrder.append(id) }
+                if let replaced = outbox[id]?.entry.request.sequence { outboxSequences.remove(replaced) }
                 outbox[id] = Pending(entry: entry, nextAttemptAt: now)
                 if let sequence = entry.request.sequence {
                     nextSequence = max(nextSequence, sequence + 1)
