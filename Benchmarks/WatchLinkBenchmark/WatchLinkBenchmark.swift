@@ -5,7 +5,7 @@ import WatchLink
     import Glibc
 #endif
 
-/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--round-trip-only | --throughput-only | --durable-only | --engine-only]`: the floors and WatchLink, measured in one run.
+/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one] [--round-trip-only | --throughput-only | --durable-only | --engine-only]`: the floors and WatchLink, measured in one run.
 ///
 /// The process acts as the phone and spawns a copy of itself (`serve`) as the watch; both the
 /// echo floor and WatchLink run between those same two processes.
@@ -19,6 +19,14 @@ struct WatchLinkBenchmark {
         }
         let directory = option("dir") ?? FileManager.default.currentDirectoryPath + "/.build/watchlink-bench"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        guard let cores = CorePlacement(rawValue: option("cores") ?? "free") else {
+            print("watchlink-benchmark: --cores takes free, split or one")
+            return
+        }
+        if let cpu = cores.cpu(forWatch: arguments.first == "serve"), !CorePlacement.pinProcess(to: cpu) {
+            print("watchlink-benchmark: cannot pin the \(arguments.first == "serve" ? "watch" : "phone") to CPU \(cpu)")
+            return
+        }
         if arguments.first == "serve" {
             try await serve(directory)
             return
@@ -42,11 +50,11 @@ struct WatchLinkBenchmark {
 
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["serve", "--dir", directory]
+        child.arguments = ["serve", "--dir", directory, "--cores", cores.rawValue]
         try child.run()
         defer { child.terminate() }
 
-        print("watchlink-benchmark: data directory \(directory) on \(filesystemType(of: directory))")
+        print("watchlink-benchmark: data directory \(directory) on \(filesystemType(of: directory)); cores: \(cores.rawValue)")
         let payload = Echo(text: String(repeating: "x", count: 64))
         let frame = [UInt8](
             WireCodec.encode(
