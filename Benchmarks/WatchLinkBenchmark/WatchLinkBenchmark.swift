@@ -21,11 +21,11 @@ struct WatchLinkBenchmark {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         guard let cores = CorePlacement(rawValue: option("cores") ?? "free") else {
             print("watchlink-benchmark: --cores takes free, split or one")
-            return
+            exit(2)
         }
         if let cpu = cores.cpu(forWatch: arguments.first == "serve"), !CorePlacement.pinProcess(to: cpu) {
             print("watchlink-benchmark: cannot pin the \(arguments.first == "serve" ? "watch" : "phone") to CPU \(cpu)")
-            return
+            exit(1)
         }
         if arguments.first == "serve" {
             try await serve(directory)
