@@ -114,16 +114,49 @@ import Testing
             socketPath: root + "/s", role: .connect, directory: root + "/a", stallTimeout: .seconds(1))
         phone.activate(delegate: Recorder())
         defer { phone.invalidate() }
+        let count = 24
+        let payload: @Sendable (Int) -> Data = { n in Data("\(n):".utf8) + Data(repeating: UInt8(n), count: 60_000) }
+        // NB: on a thread of its own: the calls below block for seconds (a full socket, accept,
+        // read); on the cooperative pool they would hold up the tests that run beside this one.
+        let outcome: Result<StalledRun, any Error> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    returning: Result { try Self.stallThenRead(phone, listener: listener, count: count, payload: payload) })
+            }
+        }
+        let (refusal, delivered, inOrder) = try outcome.get()
+        #expect(refusal == nil || refusal == .notReachable)
+        #expect(inOrder)
+        #expect(delivered.keys.sorted().map { delivered[$0]! } == (0..<count).map(payload))
+        #expect(phone.outstandingUserInfoCount == count)
+        do {
+            _ = try SocketSession(
+                socketPath: root + "/t", role: .connect, directory: root + "/b", stallTimeout: .milliseconds(99))
+            Issue.record("expected invalid_argument")
+        } catch {
+            #expect(error.details["field"] == "stallTimeout")
+        }
+    }
+
+    /// What ``stallThenRead(_:listener:count:payload:)`` saw: the refusal of a message sent while
+    /// the counterpart stalled, the items delivered by id, and whether each connection brought them
+    /// in id order.
+    typealias StalledRun = (refusal: WatchLinkError.Code?, delivered: [UInt64: Data], inOrder: Bool)
+
+    /// Queues `count` items for a counterpart that accepts and never reads, then reads them on the
+    /// connections `phone` makes afterwards.
+    static func stallThenRead(
+        _ phone: SocketSession, listener: Int32, count: Int, payload: (Int) -> Data
+    ) throws -> StalledRun {
         // The counterpart accepts, then never reads: its socket fills up.
         let stalled = try SocketFileTransferTests.RawPeer.connection(from: listener)
-        let count = 24
-        func payload(_ n: Int) -> Data { Data("\(n):".utf8) + Data(repeating: UInt8(n), count: 60_000) }
         // NB: 1.4 MB is far more than a socket buffers; without the stall timeout a call blocks for good.
         for n in 0..<count { try phone.transferUserInfo(payload(n)) }
+        var refusal: WatchLinkError.Code?
         do {
             try phone.sendMessage(Data("after".utf8))
         } catch {
-            #expect(error.code == .notReachable)
+            refusal = error.code
         }
         close(stalled.fd)
         // A counterpart that reads gets every queued item, in order, on the connections made since.
@@ -148,16 +181,7 @@ import Testing
             }
             close(peer.fd)
         }
-        #expect(inOrder)
-        #expect(delivered.keys.sorted().map { delivered[$0]! } == (0..<count).map(payload))
-        #expect(phone.outstandingUserInfoCount == count)
-        do {
-            _ = try SocketSession(
-                socketPath: root + "/t", role: .connect, directory: root + "/b", stallTimeout: .milliseconds(99))
-            Issue.record("expected invalid_argument")
-        } catch {
-            #expect(error.details["field"] == "stallTimeout")
-        }
+        return (refusal, delivered, inOrder)
     }
 
     @Test func hostileFramesNeitherCrashNorLoseWhatIsQueued() async throws {

@@ -63,46 +63,41 @@ import Testing
         }
     }
 
-    @Test func theAnswersToMessagesThatArrivedTogetherGoOutInOneWrite() throws {
+    /// Sends `questions` to a fresh link's session in one write, once its opening frames are out,
+    /// and reads back its answers; returns them and the writes the session made for them.
+    func answers(to questions: [[UInt8]]) throws -> (answers: [[UInt8]], writes: Int, failures: Int) {
         let link = try Link()
         defer { link.close() }
         let (session, answerer, peer) = (link.session, link.answerer, link.peer)
-        let questions = (0..<100).map { Array("question \($0)".utf8) }
         // NB: once the connection's opening frames are written, so only the answers are counted.
         #expect(peer.receive(skipping: []).map { $0.0 } == .fileOutstanding)
         let before = session.writes.load(ordering: .relaxed)
-        // One write of 100 frames: the session reads them in a read or two.
         #expect(SocketIO.writeAll(peer.fd, questions.flatMap(Self.frame)))
         var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
         var answers: [[UInt8]] = []
         while answers.count < questions.count, let frame = reader.next() {
             if frame.kind == SocketSession.Kind.message.rawValue { answers.append(frame.body) }
         }
+        return (answers, session.writes.load(ordering: .relaxed) - before, answerer.failures.withLock { $0 })
+    }
+
+    @Test func theAnswersToMessagesThatArrivedTogetherGoOutInOneWrite() throws {
+        // One write of 100 frames: the session reads them in a read or two.
+        let questions = (0..<100).map { Array("question \($0)".utf8) }
+        let (answers, writes, failures) = try answers(to: questions)
         #expect(answers == questions.map { $0.reversed() })
-        #expect(answerer.failures.withLock { $0 } == 0)
+        #expect(failures == 0)
         // NB: at most a write per read of the questions; one write per answer would be 100.
-        let writes = session.writes.load(ordering: .relaxed) - before
         #expect(writes <= 10, "\(writes) writes for 100 answers")
     }
 
     @Test func aLongRunsAnswersGoOutInPiecesOfAboutTwoKiB() throws {
-        let link = try Link()
-        defer { link.close() }
-        let (session, answerer, peer) = (link.session, link.answerer, link.peer)
         let questions = (0..<100).map { Array(String(format: "%03d", $0).utf8) + [UInt8](repeating: 0x71, count: 197) }
-        #expect(peer.receive(skipping: []).map { $0.0 } == .fileOutstanding)
-        let before = session.writes.load(ordering: .relaxed)
-        #expect(SocketIO.writeAll(peer.fd, questions.flatMap(Self.frame)))
-        var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
-        var answers: [[UInt8]] = []
-        while answers.count < questions.count, let frame = reader.next() {
-            if frame.kind == SocketSession.Kind.message.rawValue { answers.append(frame.body) }
-        }
+        let (answers, writes, failures) = try answers(to: questions)
         #expect(answers == questions.map { $0.reversed() })
-        #expect(answerer.failures.withLock { $0 } == 0)
+        #expect(failures == 0)
         // NB: 100 answers of 205 bytes framed: a write once 2 KiB is queued (10 answers) or when a
         // read's frames are handled, so at least 9 writes, where one write per run would be 1 or 2.
-        let writes = session.writes.load(ordering: .relaxed) - before
         #expect(writes >= 9 && writes <= 40, "\(writes) writes for 100 answers of 205 bytes")
     }
 
