@@ -198,14 +198,16 @@ let package = Package(
     ] + serverTargets
 )
 
-// MARK: - WatchLink (phone <-> watch messaging); no package dependencies, only PWAKitFiles.
+// MARK: - WatchLink (phone <-> watch messaging); no package dependencies, only the project's own small targets.
 package.products += [
     .library(name: "WatchLink", targets: ["WatchLink"]),
     .executable(name: "watchlink-demo", targets: ["WatchLinkDemo"]),
     .executable(name: "watchlink-benchmark", targets: ["WatchLinkBenchmark"]),
 ]
 package.targets += [
-    .target(name: "WatchLink", dependencies: ["PWAKitFiles", "PWAKitErrors", "PWAKitRetry"], swiftSettings: strictSettings),
+    .target(
+        name: "WatchLink", dependencies: ["PWAKitFiles", "PWAKitErrors", "PWAKitRetry", "PWAKitEncoding"],
+        swiftSettings: strictSettings),
     .target(name: "WatchLinkSimulation", dependencies: ["WatchLink", "PWAKitRetry"], swiftSettings: strictSettings),
     .executableTarget(
         name: "WatchLinkDemo", dependencies: ["WatchLink", "WatchLinkSimulation", "PWAKitRetry"],

@@ -1,16 +1,28 @@
-/// Lowercase hexadecimal text of bytes, and back.
+/// Hexadecimal text of bytes (lowercase unless asked otherwise), and back.
 public enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
+    @usableFromInline static let digits = Array("0123456789abcdef".utf8)
+    @usableFromInline static let upperDigits = Array("0123456789ABCDEF".utf8)
 
     /// The bytes as lowercase hexadecimal digits, two per byte.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
+        append(bytes, to: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the bytes' hexadecimal digits, two per byte, to `out` (UTF-8), upper case when
+    /// `uppercase`.
+    ///
+    /// NB: inlinable, so a caller's loop is specialised for its byte sequence; unspecialised, a
+    /// call per byte went through the generic sequence (about 2.5 µs per UUID's text).
+    @inlinable
+    public static func append(_ bytes: some Sequence<UInt8>, uppercase: Bool = false, to out: inout [UInt8]) {
+        let table = uppercase ? upperDigits : digits
+        for byte in bytes {
+            out.append(table[Int(byte >> 4)])
+            out.append(table[Int(byte & 0x0F)])
+        }
     }
 
     /// The bytes of hexadecimal text (either case); `nil` for an odd length or a character that

@@ -14,6 +14,10 @@ struct EncodingTests {
         #expect(Hex.decode("ABcd") == [0xAB, 0xCD])
         #expect(Hex.decode("") == [])
         for hostile in ["a", "abc", "zz", "0g", " 0", "é0", "+1"] { #expect(Hex.decode(hostile) == nil, "\(hostile)") }
+        var upper: [UInt8] = Array("x".utf8)
+        Hex.append(bytes, uppercase: true, to: &upper)
+        #expect(String(decoding: upper, as: UTF8.self) == "x" + text.uppercased())
+        #expect(Hex.decode(String(decoding: upper.dropFirst(), as: UTF8.self)) == bytes)
     }
 
     @Test("base64url matches Foundation's base64 with the URL alphabet and no padding, for every length")
