@@ -34,7 +34,7 @@ struct WatchLinkBenchmark {
         let count = Int(option("count") ?? "") ?? 5000
         let concurrency = Int(option("concurrency") ?? "") ?? 32
         if arguments.contains("--engine-only") {
-            let payload = try WireCodec.encodeValue(Echo(text: String(repeating: "x", count: 64)))
+            let payload = try WatchPayload.encode(Echo(text: String(repeating: "x", count: 64)))
             for inFlight in [1, concurrency] {
                 guard let cpu = EngineRoundTrips.measure(count: count, inFlight: inFlight, payload: payload) else {
                     print("watchlink-benchmark: the engines stopped short of \(count) round trips")
@@ -60,7 +60,7 @@ struct WatchLinkBenchmark {
             WireCodec.encode(
                 .request(
                     WireRequest(
-                        typeKey: Echo.typeKey, payload: try WireCodec.encodeValue(payload), requestID: UUID(),
+                        typeKey: Echo.typeKey, payload: try WatchPayload.encode(payload), requestID: UUID(),
                         createdAt: WatchTimestamp(milliseconds: 0), deadline: WatchTimestamp(milliseconds: 1)))))
 
         let unbatched = Floors.appendSync(directory: directory, size: 256, count: 500, batch: 1)
@@ -139,7 +139,7 @@ struct WatchLinkBenchmark {
         }
         print("ratio  non-durable throughput ours/pipelined echo = \(ratios.joined(separator: ", ")) (target ≥ 0.5x)")
         if let engines = EngineRoundTrips.measure(
-            count: count, inFlight: concurrency, payload: try WireCodec.encodeValue(payload))
+            count: count, inFlight: concurrency, payload: try WatchPayload.encode(payload))
         {
             print(
                 "engine the two engines alone (no I/O, no payload coding, one thread): \(format(engines)) µs CPU per round trip")

@@ -48,7 +48,7 @@ struct Note: WatchFireAndForget {
         let registry = HandlerRegistry()
         try registry.register(Ping.self) { Pong(text: $0.text.uppercased()) }
         let out = try await registry.run(Ping.typeKey, payload: WireCodec.encodeValue(Ping(text: "hi")))
-        #expect(try JSONDecoder().decode(Pong.self, from: out) == Pong(text: "HI"))
+        #expect(try WatchPayload.decode(Pong.self, from: out) == Pong(text: "HI"))
     }
 
     @Test func runReportsMissingHandlerBadPayloadAndThrownErrors() async throws {

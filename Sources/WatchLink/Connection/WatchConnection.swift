@@ -399,7 +399,7 @@ public final class WatchConnection: @unchecked Sendable {
                 throw WatchLinkError(.invalidArgument, "timeout must be positive", details: ["field": "timeout"])
             }
             self.typeKey = R.typeKey
-            self.payload = try WireCodec.encodeValue(request)
+            self.payload = try WatchPayload.encode(request)
             self.timeout = timeout
             self.durable = durable
             self.fireAndForget = fireAndForget

@@ -1,7 +1,8 @@
 public import Foundation
 import Synchronization
 
-/// A type-erased request handler: request payload in, response payload out.
+/// A type-erased request handler: request payload in, response payload out, both in
+/// ``WatchPayload``'s encoding (``WatchPayload/decode(_:from:field:)`` also reads JSON).
 public typealias ErasedHandler = @Sendable (Data) async throws(WatchLinkError) -> Data
 
 /// A type-erased synchronous handler, run inline on the thread that received its request.
@@ -38,7 +39,7 @@ public final class HandlerRegistry: Sendable {
             } catch {
                 throw WatchLinkError(.handlerFailed, String(describing: error), details: ["typeKey": R.typeKey.rawValue])
             }
-            return try WireCodec.encodeValue(response)
+            return try WatchPayload.encode(response)
         }
     }
 
@@ -61,7 +62,7 @@ public final class HandlerRegistry: Sendable {
                 } catch {
                     throw WatchLinkError(.handlerFailed, String(describing: error), details: ["typeKey": R.typeKey.rawValue])
                 }
-                return try WireCodec.encodeValue(response)
+                return try WatchPayload.encode(response)
             })
     }
 

@@ -132,9 +132,13 @@ package enum WireCodec {
         }
     }
 
-    /// Decodes a user value from JSON, naming `field` and the failing path on error.
+    /// Decodes a user value from a ``WatchPayload`` binary payload or from JSON (told apart by the
+    /// first byte), naming `field` and the failing path on error.
     package static func decodeValue<T: Decodable>(_ type: T.Type, from data: Data, field: String) throws(WatchLinkError) -> T {
-        do { return try valueDecoder.decode(T.self, from: data) } catch {
+        do {
+            if data.first == PayloadFormat.marker { return try WatchPayload.decodeBinary(T.self, from: [UInt8](data)) }
+            return try valueDecoder.decode(T.self, from: data)
+        } catch {
             let path = fieldPath(of: error)
             throw WatchLinkError(
                 .decodingFailed, "cannot decode \(T.self): \(describe(error))",

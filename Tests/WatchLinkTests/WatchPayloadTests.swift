@@ -1,0 +1,284 @@
+import Foundation
+import Testing
+
+@testable import WatchLink
+
+/// The binary payload encoding: every kind of value round trips, JSON payloads still read, and
+/// malformed, hostile and oversized bytes fail with `decoding_failed` naming the field.
+@Suite struct WatchPayloadTests {
+    enum Shape: Codable, Equatable {
+        case circle(radius: Double)
+        case polygon([Point], closed: Bool)
+        case none
+    }
+
+    struct Point: Codable, Equatable {
+        var x: Int32
+        var y: Int32
+    }
+
+    struct Everything: Codable, Equatable {
+        var text = "héllo, wörld 👋"
+        var empty = ""
+        var flag = true
+        var int = Int.min
+        var int8 = Int8.min
+        var int16 = Int16.max
+        var int32 = Int32.min
+        var int64 = Int64.max
+        var uint = UInt.max
+        var uint8 = UInt8.max
+        var uint16 = UInt16.max
+        var uint32 = UInt32.max
+        var uint64 = UInt64.max
+        var double = -0.1
+        var float: Float = 3.25
+        var infinity = Double.infinity
+        var data = Data([0, 1, 2, 255])
+        var date = Date(timeIntervalSince1970: 1_700_000_000.5)
+        var url = URL(string: "https://example.com/a?b=c")!
+        var id = UUID()
+        var missing: String? = nil
+        var present: String? = "here"
+        var nestedOptional: [Int?] = [1, nil, 3]
+        var list = [Point(x: 1, y: -1), Point(x: .max, y: .min)]
+        var byName = ["a": 1, "b": 2, "": 0]
+        var byNumber = [7: "seven", -1: "minus one"]
+        var shapes: [Shape] = [.circle(radius: 2), .polygon([Point(x: 0, y: 0)], closed: true), .none]
+        var matrix: [[UInt8]] = [[], [1], [2, 3]]
+        var large = String(repeating: "x", count: 100_000)
+    }
+
+    /// A class hierarchy coding its superclass through `superEncoder()`.
+    class Base: Codable {
+        var name = "base"
+        init() {}
+    }
+
+    final class Derived: Base, @unchecked Sendable {
+        var extra = 42
+        enum Keys: String, CodingKey { case extra }
+
+        override init() { super.init() }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            extra = try container.decode(Int.self, forKey: .extra)
+            try super.init(from: container.superDecoder())
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try super.encode(to: container.superEncoder())
+            try container.encode(extra, forKey: .extra)
+        }
+    }
+
+    /// Writes two nested containers alternately, so neither is finished before the other.
+    struct Interleaved: Codable, Equatable {
+        var left: [Int]
+        var right: [String]
+        enum Keys: String, CodingKey { case left, right }
+
+        init(left: [Int], right: [String]) {
+            self.left = left
+            self.right = right
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            left = try container.decode([Int].self, forKey: .left)
+            right = try container.decode([String].self, forKey: .right)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var left = container.nestedUnkeyedContainer(forKey: .left)
+            var right = container.nestedUnkeyedContainer(forKey: .right)
+            for (l, r) in zip(self.left, self.right) {
+                try left.encode(l)
+                try right.encode(r)
+            }
+        }
+    }
+
+    /// A recursive value, for nesting limits.
+    final class Chain: Codable {
+        var next: Chain?
+        init(depth: Int) { next = depth > 0 ? Chain(depth: depth - 1) : nil }
+    }
+
+    struct Named: Codable, Equatable {
+        var items: [Item]
+        struct Item: Codable, Equatable { var name: String; var count: UInt8 }
+    }
+
+    func failure<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) -> WatchLinkError? {
+        do {
+            _ = try WatchPayload.decode(T.self, from: Data(bytes))
+            return nil
+        } catch { return error }
+    }
+
+    @Test func everyKindOfValueRoundTrips() throws {
+        let value = Everything()
+        let data = try WatchPayload.encode(value)
+        #expect(data.first == PayloadFormat.marker)
+        let back = try WatchPayload.decode(Everything.self, from: data)
+        #expect(back == value)
+        #expect(
+            try WatchPayload.decode(Interleaved.self, from: WatchPayload.encode(Interleaved(left: [1, 2], right: ["a", "b"])))
+                == Interleaved(left: [1, 2], right: ["a", "b"]))
+        let derived = try WatchPayload.decode(Derived.self, from: WatchPayload.encode(Derived()))
+        #expect(derived.extra == 42 && derived.name == "base")
+        #expect(try WatchPayload.decode(Double.self, from: WatchPayload.encode(Double.nan)).isNaN)
+        #expect(try WatchPayload.decode(Double.self, from: WatchPayload.encode(-0.0)).sign == .minus)
+        #expect(try WatchPayload.decode(String?.self, from: WatchPayload.encode(String?.none)) == nil)
+        #expect(try WatchPayload.decode([String: [Int]].self, from: WatchPayload.encode([String: [Int]]())) == [:])
+    }
+
+    @Test func itIsSmallerAndReadsJSONToo() throws {
+        let value = Named(items: [.init(name: "a", count: 1), .init(name: "b", count: 2)])
+        let binary = try WatchPayload.encode(value)
+        let json = try JSONEncoder().encode(value)
+        #expect(binary.count < json.count)
+        #expect(try WatchPayload.decode(Named.self, from: json) == value)
+        #expect(throws: WatchLinkError.self) { try WatchPayload.decode(Named.self, from: Data("{".utf8)) }
+    }
+
+    @Test func errorsNameTheFieldAtFault() throws {
+        struct WrongName: Codable { var items: [Item]; struct Item: Codable { var name: Int; var count: UInt8 } }
+        struct TooBig: Codable { var items: [Item]; struct Item: Codable { var name: String; var count: Int } }
+        struct Missing: Codable { var other: Int }
+        struct Nulled: Codable { var items: [Item?]; struct Item: Codable { var name: String?; var count: Int } }
+
+        let wrong = try WatchPayload.encode(WrongName(items: [.init(name: 1, count: 1), .init(name: 2, count: 2)]))
+        var error = try #require(failure(Named.self, Array(wrong)))
+        #expect(error.code == .decodingFailed)
+        #expect(error.details["field"] == "payload.items[0].name")
+
+        error = try #require(
+            failure(
+                Named.self,
+                Array(try WatchPayload.encode(TooBig(items: [.init(name: "a", count: 1), .init(name: "b", count: 256)])))))
+        #expect(error.details["field"] == "payload.items[1].count")
+        #expect(error.message.contains("UInt8"))
+
+        error = try #require(failure(Named.self, Array(try WatchPayload.encode(Missing(other: 1)))))
+        #expect(error.details["field"] == "payload.items")
+
+        error = try #require(failure(Named.self, Array(try WatchPayload.encode(Nulled(items: [.init(name: nil, count: 1)])))))
+        #expect(error.details["field"] == "payload.items[0].name")
+
+        error = try #require(failure(Named.self, Array(try WatchPayload.encode([1, 2]))))
+        #expect(error.details["field"] == "payload")
+    }
+
+    @Test func malformedHeadersTrailingBytesAndUnknownTagsAreRefused() throws {
+        let good = Array(try WatchPayload.encode("text"))
+        #expect(failure(String.self, [PayloadFormat.marker])?.code == .decodingFailed)
+        #expect(failure(String.self, [PayloadFormat.marker, 9] + good.dropFirst(2))?.message.contains("version 9") == true)
+        #expect(failure(String.self, good + [0])?.message.contains("after the value") == true)
+        #expect(failure(String.self, [PayloadFormat.marker, PayloadFormat.version, 42])?.message.contains("tag 42") == true)
+        // An eleven-byte integer, and a ten-byte one past 64 bits.
+        #expect(
+            failure(Int.self, [PayloadFormat.marker, PayloadFormat.version, 4] + Array(repeating: 0xFF, count: 10) + [1]) != nil)
+        #expect(
+            failure(UInt64.self, [PayloadFormat.marker, PayloadFormat.version, 4] + Array(repeating: 0xFF, count: 9) + [2]) != nil
+        )
+        #expect(
+            try WatchPayload.decode(
+                UInt64.self,
+                from: Data([PayloadFormat.marker, PayloadFormat.version, 4] + Array(repeating: 0xFF, count: 9) + [1])) == .max)
+        // Invalid UTF-8 in a string.
+        #expect(
+            failure(String.self, [PayloadFormat.marker, PayloadFormat.version, 6, 2, 0xC3, 0x28])?.message.contains("UTF-8")
+                == true)
+    }
+
+    @Test func lyingLengthsAndCountsFailWithoutAllocatingForThem() throws {
+        // An array claiming 2^60 elements in 3 bytes, a string claiming 2^40 bytes, a keyed
+        // container whose entries overrun it.
+        let huge: [UInt8] = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10]
+        #expect(failure([Int].self, [PayloadFormat.marker, PayloadFormat.version, 8] + huge + [3, 3, 3, 3]) != nil)
+        #expect(
+            failure(String.self, [PayloadFormat.marker, PayloadFormat.version, 6, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20]) != nil)
+        #expect(failure(Point.self, [PayloadFormat.marker, PayloadFormat.version, 9, 2, 3, 1, 0x78, 3, 2]) != nil)
+    }
+
+    @Test func nestingIsBoundedAsJSONDecodersAre() throws {
+        let shallow = try WatchPayload.encode(Chain(depth: 100))
+        var depth = 0
+        var chain: Chain? = try WatchPayload.decode(Chain.self, from: shallow)
+        while let next = chain?.next { depth += 1; chain = next }
+        #expect(depth == 100)
+        let deep = try WatchPayload.encode(Chain(depth: 600))
+        let error = try #require(failure(Chain.self, Array(deep)))
+        #expect(error.message.contains("deeper than 512"))
+    }
+
+    @Test func everyTruncationAndEverySingleByteChangeFailsCleanlyOrDecodes() throws {
+        let value = Named(items: [.init(name: "first", count: 1), .init(name: "second", count: 2)])
+        let bytes = Array(try WatchPayload.encode(value))
+        for end in 0..<bytes.count {
+            #expect(failure(Named.self, Array(bytes[0..<end]))?.code == .decodingFailed)
+        }
+        var decodedChanged = 0
+        for index in bytes.indices {
+            for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                var changed = bytes
+                changed[index] ^= flip
+                if let error = failure(Named.self, changed) {
+                    #expect(error.code == .decodingFailed)
+                } else {
+                    decodedChanged += 1
+                }
+            }
+        }
+        // Changes inside the strings' text or the counts' values still decode; nothing crashed.
+        #expect(decodedChanged > 0)
+    }
+
+    @Test func anEncoderMisusedByItsValueFailsWithoutCrashing() throws {
+        struct Twice: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+                try single.encode(2)
+            }
+        }
+        struct Mixed: Encodable {
+            enum Keys: String, CodingKey { case a }
+            func encode(to encoder: any Encoder) throws {
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+                var keyed = encoder.container(keyedBy: Keys.self)
+                try keyed.encode(2, forKey: .a)
+            }
+        }
+        struct Throws: Encodable {
+            struct Refused: Error {}
+            func encode(to encoder: any Encoder) throws { throw Refused() }
+        }
+        for value in [Twice() as any Encodable, Mixed(), [Throws()]] {
+            #expect(throws: WatchLinkError.self) { _ = try WatchPayload.encode(value) }
+        }
+    }
+
+    @Test func typedRequestsTravelInTheBinaryEncodingAndErasedHandlersReadThem() async throws {
+        let registry = HandlerRegistry()
+        try registry.register(Named.self) { request in request }
+        let request = Named(items: [.init(name: "x", count: 9)])
+        let answer = try await registry.run(Named.typeKey, payload: try WatchPayload.encode(request))
+        #expect(answer.first == PayloadFormat.marker)
+        #expect(try WatchPayload.decode(Named.self, from: answer) == request)
+        // A JSON request, as an earlier peer sent, is answered too.
+        let fromJSON = try await registry.run(Named.typeKey, payload: try JSONEncoder().encode(request))
+        #expect(try WatchPayload.decode(Named.self, from: fromJSON) == request)
+    }
+}
+
+extension WatchPayloadTests.Named: WatchRequest {
+    static var typeKey: WatchTypeKey { WatchTypeKey("test.named") }
+    typealias Response = WatchPayloadTests.Named
+}
