@@ -150,7 +150,16 @@ import Testing
         struct WrongName: Codable { var items: [Item]; struct Item: Codable { var name: Int; var count: UInt8 } }
         struct TooBig: Codable { var items: [Item]; struct Item: Codable { var name: String; var count: Int } }
         struct Missing: Codable { var other: Int }
-        struct Nulled: Codable { var items: [Item?]; struct Item: Codable { var name: String?; var count: Int } }
+        struct Nulled: Encodable {
+            enum Keys: String, CodingKey { case items, name, count }
+            func encode(to encoder: any Encoder) throws {
+                var top = encoder.container(keyedBy: Keys.self)
+                var items = top.nestedUnkeyedContainer(forKey: .items)
+                var item = items.nestedContainer(keyedBy: Keys.self)
+                try item.encodeNil(forKey: .name)
+                try item.encode(1, forKey: .count)
+            }
+        }
 
         let wrong = try WatchPayload.encode(WrongName(items: [.init(name: 1, count: 1), .init(name: 2, count: 2)]))
         var error = try #require(failure(Named.self, Array(wrong)))
@@ -167,8 +176,9 @@ import Testing
         error = try #require(failure(Named.self, Array(try WatchPayload.encode(Missing(other: 1)))))
         #expect(error.details["field"] == "payload.items")
 
-        error = try #require(failure(Named.self, Array(try WatchPayload.encode(Nulled(items: [.init(name: nil, count: 1)])))))
+        error = try #require(failure(Named.self, Array(try WatchPayload.encode(Nulled()))))
         #expect(error.details["field"] == "payload.items[0].name")
+        #expect(error.message.contains("missing String value"))
 
         error = try #require(failure(Named.self, Array(try WatchPayload.encode([1, 2]))))
         #expect(error.details["field"] == "payload")
@@ -181,11 +191,10 @@ import Testing
         #expect(failure(String.self, good + [0])?.message.contains("after the value") == true)
         #expect(failure(String.self, [PayloadFormat.marker, PayloadFormat.version, 42])?.message.contains("tag 42") == true)
         // An eleven-byte integer, and a ten-byte one past 64 bits.
-        #expect(
-            failure(Int.self, [PayloadFormat.marker, PayloadFormat.version, 4] + Array(repeating: 0xFF, count: 10) + [1]) != nil)
-        #expect(
-            failure(UInt64.self, [PayloadFormat.marker, PayloadFormat.version, 4] + Array(repeating: 0xFF, count: 9) + [2]) != nil
-        )
+        let eleven = [PayloadFormat.marker, PayloadFormat.version, 4] + Array(repeating: 0xFF, count: 10) + [1]
+        #expect(failure(UInt64.self, eleven)?.message.contains("overflows 64 bits") == true)
+        let past = [PayloadFormat.marker, PayloadFormat.version, 4] + Array(repeating: 0xFF, count: 9) + [2]
+        #expect(failure(UInt64.self, past)?.message.contains("overflows 64 bits") == true)
         #expect(
             try WatchPayload.decode(
                 UInt64.self,
@@ -196,14 +205,113 @@ import Testing
                 == true)
     }
 
-    @Test func lyingLengthsAndCountsFailWithoutAllocatingForThem() throws {
-        // An array claiming 2^60 elements in 3 bytes, a string claiming 2^40 bytes, a keyed
-        // container whose entries overrun it.
+    struct Holder<T: Decodable>: Decodable { var inner: T }
+
+    /// A payload of one keyed container holding `value`'s bytes under `inner`, whatever they claim.
+    func holding(_ value: [UInt8]) -> [UInt8] {
+        let entry: [UInt8] = [5] + Array("inner".utf8) + value
+        return [PayloadFormat.marker, PayloadFormat.version, 9, 1, UInt8(entry.count)] + entry
+    }
+
+    @Test func lyingLengthsAndCountsInsideAFieldAreNamedThere() throws {
+        // An array claiming 2^60 elements in 3 bytes.
         let huge: [UInt8] = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10]
-        #expect(failure([Int].self, [PayloadFormat.marker, PayloadFormat.version, 8] + huge + [3, 3, 3, 3]) != nil)
-        #expect(
-            failure(String.self, [PayloadFormat.marker, PayloadFormat.version, 6, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20]) != nil)
-        #expect(failure(Point.self, [PayloadFormat.marker, PayloadFormat.version, 9, 2, 3, 1, 0x78, 3, 2]) != nil)
+        var error = try #require(failure(Holder<[Int]>.self, holding([8] + huge + [3, 3, 3, 3])))
+        #expect(error.details["field"] == "payload.inner")
+        #expect(error.message.contains("cannot fit in 3 bytes"))
+        // A string claiming more bytes than follow.
+        error = try #require(failure(Holder<String>.self, holding([6, 0x80, 0x01, 0x41])))
+        #expect(error.details["field"] == "payload.inner")
+        #expect(error.message.contains("runs past the end"))
+        // An array whose count is smaller, or larger, than its elements.
+        error = try #require(failure(Holder<[Int]>.self, holding([8, 1, 4, 3, 2, 3, 4])))
+        #expect(error.message.contains("array longer than its 1 elements"))
+        error = try #require(failure(Holder<[Int]>.self, holding([8, 3, 4, 3, 2, 3, 4])))
+        #expect(error.details["field"] == "payload.inner[2]")
+        // A keyed container whose last entry overruns it.
+        error = try #require(failure(Holder<Point>.self, holding([9, 2, 6, 1, 0x78, 3, 2, 1, 0x79])))
+        #expect(error.details["field"] == "payload.inner.y")
+        #expect(error.message.contains("truncated"))
+        let whole = holding([9, 2, 8, 1, 0x78, 3, 2, 1, 0x79, 3, 4])
+        #expect(try WatchPayload.decode(Holder<Point>.self, from: Data(whole)).inner == Point(x: 1, y: 2))
+    }
+
+    @Test func keysRepeatedOrUnknownAndLargeDictionariesReadAsJSONDoes() throws {
+        // "x" twice: the last wins, and is listed once.
+        let twice: [UInt8] = [
+            PayloadFormat.marker, PayloadFormat.version, 9, 3, 12, 1, 0x78, 3, 2, 1, 0x79, 3, 4, 1, 0x78, 3, 6,
+        ]
+        #expect(try WatchPayload.decode([String: Int].self, from: Data(twice)) == ["x": 3, "y": 2])
+        #expect(try WatchPayload.decode(Point.self, from: Data(twice)) == Point(x: 3, y: 2))
+        struct Point3: Codable { var x: Int32; var y: Int32; var z: [String] }
+        let point3 = try WatchPayload.encode(Point3(x: 1, y: 2, z: ["skipped"]))
+        #expect(try WatchPayload.decode(Point.self, from: point3) == Point(x: 1, y: 2))
+        let large = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("k\($0)", $0) })
+        #expect(try WatchPayload.decode([String: Int].self, from: WatchPayload.encode(large)) == large)
+        let byID = [UUID(): 1, UUID(): 2]
+        #expect(try WatchPayload.decode([UUID: Int].self, from: WatchPayload.encode(byID)) == byID)
+    }
+
+    @Test func theSameValueReadsTheSameFromJSONAndFromBinary() throws {
+        var value = Everything()
+        value.infinity = 1e300
+        let fromJSON = try WatchPayload.decode(Everything.self, from: JSONEncoder().encode(value))
+        let fromBinary = try WatchPayload.decode(Everything.self, from: WatchPayload.encode(value))
+        #expect(fromJSON == fromBinary)
+        #expect(fromBinary == value)
+    }
+
+    @Test func edgesOfTheCodableContract() throws {
+        // A missing `super` decodes as null, as JSON's.
+        struct Probe: Decodable {
+            var superIsNull: Bool
+            enum Keys: String, CodingKey { case a }
+            init(from decoder: any Decoder) throws {
+                superIsNull = try decoder.container(keyedBy: Keys.self).superDecoder().singleValueContainer().decodeNil()
+            }
+        }
+        #expect(try WatchPayload.decode(Probe.self, from: WatchPayload.encode(["a": 1])).superIsNull)
+        // A Float out of range is refused, naming the field.
+        let error = try #require(failure(Holder<Float>.self, Array(try WatchPayload.encode(["inner": 1e300]))))
+        #expect(error.details["field"] == "payload.inner")
+        // decodeNil past the end throws, as JSON's.
+        struct PastEnd: Decodable {
+            init(from decoder: any Decoder) throws {
+                var list = try decoder.unkeyedContainer()
+                _ = try list.decodeNil()
+            }
+        }
+        #expect(throws: WatchLinkError.self) { _ = try WatchPayload.decode(PastEnd.self, from: WatchPayload.encode([Int]())) }
+        // A top-level value that encodes nothing is refused, as JSON's.
+        struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
+        #expect(throws: WatchLinkError.self) { _ = try WatchPayload.encode(Nothing()) }
+        #expect(try WatchPayload.decode([String: [Int]].self, from: WatchPayload.encode(["a": [Int]()])) == ["a": []])
+    }
+
+    @Test func aFailedEntryWhoseOwnerCarriesOnLeavesNothingHalfWritten() throws {
+        struct Refused: Error {}
+        struct Fails: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var keyed = encoder.container(keyedBy: PayloadKey.self)
+                try keyed.encode(1, forKey: PayloadKey(stringValue: "partial"))
+                throw Refused()
+            }
+        }
+        struct CarriesOn: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var keyed = encoder.container(keyedBy: PayloadKey.self)
+                try? keyed.encode(Fails(), forKey: PayloadKey(stringValue: "a"))
+                try keyed.encode(2, forKey: PayloadKey(stringValue: "b"))
+                var list = keyed.nestedUnkeyedContainer(forKey: PayloadKey(stringValue: "list"))
+                try? list.encode(Fails())
+                try list.encode(3)
+            }
+        }
+        struct Read: Decodable, Equatable { var b: Int; var list: [Int] }
+        let data = try WatchPayload.encode(CarriesOn())
+        #expect(try WatchPayload.decode(Read.self, from: data) == Read(b: 2, list: [3]))
+        let bytes = Array(data)
+        #expect(bytes[2] == PayloadFormat.Tag.keyed.rawValue && bytes[3] == 2)
     }
 
     @Test func nestingIsBoundedAsJSONDecodersAre() throws {
@@ -236,6 +344,15 @@ import Testing
             }
         }
         // Changes inside the strings' text or the counts' values still decode; nothing crashed.
+        #expect(decodedChanged > 0)
+        // Whatever decoded is a value that encodes and decodes back to itself.
+        for index in bytes.indices {
+            var changed = bytes
+            changed[index] ^= 0x01
+            if let value = try? WatchPayload.decode(Named.self, from: Data(changed)) {
+                #expect(try WatchPayload.decode(Named.self, from: WatchPayload.encode(value)) == value)
+            }
+        }
         #expect(decodedChanged > 0)
     }
 
@@ -272,9 +389,10 @@ import Testing
         let answer = try await registry.run(Named.typeKey, payload: try WatchPayload.encode(request))
         #expect(answer.first == PayloadFormat.marker)
         #expect(try WatchPayload.decode(Named.self, from: answer) == request)
-        // A JSON request, as an earlier peer sent, is answered too.
+        // A JSON request, as a peer of the version before sends, is answered in JSON, which it reads.
         let fromJSON = try await registry.run(Named.typeKey, payload: try JSONEncoder().encode(request))
-        #expect(try WatchPayload.decode(Named.self, from: fromJSON) == request)
+        #expect(fromJSON.first == UInt8(ascii: "{"))
+        #expect(try JSONDecoder().decode(Named.self, from: fromJSON) == request)
     }
 }
 

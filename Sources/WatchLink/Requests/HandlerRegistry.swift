@@ -1,8 +1,9 @@
 public import Foundation
 import Synchronization
 
-/// A type-erased request handler: request payload in, response payload out, both in
-/// ``WatchPayload``'s encoding (``WatchPayload/decode(_:from:field:)`` also reads JSON).
+/// A type-erased request handler: request payload in, response payload out, in ``WatchPayload``'s
+/// encoding (or JSON, from a peer of an earlier version; ``WatchPayload/decode(_:from:field:)``
+/// reads both).
 public typealias ErasedHandler = @Sendable (Data) async throws(WatchLinkError) -> Data
 
 /// A type-erased synchronous handler, run inline on the thread that received its request.
@@ -39,7 +40,7 @@ public final class HandlerRegistry: Sendable {
             } catch {
                 throw WatchLinkError(.handlerFailed, String(describing: error), details: ["typeKey": R.typeKey.rawValue])
             }
-            return try WatchPayload.encode(response)
+            return try WatchPayload.encode(response, answering: data)
         }
     }
 
@@ -62,7 +63,7 @@ public final class HandlerRegistry: Sendable {
                 } catch {
                     throw WatchLinkError(.handlerFailed, String(describing: error), details: ["typeKey": R.typeKey.rawValue])
                 }
-                return try WatchPayload.encode(response)
+                return try WatchPayload.encode(response, answering: data)
             })
     }
 

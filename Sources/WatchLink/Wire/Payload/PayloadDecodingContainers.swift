@@ -3,19 +3,44 @@ import Foundation
 /// The keyed container of a ``PayloadDecodingNode``: its entries' keys and value offsets, read
 /// once; a key written twice reads as its last value, as in JSON.
 struct PayloadKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    /// Up to this many entries a lookup scans them (cheaper than hashing for a struct's few keys);
+    /// above it, a table is built, so a large dictionary decodes in linear time.
+    static var scanLimit: Int { 12 }
+
     let node: PayloadDecodingNode
     let entries: [(name: String, offset: Int)]
     let end: Int
+    /// Each key's last offset, for containers of more than ``scanLimit`` entries.
+    private let index: [String: Int]?
+
+    init(node: PayloadDecodingNode, entries: [(name: String, offset: Int)], end: Int) {
+        self.node = node
+        self.entries = entries
+        self.end = end
+        if entries.count > Self.scanLimit {
+            var index: [String: Int] = [:]
+            index.reserveCapacity(entries.count)
+            for entry in entries { index[entry.name] = entry.offset }
+            self.index = index
+        } else {
+            self.index = nil
+        }
+    }
 
     var codingPath: [any CodingKey] { node.codingPath }
 
-    var allKeys: [Key] { entries.compactMap { Key(stringValue: $0.name) } }
+    /// Every key once, in the order first written.
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        return entries.compactMap { seen.insert($0.name).inserted ? Key(stringValue: $0.name) : nil }
+    }
 
     func contains(_ key: Key) -> Bool { find(key) != nil }
 
     private func find(_ key: Key) -> Int? {
         let name = key.stringValue
-        for index in entries.indices.reversed() where entries[index].name == name { return entries[index].offset }
+        if let index { return index[name] }
+        for position in entries.indices.reversed() where entries[position].name == name { return entries[position].offset }
         return nil
     }
 
@@ -62,14 +87,20 @@ struct PayloadKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func superDecoder() throws -> any Decoder {
-        let key = PayloadKey(stringValue: "super")
-        guard let offset = entries.last(where: { $0.name == "super" })?.offset else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for key 'super'"))
+        try superDecoder(at: PayloadKey(stringValue: "super"))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder(at: key) }
+
+    /// A decoder of the value under `key`, or, as JSON's, of a null when there is none.
+    private func superDecoder(at key: some CodingKey) throws -> any Decoder {
+        let name = key.stringValue
+        let offset = index.map { $0[name] } ?? entries.last(where: { $0.name == name })?.offset
+        guard let offset else {
+            return PayloadDecodingNode(bytes: [PayloadFormat.Tag.null.rawValue], start: 0, end: 1, parent: node, key: key)
         }
         return PayloadDecodingNode(bytes: node.bytes, start: offset, end: end, parent: node, key: key)
     }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
 
     private func child(_ key: Key) throws -> PayloadDecodingNode {
         PayloadDecodingNode(bytes: node.bytes, start: try offset(key), end: end, parent: node, key: key)
@@ -110,7 +141,14 @@ struct PayloadUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, try node.isNull(at: cursor.offset, key: PayloadKey(intValue: currentIndex)) else { return false }
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                Any?.self,
+                .init(
+                    codingPath: codingPath + [PayloadKey(intValue: currentIndex)],
+                    debugDescription: "no element at index \(currentIndex)"))
+        }
+        guard try node.isNull(at: cursor.offset, key: PayloadKey(intValue: currentIndex)) else { return false }
         cursor.offset += 1
         currentIndex += 1
         return true

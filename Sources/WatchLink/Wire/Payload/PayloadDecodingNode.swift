@@ -35,17 +35,18 @@ final class PayloadDecodingNode: Decoder {
         var cursor = try open(.keyed, as: [String: Any].self)
         let (count, entriesEnd) = try guarded(nil) { () throws(PayloadCursor.Malformed) in try cursor.composite() }
         var entries: [(name: String, offset: Int)] = []
-        entries.reserveCapacity(count)
-        let region = PayloadCursor(bytes: bytes, offset: cursor.offset, end: entriesEnd)
-        cursor = region
+        // NB: an entry takes at least two bytes, so a lied count sizes nothing beyond the bytes.
+        entries.reserveCapacity(min(count, (entriesEnd - cursor.offset) / 2))
+        cursor = PayloadCursor(bytes: bytes, offset: cursor.offset, end: entriesEnd)
+        for _ in 0..<count {
+            let name = try guarded(nil) { () throws(PayloadCursor.Malformed) in try cursor.text() }
+            entries.append((name, cursor.offset))
+            // NB: a value that lies about its size is named by its key.
+            try guarded(PayloadKey(stringValue: name)) { () throws(PayloadCursor.Malformed) in try cursor.skipValue() }
+        }
         try guarded(nil) { () throws(PayloadCursor.Malformed) in
-            for _ in 0..<count {
-                let name = try cursor.text()
-                entries.append((name, cursor.offset))
-                try cursor.skipValue()
-            }
             guard cursor.offset == entriesEnd else {
-                throw PayloadCursor.Malformed(message: "keyed container longer than its entries")
+                throw PayloadCursor.Malformed(message: "keyed container longer than its \(count) entries")
             }
         }
         return KeyedDecodingContainer(PayloadKeyedDecodingContainer<Key>(node: self, entries: entries, end: entriesEnd))
@@ -54,8 +55,19 @@ final class PayloadDecodingNode: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         var cursor = try open(.array, as: [Any].self)
         let (count, elementsEnd) = try guarded(nil) { () throws(PayloadCursor.Malformed) in try cursor.composite() }
-        return PayloadUnkeyedDecodingContainer(
-            node: self, cursor: PayloadCursor(bytes: bytes, offset: cursor.offset, end: elementsEnd), count: count)
+        let elements = PayloadCursor(bytes: bytes, offset: cursor.offset, end: elementsEnd)
+        // NB: the count is checked against the elements (one shallow pass), so a decoder that sizes
+        // storage by `count` is never told more than the bytes hold, and none is silently dropped.
+        cursor = elements
+        for position in 0..<count {
+            try guarded(PayloadKey(intValue: position)) { () throws(PayloadCursor.Malformed) in try cursor.skipValue() }
+        }
+        try guarded(nil) { () throws(PayloadCursor.Malformed) in
+            guard cursor.offset == elementsEnd else {
+                throw PayloadCursor.Malformed(message: "array longer than its \(count) elements")
+            }
+        }
+        return PayloadUnkeyedDecodingContainer(node: self, cursor: elements, count: count)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -64,7 +76,7 @@ final class PayloadDecodingNode: Decoder {
 
     /// A cursor past this value's tag, which must be `tag`.
     private func open(_ tag: PayloadFormat.Tag, as type: Any.Type) throws -> PayloadCursor {
-        guard depth <= PayloadFormat.maximumDepth else {
+        guard depth < PayloadFormat.maximumDepth else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: codingPath, debugDescription: "nested deeper than \(PayloadFormat.maximumDepth) levels"))
         }
@@ -139,7 +151,16 @@ final class PayloadDecodingNode: Decoder {
         case .double(let n): value = T(exactly: n)
         case nil: throw mismatch(T.self, at: offset, key: key)
         }
-        guard let value else { throw corrupted("number does not fit in \(T.self)", key: key) }
+        guard let value else {
+            let written =
+                switch number {
+                case .signed(let n)?: "\(n)"
+                case .unsigned(let n)?: "\(n)"
+                case .double(let n)?: "\(n)"
+                case nil: ""
+                }
+            throw corrupted("number \(written) does not fit in \(T.self)", key: key)
+        }
         return value
     }
 

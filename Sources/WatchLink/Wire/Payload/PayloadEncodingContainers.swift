@@ -23,8 +23,7 @@ struct PayloadKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt64, forKey key: Key) throws { node.writeKey(key); node.write(unsigned: value) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        node.writeKey(key)
-        try node.write(value, key: key)
+        try node.writeEntry(key: key) { try node.write(value, key: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -81,8 +80,8 @@ struct PayloadUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { node.count += 1; node.write(unsigned: value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let key = next()
-        try node.write(value, key: key)
+        let key = PayloadKey(intValue: node.count)
+        try node.writeEntry(key: PayloadKey?.none) { try node.write(value, key: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -122,7 +121,11 @@ struct PayloadSingleValueEncodingContainer: SingleValueEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         begin()
-        try node.write(value, key: nil)
+        let mark = node.content.count
+        do { try node.write(value, key: nil) } catch {
+            node.content.removeSubrange(mark...)
+            throw error
+        }
     }
 }
 

@@ -78,6 +78,19 @@ final class PayloadEncodingNode: Encoder {
         PayloadFormat.appendText(key.stringValue, to: &content)
     }
 
+    /// Writes an entry (its key, when keyed) with `body`, and takes it all back if `body` throws,
+    /// so a value whose encoding failed, and whose owner carried on, leaves nothing half-written.
+    func writeEntry(key: (some CodingKey)?, _ body: () throws -> Void) rethrows {
+        let (mark, marked, deferredMark) = (content.count, count, deferred.count)
+        if let key { writeKey(key) } else { count += 1 }
+        do { try body() } catch {
+            content.removeSubrange(mark...)
+            count = marked
+            deferred.removeSubrange(deferredMark...)
+            throw error
+        }
+    }
+
     /// A node for a nested container, spliced in at the current end of `content`.
     func deferredChild(key: any CodingKey, kind: Kind) -> PayloadEncodingNode {
         let child = PayloadEncodingNode(parent: self, key: key)
@@ -138,6 +151,11 @@ final class PayloadEncodingNode: Encoder {
         }
     }
 
+    /// Whether `T` is one of the scalars ``write(_:key:)`` writes itself.
+    static func isScalar<T>(_ type: T.Type) -> Bool {
+        T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self || T.self == Data.self
+    }
+
     /// Appends this node's value, with its deferred nodes spliced in.
     func writeOut(into out: inout [UInt8]) throws {
         if let failure { throw failure }
@@ -145,15 +163,19 @@ final class PayloadEncodingNode: Encoder {
         case .single:
             out.append(contentsOf: content)
         case .empty:
-            // NB: a value that encoded nothing reads back as an empty keyed container, as JSON's `{}`.
+            // NB: a nested value that encoded nothing reads back as an empty keyed container, as
+            // `JSONEncoder` writes `{}` for it (a top-level one is refused by ``WatchPayload``).
             out.append(contentsOf: [PayloadFormat.Tag.keyed.rawValue, 0, 0])
         case .keyed, .unkeyed:
-            out.append(kind == .keyed ? PayloadFormat.Tag.keyed.rawValue : PayloadFormat.Tag.array.rawValue)
-            PayloadFormat.appendVarint(UInt64(count), to: &out)
+            let tag = kind == .keyed ? PayloadFormat.Tag.keyed.rawValue : PayloadFormat.Tag.array.rawValue
             if deferred.isEmpty {
+                out.append(tag)
+                PayloadFormat.appendVarint(UInt64(count), to: &out)
                 PayloadFormat.appendVarint(UInt64(content.count), to: &out)
                 out.append(contentsOf: content)
             } else {
+                // NB: the body is whole before anything reaches `out`, so a deferred node that
+                // throws leaves `out` as it was.
                 var body: [UInt8] = []
                 body.reserveCapacity(content.count + 64)
                 var from = 0
@@ -163,6 +185,8 @@ final class PayloadEncodingNode: Encoder {
                     from = offset
                 }
                 body.append(contentsOf: content[from...])
+                out.append(tag)
+                PayloadFormat.appendVarint(UInt64(count), to: &out)
                 PayloadFormat.appendVarint(UInt64(body.count), to: &out)
                 out.append(contentsOf: body)
             }

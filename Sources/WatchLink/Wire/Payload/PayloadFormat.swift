@@ -22,7 +22,7 @@ enum PayloadFormat {
     static let marker: UInt8 = 0xF5
     /// The version of the layout above.
     static let version: UInt8 = 1
-    /// The deepest nesting a decoder follows, as `JSONDecoder`'s.
+    /// The most levels of nesting a decoder follows, as `JSONDecoder`'s.
     static let maximumDepth = 512
 
     /// The kind of a value.

@@ -1,13 +1,14 @@
 public import Foundation
 
 /// The encoding of request and response payloads: a compact, self-describing binary layout
-/// (``PayloadFormat``) made for the link's round trips, several times cheaper to write and read
-/// than JSON.
+/// (``PayloadFormat``) made for the link's round trips, cheaper to write and read than JSON.
 ///
 /// Typed requests and handlers use it on their own; a type-erased handler
 /// (``HandlerRegistry/registerErased(_:handler:)``) receives a payload in it and decodes it with
-/// ``decode(_:from:)``, which also reads a JSON payload (from a peer of an earlier version, or one
-/// written by hand), told apart by its first byte.
+/// ``decode(_:from:field:)``, which also reads a JSON payload (from a peer of an earlier version,
+/// or one written by hand), told apart by its first byte. A typed handler answers a JSON request
+/// in JSON; a request this version sends is in this encoding, which a peer of an earlier version
+/// cannot read (its handler fails with `decoding_failed`), so both devices run this version.
 ///
 /// Like JSON without sorted keys, a dictionary's entries are written in its own order, so equal
 /// values need not encode to equal bytes.
@@ -19,13 +20,28 @@ public enum WatchPayload {
         let root = PayloadEncodingNode(parent: nil, key: nil)
         var out: [UInt8] = [PayloadFormat.marker, PayloadFormat.version]
         do {
-            try root.write(value, key: nil)
-            // NB: the root's own value went into its content (a scalar) or its child (a composite).
-            out.append(contentsOf: root.content)
+            if PayloadEncodingNode.isScalar(T.self) {
+                try root.write(value, key: nil)
+                out.append(contentsOf: root.content)
+            } else {
+                try value.encode(to: root)
+                guard root.kind != .empty else {
+                    throw EncodingError.invalidValue(
+                        value, .init(codingPath: [], debugDescription: "top-level \(T.self) did not encode any values"))
+                }
+                try root.writeOut(into: &out)
+            }
         } catch {
             throw WatchLinkError(.encodingFailed, "cannot encode \(T.self): \(error)")
         }
         return Data(out)
+    }
+
+    /// Encodes `response` in the encoding of `request`: JSON for a JSON request (from a peer of an
+    /// earlier version, which reads only JSON payloads), this encoding otherwise.
+    static func encode<T: Encodable>(_ response: T, answering request: Data) throws(WatchLinkError) -> Data {
+        guard let first = request.first, first != PayloadFormat.marker else { return try encode(response) }
+        return try WireCodec.encodeValue(response)
     }
 
     /// Decodes a `T` from a payload in this encoding or in JSON.
