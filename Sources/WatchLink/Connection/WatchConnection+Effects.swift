@@ -239,7 +239,7 @@ extension WatchConnection {
     }
 
     private func scheduleWake() {
-        guard lifecycle == .running, let next = engine.nextWakeup else { return }
+        guard lifecycle == .running, let next = engine.nextWakeupInPlace() else { return }
         if let wakeAt, wakeAt <= next { return }
         wakeTask?.cancel()
         wakeAt = next

@@ -24,6 +24,17 @@ extension WatchConnection {
             performGrouped(lists)
             return nil
         }
+        if !lists.contains(where: { $0.contains(where: \.touchesStorage) }) {
+            // NB: the common non-durable batch, performed (or queued behind the pending groups)
+            // without being split and copied.
+            let rest = lists.count == 1 ? lists[0] : Array(lists.joined())
+            guard let last = pendingGroups.indices.last else {
+                perform(rest)
+                return nil
+            }
+            pendingGroups[last].effects += rest
+            return pendingGroups[last].lsn
+        }
         let (records, rest, needsSync, compacts) = Self.partition(lists)
         if compacts && !compactionScheduled {
             // NB: compaction rewrites the log (write, fsync, rename), so it runs on the sync queue's

@@ -20,6 +20,14 @@ package enum LinkAction: Sendable, Hashable {
     case stateChanged(key: String, StateEntry)
     /// A diagnostic event.
     case event(LinkEvent)
+
+    /// Whether this is a record, a sync or a compaction: what group commit moves and waits for.
+    package var touchesStorage: Bool {
+        switch self {
+        case .persist, .sync, .compact: true
+        default: false
+        }
+    }
 }
 
 /// Why data is being sent, so a failed hand-off can be routed back.

@@ -244,6 +244,10 @@ package struct LinkEngine: Sendable {
         return earliest
     }
 
+    /// ``nextWakeup`` read in place: a shell that reads the getter from the engine it stores
+    /// copies the whole engine first (every table retained and released), after every batch.
+    package mutating func nextWakeupInPlace() -> WatchTimestamp? { nextWakeup }
+
     /// When unconfirmed shared state is next republished, if it is.
     var republishAt: WatchTimestamp? {
         guard contextPublishAt == nil, let last = lastContextPublish, hasUnconfirmedState else { return nil }
@@ -293,16 +297,20 @@ package struct LinkEngine: Sendable {
         }
         // NB: only the durable entries are sorted (by key, so a snapshot is the same whatever the
         // table's order): a non-durable one leaves no record, and may outnumber them many times.
-        var durable: [(key: String, record: DurableRecord)] = []
+        // The sort moves keys and indices, not the records (large values, each move a copy).
+        var durable: [DurableRecord] = []
+        var order: [(key: String, index: Int)] = []
         for (key, state) in inbox {
             switch state {
-            case .started(let start, _, true): durable.append((key, .inboxStarted(start)))
-            case .finished(let response, let deadline, true): durable.append((key, .inboxFinished(response, deadline: deadline)))
-            default: break
+            case .started(let start, _, true): durable.append(.inboxStarted(start))
+            case .finished(let response, let deadline, true): durable.append(.inboxFinished(response, deadline: deadline))
+            default: continue
             }
+            order.append((key, durable.count - 1))
         }
-        durable.sort { $0.key < $1.key }
-        records += durable.map(\.record)
+        order.sort { $0.key < $1.key }
+        records.reserveCapacity(records.count + durable.count + states.count + 1)
+        for entry in order { records.append(durable[entry.index]) }
         for key in states.keys.sorted() { records.append(.state(key: key, states[key]!)) }
         if let inboxHorizon { records.append(.inboxHorizon(inboxHorizon)) }
         return records

@@ -22,12 +22,13 @@ enum LogFrame {
 
     /// Appends `body` as one frame, its checksum seeded with `seed`.
     static func append(_ body: [UInt8], to out: inout [UInt8], seed: UInt32 = unsalted) {
-        let n = UInt32(body.count)
-        let length = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
-        let sum = CRC32.checksum(body, after: CRC32.checksum(length, after: seed, finishing: false))
-        out += length
-        out += [UInt8(sum >> 24), UInt8(sum >> 16 & 0xFF), UInt8(sum >> 8 & 0xFF), UInt8(sum & 0xFF)]
-        out += body
+        // NB: length and checksum written from the integers' bytes, with no array of their own.
+        let length = UInt32(body.count).bigEndian
+        let lengthSum = withUnsafeBytes(of: length) { CRC32.checksum($0, after: seed, finishing: false) }
+        let sum = CRC32.checksum(body, after: lengthSum).bigEndian
+        withUnsafeBytes(of: length) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: sum) { out.append(contentsOf: $0) }
+        out.append(contentsOf: body)
     }
 
     /// What a scan found.
