@@ -1,3 +1,4 @@
+import PWAKitRetry
 import Testing
 
 @testable import WatchLink
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func everyLengthAndAlignmentMatchesTheByteAtATimeChecksum() {
-        var random = SystemRandomNumberGenerator()
+        var random = SeededRandom(seed: 0x5EED)
         let bytes = (0..<300).map { _ in UInt8.random(in: 0...255, using: &random) }
         for start in 0..<9 {
             for end in start...bytes.count where (end - start) < 40 || end % 7 == 0 {
@@ -34,5 +35,13 @@ import Testing
         #expect(CRC32.checksum(bytes[13...], after: seed) == CRC32.checksum(bytes))
         // A collection without contiguous storage takes the same path's answer.
         #expect(CRC32.checksum(bytes.lazy.map { $0 }) == CRC32.checksum(bytes))
+    }
+
+    @Test func aLogFramesBytesAreThoseOnDisk() {
+        // Length 3 big-endian, then the CRC-32 of the length and the body, big-endian (zlib's
+        // crc32 of 00 00 00 03 7B 78 7D is 0x1E2F095E), then the body.
+        var out: [UInt8] = []
+        LogFrame.append(Array("{x}".utf8), to: &out)
+        #expect(out == [0, 0, 0, 3, 0x1E, 0x2F, 0x09, 0x5E, 0x7B, 0x78, 0x7D])
     }
 }

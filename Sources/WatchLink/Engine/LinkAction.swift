@@ -23,9 +23,10 @@ package enum LinkAction: Sendable, Hashable {
 
     /// Whether this is a record, a sync or a compaction: what group commit moves and waits for.
     package var touchesStorage: Bool {
+        // NB: every case named, so a new kind of action must be placed on one side or the other.
         switch self {
         case .persist, .sync, .compact: true
-        default: false
+        case .send, .run, .accepted, .complete, .stateChanged, .event: false
         }
     }
 }
