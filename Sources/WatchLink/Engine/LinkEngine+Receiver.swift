@@ -35,7 +35,10 @@ extension LinkEngine {
         let response = WireResponse(requestID: requestID, idempotencyKey: key, outcome: outcome, createdAt: now)
         inbox[key] = .finished(response, deadline: start.deadline, durable: durable)
         var actions: [LinkAction] = []
-        if durable { actions += [.persist(.inboxFinished(response, deadline: start.deadline)), .sync] }
+        if durable {
+            actions.append(.persist(.inboxFinished(response, deadline: start.deadline)))
+            actions.append(.sync)
+        }
         actions += respond(response)
         if orderedBusy == key {
             orderedBusy = nil
@@ -66,7 +69,9 @@ extension LinkEngine {
 
     /// Routes an inbound request through the inbox: answer from it, run it, or buffer it for order.
     mutating func handleRequest(_ request: WireRequest, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
-        applyFloor(request.floor, now: now) + routeRequest(request, on: channel, now: now)
+        let skipped = applyFloor(request.floor, now: now)
+        return skipped.isEmpty
+            ? routeRequest(request, on: channel, now: now) : skipped + routeRequest(request, on: channel, now: now)
     }
 
     /// The counterpart has settled every ordered request below `floor`: stop waiting for them.
@@ -123,7 +128,7 @@ extension LinkEngine {
         // NB: beyond the limit the message is dropped unanswered, like a lost message: the sender retries.
         guard messageQueue.count < configuration.orderedBufferLimit else { return released }
         messageQueue.append(request)
-        return released + drainMessages(now: now)
+        return released.isEmpty ? drainMessages(now: now) : released + drainMessages(now: now)
     }
 
     /// A handler still running past its request's deadline no longer holds up the channel: the
@@ -220,7 +225,10 @@ extension LinkEngine {
         let mark = InboxStart(
             idempotencyKey: key, requestID: request.requestID, deadline: request.deadline, sequence: request.sequence)
         inbox[key] = .started(mark, running: true, durable: request.isDurable)
-        if request.isDurable { actions += [.persist(.inboxStarted(mark)), .sync] }
+        if request.isDurable {
+            actions.append(.persist(.inboxStarted(mark)))
+            actions.append(.sync)
+        }
         actions.append(
             .run(
                 InboundCall(

@@ -65,7 +65,8 @@ extension LinkEngine {
         if let sequence = request.sequence { outboxSequences.insert(sequence) }
         outboxOrder.append(id)
         if request.isDurable { batch.persists.append(.persist(.outboxAdded(entry))) }
-        batch.after += [.accepted(id), .event(.requestAccepted(id))]
+        batch.after.append(.accepted(id))
+        batch.after.append(.event(.requestAccepted(id)))
         let sends = transmit(id, now: now, batch: &batch)
         return finish(batch.actions + sends, now: now)
     }
@@ -189,8 +190,9 @@ extension LinkEngine {
     /// Removes `id` from the outbox with `outcome`: its record joins the batch, its completion follows the sync.
     mutating func settle(_ id: UUID, _ outcome: Result<Data, WatchLinkError>, now: WatchTimestamp, into batch: inout SettleBatch)
     {
-        let wasFloor = outbox[id]?.entry.request.sequence.map { $0 == orderedFloor } ?? false
         guard let pending = outbox.removeValue(forKey: id) else { return }
+        // NB: read before its sequence leaves the set below (the floor does not read the outbox).
+        let wasFloor = pending.entry.request.sequence.map { $0 == orderedFloor } ?? false
         if let sequence = pending.entry.request.sequence { outboxSequences.remove(sequence) }
         // NB: requests mostly settle oldest first, so the search stops near the front.
         if let index = outboxOrder.firstIndex(of: id) { outboxOrder.remove(at: index) }
@@ -205,7 +207,8 @@ extension LinkEngine {
             batch.persists.append(.persist(.outboxSettled(id, response)))
         }
         let code: WatchLinkError.Code? = if case .failure(let error) = outcome { error.code } else { nil }
-        batch.after += [.complete(id, outcome), .event(.requestSettled(id, code))]
+        batch.after.append(.complete(id, outcome))
+        batch.after.append(.event(.requestSettled(id, code)))
     }
 
     /// The ordered floor rose: re-send the new head now, so the receiver learns the floor and stops
@@ -235,7 +238,7 @@ extension LinkEngine {
         var batch = SettleBatch()
         noteSuccess(into: &batch)
         settle(response.requestID, response.outcome, now: now, into: &batch)
-        return skipped + batch.actions
+        return skipped.isEmpty ? batch.actions : skipped + batch.actions
     }
 }
 

@@ -10,7 +10,8 @@ struct ByteWriter {
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
     mutating func uint64(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        // NB: the eight bytes appended at once, not one bounds-checked append each.
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func int64(_ value: Int64) { uint64(UInt64(bitPattern: value)) }
