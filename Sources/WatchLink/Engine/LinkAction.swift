@@ -3,7 +3,9 @@ package import Foundation
 /// An effect the ``LinkEngine`` asks its shell to perform, in order.
 package enum LinkAction: Sendable, Hashable {
     /// Append a record to the durable log (not yet synced).
-    case persist(DurableRecord)
+    // NB: this case and `event` are boxed: their values are 200 bytes, four times any other case's,
+    // and every action in a batch would be as large (the engine alone took about 6% less CPU).
+    indirect case persist(DurableRecord)
     /// Make every appended record durable before performing any later action.
     case sync
     /// Atomically replace the durable log with these records (write, sync, rename).
@@ -19,7 +21,7 @@ package enum LinkAction: Sendable, Hashable {
     /// A shared-state value changed (local update, remote update or conflict resolution).
     case stateChanged(key: String, StateEntry)
     /// A diagnostic event.
-    case event(LinkEvent)
+    indirect case event(LinkEvent)
 
     /// Whether this is a record, a sync or a compaction: what group commit moves and waits for.
     package var touchesStorage: Bool {
