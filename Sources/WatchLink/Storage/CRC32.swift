@@ -2,8 +2,8 @@
 /// checksum that lets a log tell a record torn by a crash from a whole one.
 ///
 /// Computed eight bytes at a time ("slicing-by-8": eight tables, the k-th giving a byte's
-/// checksum followed by k zero bytes), several times faster than a byte at a time for the
-/// hundreds of bytes of a log record.
+/// checksum followed by k zero bytes), for the hundreds of bytes of a log record: the
+/// byte-at-a-time loop was 3% of a durable run's busy samples in `perf`.
 enum CRC32 {
     /// The eight tables, one after another.
     private static let tables: [UInt32] = {

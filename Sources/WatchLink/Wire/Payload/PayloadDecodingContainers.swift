@@ -225,7 +225,7 @@ struct PayloadSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // NB: a value of a single-value container is this node's own value, so a composite one is
         // read by a node at the same place and path (no key: the path does not grow).
-        if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self || T.self == Data.self {
+        if PayloadFormat.isScalar(T.self) {
             return try node.decode(T.self, at: node.start, key: nil)
         }
         return try T(from: node)

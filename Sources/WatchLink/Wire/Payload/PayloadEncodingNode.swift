@@ -151,11 +151,6 @@ final class PayloadEncodingNode: Encoder {
         }
     }
 
-    /// Whether `T` is one of the scalars ``write(_:key:)`` writes itself.
-    static func isScalar<T>(_ type: T.Type) -> Bool {
-        T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self || T.self == Data.self
-    }
-
     /// Appends this node's value, with its deferred nodes spliced in.
     func writeOut(into out: inout [UInt8]) throws {
         if let failure { throw failure }

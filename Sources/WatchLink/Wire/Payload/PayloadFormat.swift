@@ -1,3 +1,5 @@
+import Foundation
+
 /// The layout of ``WatchPayload``'s binary encoding.
 ///
 /// A payload is the marker byte, the format version, then one value. Every value starts with a
@@ -51,6 +53,12 @@ enum PayloadFormat {
             case .keyed: "a keyed container"
             }
         }
+    }
+
+    /// Whether `T` is one of the scalars the encoder writes and the decoder reads directly, without
+    /// the value's own `encode(to:)` or `init(from:)`.
+    static func isScalar<T>(_ type: T.Type) -> Bool {
+        T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self || T.self == Data.self
     }
 
     /// Appends `value` as LEB128.

@@ -20,7 +20,7 @@ public enum WatchPayload {
         let root = PayloadEncodingNode(parent: nil, key: nil)
         var out: [UInt8] = [PayloadFormat.marker, PayloadFormat.version]
         do {
-            if PayloadEncodingNode.isScalar(T.self) {
+            if PayloadFormat.isScalar(T.self) {
                 try root.write(value, key: nil)
                 out.append(contentsOf: root.content)
             } else {
@@ -74,7 +74,7 @@ public enum WatchPayload {
                 throw PayloadCursor.Malformed(message: "\(bytes.count - cursor.offset) bytes after the value")
             }
         }
-        if T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self || T.self == Data.self {
+        if PayloadFormat.isScalar(T.self) {
             return try root.decode(T.self, at: 2, key: nil)
         }
         return try T(from: root)
