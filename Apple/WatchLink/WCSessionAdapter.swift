@@ -11,6 +11,8 @@ public import WatchLink
 /// ``FileTransfer`` descriptor travels as JSON under the same key of the file's metadata.
 public final class WCSessionAdapter: NSObject, WatchSession, WCSessionDelegate, Sendable {
     static let key = "watchlink"
+    /// The key a re-sendable transfer was queued under (``transferUserInfo(_:replacingQueued:)``).
+    static let transferKey = "watchlink.transfer"
     let session: WCSession
     let delegate = Mutex<(any WatchSessionDelegate)?>(nil)
     /// Transfers cancelled here, already reported; a later `didFinish` for them is not forwarded.
@@ -62,6 +64,18 @@ public final class WCSessionAdapter: NSObject, WatchSession, WCSessionDelegate, 
     public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try check(data, .userInfo)
         session.transferUserInfo([Self.key: data])
+    }
+
+    /// `transferUserInfo` with the key in the dictionary; while an outstanding transfer carries
+    /// the same key, nothing is queued (a queued `WCSessionUserInfoTransfer` cannot be changed, and
+    /// cancelling it to queue anew would send the request to the back of the queue every time).
+    public func transferUserInfo(_ data: Data, replacingQueued key: UUID) throws(WatchLinkError) {
+        try check(data, .userInfo)
+        let tag = key.uuidString
+        if session.outstandingUserInfoTransfers.contains(where: { ($0.userInfo[Self.transferKey] as? String) == tag }) {
+            return
+        }
+        session.transferUserInfo([Self.key: data, Self.transferKey: tag])
     }
 
     /// `updateApplicationContext`.

@@ -46,6 +46,8 @@ package struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     package var stateUpdates = 0
     /// Faults injected, by kind.
     package var faults: [FaultKind: Int] = [:]
+    /// The most user-info transfers queued for one device at once.
+    package var longestUserInfoQueue = 0
     /// The run's trace digest; equal digests mean identical runs.
     package var traceDigest: UInt64 = 0
     /// Descriptions of the first violations found.
@@ -85,6 +87,7 @@ package struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
         cancelledRanOnce += other.cancelledRanOnce
         cancelledNeverRan += other.cancelledNeverRan
         for (kind, n) in other.faults { faults[kind, default: 0] += n }
+        longestUserInfoQueue = max(longestUserInfoQueue, other.longestUserInfoQueue)
         violations += other.violations.prefix(max(0, 10 - violations.count))
     }
 
@@ -98,6 +101,7 @@ package struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
             + "cancels=\(cancels) cancelled_ran{once=\(cancelledRanOnce) never=\(cancelledNeverRan)} "
             + "files=\(files) files_delivered=\(filesDelivered) file_cancels=\(fileCancels) "
             + "lost=\(lost) duplicated=\(duplicated) late=\(late) fifo_violations=\(fifoViolations) "
-            + "diverged_states=\(divergedStates) state_updates=\(stateUpdates) faults=\(totalFaults){\(faultText)}"
+            + "diverged_states=\(divergedStates) state_updates=\(stateUpdates) longest_user_info_queue=\(longestUserInfoQueue) "
+            + "faults=\(totalFaults){\(faultText)}"
     }
 }

@@ -175,6 +175,7 @@ package enum ChaosRun {
 
         report.accepted = acceptedIDs.count
         report.faults = world.faultCounts
+        report.longestUserInfoQueue = world.userInfoLongest
         report.traceDigest = world.traceDigest
         func violation(_ text: String) {
             if report.violations.count < 10 { report.violations.append("seed \(seed): \(text)") }

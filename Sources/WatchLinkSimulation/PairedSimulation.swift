@@ -43,7 +43,10 @@ package final class PairedSimulation {
     var queue = EventQueue()
     var endpoints: [DeviceOrigin: SimulatedEndpoint] = [:]
     var linkUp = true
-    var userInfoQueues: [DeviceOrigin: [Data]] = [.phone: [], .watch: []]
+    /// User info queued for each device, with the key each transfer was queued under.
+    var userInfoQueues: [DeviceOrigin: [(key: UUID?, data: Data)]] = [.phone: [], .watch: []]
+    /// The most transfers either queue has held at once.
+    package private(set) var userInfoLongest = 0
     var userInfoPumpScheduled: Set<DeviceOrigin> = []
     var sentContext: [DeviceOrigin: Data] = [:]
     var receivedContext: [DeviceOrigin: Data] = [:]
@@ -236,9 +239,16 @@ package final class PairedSimulation {
         }
     }
 
-    func enqueueUserInfo(from origin: DeviceOrigin, _ data: Data) {
-        userInfoQueues[origin.counterpart]!.append(data)
-        pumpUserInfo(to: origin.counterpart)
+    /// Queues `data` for the counterpart; under a `key` still queued, that transfer carries it instead.
+    func enqueueUserInfo(from origin: DeviceOrigin, _ data: Data, key: UUID?) {
+        let target = origin.counterpart
+        if let key, let index = userInfoQueues[target]!.firstIndex(where: { $0.key == key }) {
+            userInfoQueues[target]![index].data = data
+        } else {
+            userInfoQueues[target]!.append((key, data))
+        }
+        userInfoLongest = max(userInfoLongest, userInfoQueues[target]!.count)
+        pumpUserInfo(to: target)
     }
 
     func pumpUserInfo(to target: DeviceOrigin) {
@@ -253,7 +263,7 @@ package final class PairedSimulation {
                 self.count(.reorder)
                 self.userInfoQueues[target]!.swapAt(0, 1)
             }
-            let data = self.userInfoQueues[target]!.removeFirst()
+            let data = self.userInfoQueues[target]!.removeFirst().data
             if self.random.chance(self.faults.dropRate) {
                 self.count(.drop)
             } else {

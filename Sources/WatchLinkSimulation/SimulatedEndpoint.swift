@@ -126,7 +126,12 @@ package final class SimulatedEndpoint: SimulationDelegate {
         do {
             switch channel {
             case .message: try session.sendMessage(data)
-            case .userInfo: try session.transferUserInfo(data)
+            case .userInfo:
+                if case .request(let id) = purpose {
+                    try session.transferUserInfo(data, replacingQueued: id)
+                } else {
+                    try session.transferUserInfo(data)
+                }
             case .applicationContext: try session.updateApplicationContext(data)
             }
         } catch {

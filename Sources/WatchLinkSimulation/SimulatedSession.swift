@@ -50,7 +50,13 @@ package final class SimulatedSession: WatchSession {
     /// Queues a user-info transfer.
     package func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .userInfo)
-        world.enqueueUserInfo(from: side, data)
+        world.enqueueUserInfo(from: side, data, key: nil)
+    }
+
+    /// Queues a user-info transfer under `key`: one still queued under it carries `data` instead.
+    package func transferUserInfo(_ data: Data, replacingQueued key: UUID) throws(WatchLinkError) {
+        try precheck(data, .userInfo)
+        world.enqueueUserInfo(from: side, data, key: key)
     }
 
     /// Replaces the application context.

@@ -45,7 +45,27 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
         #expect(report.late == 0)
         #expect(report.violations.isEmpty, "\(report.violations)")
         #expect(report.accepted > Self.requestsPerSeed * 8 / 10)
+        // A re-send on the user-info channel takes its queued copy's place, so the queue holds about
+        // one transfer per request in flight; queued behind its copies, it grew without end.
+        #expect(report.longestUserInfoQueue <= Self.userInfoQueueBound, "\(report.longestUserInfoQueue) transfers queued")
         #expect(report.faults[.drop, default: 0] > 0 && report.faults[.crashBetweenEffects, default: 0] > 0)
+    }
+
+    /// The most user-info transfers a device's queue may hold in a chaos run: several times what the
+    /// runs hold (62–78 in 30,000-request runs of seeds 1, 2 and 20261127), far below the thousands a
+    /// queue that only grows reaches.
+    static let userInfoQueueBound = 300
+
+    /// Seed 20261127 used to tip the phone's user-info queue into growing for good after about 3,000
+    /// requests: every re-send queued behind earlier copies, the queue took longer to drain than the
+    /// time between re-sends, and from then on nearly every ordered request timed out (13% of all
+    /// accepted requests at 30,000). The queue now stays short and timeouts stay rare.
+    @Test func userInfoResendsDoNotPileUpInTheQueue() async {
+        let report = await Self.runOffThePool(seed: 20_261_127, requests: 6_000)
+        #expect(report.passed, "\(report.violations)")
+        #expect(report.longestUserInfoQueue <= Self.userInfoQueueBound, "\(report.longestUserInfoQueue) transfers queued")
+        let timeouts = report.failures["timeout", default: 0]
+        #expect(timeouts * 100 < report.accepted * 3, "\(timeouts) of \(report.accepted) accepted requests timed out")
     }
 
     /// Runs a simulation on its own thread, so the CPU-bound runs never starve the

@@ -39,6 +39,24 @@ import Testing
         #expect(received.reachable.withLock { $0 })
     }
 
+    @Test func aResendUnderTheSameKeyTakesTheQueuedCopysPlace() throws {
+        let (phone, watch) = InMemorySession.makePair()
+        let received = Recorder()
+        phone.activate(delegate: Recorder())
+        watch.activate(delegate: received)
+        phone.setLinkUp(false)
+        let key = UUID()
+        try phone.transferUserInfo(Data("r0".utf8), replacingQueued: key)
+        try phone.transferUserInfo(Data("x".utf8))
+        try phone.transferUserInfo(Data("r1".utf8), replacingQueued: key)
+        try phone.transferUserInfo(Data("other".utf8), replacingQueued: UUID())
+        phone.setLinkUp(true)
+        #expect(Self.text(received.items) == ["info:r1", "info:x", "info:other"])
+        // Delivered: the same key queues anew.
+        try phone.transferUserInfo(Data("r2".utf8), replacingQueued: key)
+        #expect(Self.text(received.items).last == "info:r2")
+    }
+
     @Test func aCounterpartThatActivatesWhileTheLinkIsDownGetsNothingUntilItComesBack() throws {
         let (phone, watch) = InMemorySession.makePair()
         phone.activate(delegate: Recorder())

@@ -59,6 +59,35 @@ import Testing
         watch.invalidate()
     }
 
+    @Test func aResendUnderTheSameKeyTakesTheQueuedCopysPlace() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let socket = root + "/s"
+        let phone = try SocketSession(socketPath: socket, role: .connect, directory: root + "/a")
+        phone.activate(delegate: Recorder())
+        let (first, second) = (UUID(), UUID())
+        // Not connected: everything waits in the queue.
+        try phone.transferUserInfo(Data("first, attempt 0".utf8), replacingQueued: first)
+        try phone.transferUserInfo(Data("plain".utf8))
+        try phone.transferUserInfo(Data("second, attempt 0".utf8), replacingQueued: second)
+        try phone.transferUserInfo(Data("first, attempt 1".utf8), replacingQueued: first)
+        try phone.transferUserInfo(Data("first, attempt 2".utf8), replacingQueued: first)
+        #expect(phone.outstandingUserInfoCount == 3, "a re-send queued no second copy")
+        let watch = try SocketSession(socketPath: socket, role: .listen, directory: root + "/b")
+        let recorder = Recorder()
+        watch.activate(delegate: recorder)
+        try await waitUntil { recorder.items.count >= 3 && phone.outstandingUserInfoCount == 0 }
+        let userInfo = recorder.items.filter { $0.0 == .userInfo }.map { String(decoding: $0.1, as: UTF8.self) }
+        // The re-sent request kept its place and went out with its latest bytes.
+        #expect(userInfo == ["first, attempt 2", "plain", "second, attempt 0"])
+        // Once it left the queue, a re-send under the same key is a new transfer.
+        try phone.transferUserInfo(Data("first, attempt 3".utf8), replacingQueued: first)
+        try await waitUntil { recorder.items.count >= 4 }
+        #expect(recorder.items.last.map { String(decoding: $0.1, as: UTF8.self) } == "first, attempt 3")
+        phone.invalidate()
+        watch.invalidate()
+    }
+
     @Test func concurrentTransfersLeaveEveryItemInTheQueueFile() async throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }

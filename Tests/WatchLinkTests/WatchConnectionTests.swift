@@ -88,6 +88,36 @@ import Testing
         }
     }
 
+    @Test func resendsOnTheUserInfoChannelKeepOneCopyQueued() async throws {
+        let root = "/tmp/wl-resend-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // NB: nobody listens on the socket, so every transfer stays queued.
+        let session = try SocketSession(socketPath: root + "/s", role: .connect, directory: root)
+        let clock = ManualClock()
+        let phone = WatchConnection(
+            origin: .phone, session: session, store: InMemoryStore(), clock: clock,
+            wallClockAtStart: WatchTimestamp(milliseconds: 1_000_000), random: SeededRandom(seed: 1))
+        try await phone.start()
+        try await phone.post(Note(body: "queued"), strategy: .userInfoOnly)
+        /// The attempt numbers of the requests queued in the session.
+        let queued: @Sendable () -> [Int] = {
+            session.state.withLock { $0.queue }.compactMap { item in
+                guard case .request(let request)? = try? WireCodec.decode(item.data) else { return nil }
+                return request.attempt
+            }
+        }
+        await eventually { queued() == [0] }
+        for attempt in 1...2 {
+            // NB: no answer comes, so the request is sent again once the queued-reply timeout passes.
+            clock.advance(by: .seconds(60))
+            await eventually { queued().first == attempt }
+        }
+        #expect(queued() == [2], "the re-sends took the first copy's place instead of queueing behind it")
+        await phone.stop()
+        session.invalidate()
+    }
+
     @Test func durableOutboxSurvivesACrashAndRunsOnce() async throws {
         let clock = ManualClock()
         let (phone, watch) = makePair(clock: clock)

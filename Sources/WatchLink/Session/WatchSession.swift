@@ -4,7 +4,9 @@ public import Foundation
 ///
 /// - `sendMessage`: only while ``isReachable``; ordered; not persisted; a failure after
 ///   hand-off is indistinguishable from "processed, reply lost".
-/// - `transferUserInfo`: works while unreachable; FIFO; queued payloads survive restarts.
+/// - `transferUserInfo`: works while unreachable; FIFO; queued payloads survive restarts. A transfer
+///   may carry a key: another under the same key while the first is still queued takes its place
+///   rather than queueing behind it (see ``transferUserInfo(_:replacingQueued:)``).
 /// - `updateApplicationContext`: latest value wins; the sent and received contexts persist.
 /// - `transferFile`: works while unreachable; queued transfers survive restarts; the file and its
 ///   metadata arrive at the counterpart, whose delegate must copy the file before returning;
@@ -26,6 +28,16 @@ public protocol WatchSession: AnyObject {
     func sendMessage(_ data: Data) throws(WatchLinkError)
     /// Queues a user-info transfer.
     func transferUserInfo(_ data: Data) throws(WatchLinkError)
+    /// Queues a user-info transfer under `key`. While a transfer queued earlier under the same key
+    /// has not left the queue, that one keeps its place and carries `data` instead (or, where the
+    /// platform cannot change a queued transfer, stays as it is and `data` is not queued); else
+    /// `data` is queued as by ``transferUserInfo(_:)``.
+    ///
+    /// A ``WatchConnection`` re-sends a request on the user-info channel when no answer came in
+    /// time. Queued behind its earlier copies, every re-send would lengthen the queue, and a queue
+    /// that takes longer to drain than the time between re-sends then only grows: every request
+    /// waits behind copies of older ones until its deadline passes.
+    func transferUserInfo(_ data: Data, replacingQueued key: UUID) throws(WatchLinkError)
     /// Replaces the application context.
     func updateApplicationContext(_ data: Data) throws(WatchLinkError)
 
@@ -53,6 +65,12 @@ public protocol WatchSession: AnyObject {
 }
 
 extension WatchSession {
+    /// Queues `data` as ``transferUserInfo(_:)`` does, without looking for an earlier transfer:
+    /// for sessions that keep no keys.
+    public func transferUserInfo(_ data: Data, replacingQueued key: UUID) throws(WatchLinkError) {
+        try transferUserInfo(data)
+    }
+
     /// `false`: callbacks are handled on another thread.
     public var allowsCallsFromCallbacks: Bool { false }
 }

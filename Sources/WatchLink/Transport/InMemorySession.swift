@@ -15,7 +15,8 @@ public final class InMemorySession: WatchSession, Sendable {
         var delegates: [DeviceOrigin: any WatchSessionDelegate] = [:]
         var activated: Set<DeviceOrigin> = []
         var linkUp = true
-        var queuedUserInfo: [DeviceOrigin: [Data]] = [:]
+        /// User info waiting for its receiver, by receiver, oldest first, with the key it was queued under.
+        var queuedUserInfo: [DeviceOrigin: [(key: UUID?, data: Data)]] = [:]
         var sent: [DeviceOrigin: Data] = [:]
         var received: [DeviceOrigin: Data] = [:]
         /// Sides whose latest received context has not been handed to their delegate yet.
@@ -49,7 +50,7 @@ public final class InMemorySession: WatchSession, Sendable {
             guard linkUp, activated.contains(target), let delegate = delegates[target] else { return }
             let userInfo = queuedUserInfo[target] ?? []
             queuedUserInfo[target] = []
-            for data in userInfo { delegate.sessionDidReceive(data, on: .userInfo) }
+            for item in userInfo { delegate.sessionDidReceive(item.data, on: .userInfo) }
             if contextPending.remove(target) != nil, let context = received[target] {
                 delegate.sessionDidReceive(context, on: .applicationContext)
             }
@@ -156,8 +157,23 @@ public final class InMemorySession: WatchSession, Sendable {
     public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try pair.state.withLock { (state) throws(WatchLinkError) in
             try precheck(state, data, .userInfo)
-            state.queuedUserInfo[side.counterpart, default: []].append(data)
+            state.queuedUserInfo[side.counterpart, default: []].append((nil, data))
             state.deliverQueued(to: side.counterpart, files: false)
+        }
+    }
+
+    /// Delivers user info now, after any queued before it, or queues it until the counterpart is
+    /// activated and the link is up; a transfer still queued under `key` carries `data` instead.
+    public func transferUserInfo(_ data: Data, replacingQueued key: UUID) throws(WatchLinkError) {
+        try pair.state.withLock { (state) throws(WatchLinkError) in
+            try precheck(state, data, .userInfo)
+            let target = side.counterpart
+            if let index = state.queuedUserInfo[target]?.firstIndex(where: { $0.key == key }) {
+                state.queuedUserInfo[target]![index].data = data
+            } else {
+                state.queuedUserInfo[target, default: []].append((key, data))
+            }
+            state.deliverQueued(to: target, files: false)
         }
     }
 

@@ -26,7 +26,13 @@ public final class SocketSession: WatchSession, Sendable {
         case connect
     }
 
-    struct Queued: Codable { var id: UInt64; var data: Data }
+    /// A user-info item: its id in the log, its bytes, and the key it was queued under (not kept on
+    /// disk: after a restart a re-send under the key is queued anew).
+    struct Queued: Codable {
+        var id: UInt64
+        var data: Data
+        var key: UUID? = nil
+    }
     /// The queue file of earlier versions, read once and moved into the user-info log.
     struct QueueFile: Codable { var nextID: UInt64; var items: [Queued] }
 
@@ -186,12 +192,38 @@ public final class SocketSession: WatchSession, Sendable {
     /// Persists a user-info transfer, then sends it, after every earlier one, if connected.
     public func transferUserInfo(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .userInfo)
+        try enqueueUserInfo(data, key: nil)
+    }
+
+    /// Persists and sends a user-info transfer as ``transferUserInfo(_:)`` does, unless an item
+    /// queued under `key` is not yet written on this connection: that item then carries `data`
+    /// in its place, in memory (the log keeps the bytes it was queued with, which go out instead
+    /// after a restart: an earlier copy of the same request).
+    public func transferUserInfo(_ data: Data, replacingQueued key: UUID) throws(WatchLinkError) {
+        try precheck(data, .userInfo)
+        let replaced = state.withLock { state -> Bool in
+            // NB: the unsent items are the queue's tail; only those are looked at.
+            var index = state.queue.endIndex
+            while index > state.queue.startIndex {
+                index -= 1
+                guard state.queue[index].id > state.userInfoSent else { return false }
+                if state.queue[index].key == key {
+                    state.queue[index].data = data
+                    return true
+                }
+            }
+            return false
+        }
+        if !replaced { try enqueueUserInfo(data, key: key) }
+    }
+
+    private func enqueueUserInfo(_ data: Data, key: UUID?) throws(WatchLinkError) {
         // NB: ids are handed out and made durable in one critical section, so every id up to
         // `userInfoPersisted` is on disk and ids reach the queue in order.
         try userInfoLog.withLock { log throws(WatchLinkError) in
             let id = try log.add(data)
             state.withLock { state in
-                state.queue.append(Queued(id: id, data: data))
+                state.queue.append(Queued(id: id, data: data, key: key))
                 state.userInfoPersisted = id
             }
         }
