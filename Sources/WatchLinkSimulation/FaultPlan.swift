@@ -26,6 +26,9 @@ package struct FaultPlan: Sendable, Hashable {
     package var crashPointRate = 0.0005
     /// Probability of a crash after a handler's start mark is synced and before the handler is called.
     package var crashBeforeHandlerRate = 0.001
+    /// Whether a re-send under the key of a user-info transfer still queued is dropped, leaving the
+    /// queued copy as it is (what `WCSessionAdapter` does), instead of replacing its bytes.
+    package var userInfoKeepsQueuedCopy = false
 
     /// The standard chaos plan: 25% drops, 5% duplicates, reordering, delays, flaps and crashes.
     package init() {}

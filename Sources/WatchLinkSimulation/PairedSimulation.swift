@@ -239,11 +239,12 @@ package final class PairedSimulation {
         }
     }
 
-    /// Queues `data` for the counterpart; under a `key` still queued, that transfer carries it instead.
+    /// Queues `data` for the counterpart; under a `key` still queued, that transfer carries it
+    /// instead (or, with ``FaultPlan/userInfoKeepsQueuedCopy``, stays as it is and `data` is dropped).
     func enqueueUserInfo(from origin: DeviceOrigin, _ data: Data, key: UUID?) {
         let target = origin.counterpart
         if let key, let index = userInfoQueues[target]!.firstIndex(where: { $0.key == key }) {
-            userInfoQueues[target]![index].data = data
+            if !faults.userInfoKeepsQueuedCopy { userInfoQueues[target]![index].data = data }
         } else {
             userInfoQueues[target]!.append((key, data))
         }

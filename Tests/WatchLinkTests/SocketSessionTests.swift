@@ -88,6 +88,47 @@ import Testing
         watch.invalidate()
     }
 
+    @Test func aResendAfterItsCopyWasWrittenQueuesANewItemEvenAcrossAReconnect() async throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let listener = try SocketIO.listen(path: root + "/s")
+        defer { close(listener) }
+        let phone = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+        phone.activate(delegate: Recorder())
+        defer { phone.invalidate() }
+        typealias Peer = SocketFileTransferTests.RawPeer
+        /// The next user-info item the peer reads: its id and text.
+        func nextItem(_ peer: Peer) -> (UInt64, String)? {
+            while let (kind, body) = peer.receive(skipping: [.fileOutstanding, .context]) {
+                guard kind == .userInfo, body.count >= 8 else { continue }
+                return (SocketSession.readID(body), String(decoding: body.dropFirst(8), as: UTF8.self))
+            }
+            return nil
+        }
+        let key = UUID()
+        let peer = try Peer.connection(from: listener)
+        try phone.transferUserInfo(Data("attempt 0".utf8), replacingQueued: key)
+        let first = try #require(nextItem(peer))
+        #expect(first.1 == "attempt 0")
+        // Written, never acknowledged: the counterpart may have delivered it, so the bytes under its
+        // id must not change. The re-send is a new item.
+        try phone.transferUserInfo(Data("attempt 1".utf8), replacingQueued: key)
+        #expect(phone.outstandingUserInfoCount == 2)
+        let second = try #require(nextItem(peer))
+        #expect(second.0 > first.0 && second.1 == "attempt 1")
+        // A new connection sends both again under their ids; a re-send now changes neither.
+        close(peer.fd)
+        let next = try Peer.connection(from: listener)
+        defer { close(next.fd) }
+        var resent: [(UInt64, String)] = []
+        while resent.count < 2, let item = nextItem(next) { resent.append(item) }
+        try phone.transferUserInfo(Data("attempt 2".utf8), replacingQueued: key)
+        #expect(phone.outstandingUserInfoCount == 3)
+        if let item = nextItem(next) { resent.append(item) }
+        #expect(resent.map(\.1) == ["attempt 0", "attempt 1", "attempt 2"])
+        #expect(resent.map(\.0) == [first.0, second.0, second.0 + 1])
+    }
+
     @Test func concurrentTransfersLeaveEveryItemInTheQueueFile() async throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }

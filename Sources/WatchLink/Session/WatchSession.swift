@@ -5,8 +5,9 @@ public import Foundation
 /// - `sendMessage`: only while ``isReachable``; ordered; not persisted; a failure after
 ///   hand-off is indistinguishable from "processed, reply lost".
 /// - `transferUserInfo`: works while unreachable; FIFO; queued payloads survive restarts. A transfer
-///   may carry a key: another under the same key while the first is still queued takes its place
-///   rather than queueing behind it (see ``transferUserInfo(_:replacingQueued:)``).
+///   may carry a key: another under the same key, while the first has not yet been handed to the
+///   counterpart, takes its place rather than queueing behind it
+///   (see ``transferUserInfo(_:replacingQueued:)``).
 /// - `updateApplicationContext`: latest value wins; the sent and received contexts persist.
 /// - `transferFile`: works while unreachable; queued transfers survive restarts; the file and its
 ///   metadata arrive at the counterpart, whose delegate must copy the file before returning;
@@ -29,9 +30,9 @@ public protocol WatchSession: AnyObject {
     /// Queues a user-info transfer.
     func transferUserInfo(_ data: Data) throws(WatchLinkError)
     /// Queues a user-info transfer under `key`. While a transfer queued earlier under the same key
-    /// has not left the queue, that one keeps its place and carries `data` instead (or, where the
-    /// platform cannot change a queued transfer, stays as it is and `data` is not queued); else
-    /// `data` is queued as by ``transferUserInfo(_:)``.
+    /// has not yet been handed to the counterpart, that one keeps its place and carries `data`
+    /// instead (or, where the platform cannot change a queued transfer, stays as it is and `data`
+    /// is dropped); else `data` is queued as by ``transferUserInfo(_:)``.
     ///
     /// A ``WatchConnection`` re-sends a request on the user-info channel when no answer came in
     /// time. Queued behind its earlier copies, every re-send would lengthen the queue, and a queue

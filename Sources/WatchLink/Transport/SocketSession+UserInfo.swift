@@ -52,8 +52,14 @@ extension SocketSession {
                 // NB: marked sent before the write: the counterpart's acknowledgement can be read
                 // before the write returns, and one for an id not yet marked would be ignored. A
                 // failed write ends the connection, and a new one starts again from nothing sent.
-                state.withLock { $0.userInfoSent = item.id }
-                guard SocketIO.writeAll(fd, Self.frame(.userInfo, Self.userInfoFrame(item.id, item.data))) else {
+                // The bytes are read in the same critical section: a re-send that replaced them
+                // before it goes out, and one after it finds the item written and queues anew.
+                let data = state.withLock { state -> Data in
+                    state.userInfoSent = item.id
+                    state.userInfoWritten = max(state.userInfoWritten, item.id)
+                    return state.queuedIndex(of: item.id).map { state.queue[$0].data } ?? item.data
+                }
+                guard SocketIO.writeAll(fd, Self.frame(.userInfo, Self.userInfoFrame(item.id, data))) else {
                     shutdown(fd, Int32(SHUT_RDWR))
                     return
                 }

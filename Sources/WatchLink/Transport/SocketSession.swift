@@ -47,6 +47,10 @@ public final class SocketSession: WatchSession, Sendable {
         var lastDeliveredUserInfo: UInt64 = 0
         /// The highest user-info id written on the current connection (see ``flushUserInfo()``).
         var userInfoSent: UInt64 = 0
+        /// The highest user-info id written on any connection since this session started: an item
+        /// at or below it may have been delivered, so a re-send under its key queues a new item
+        /// rather than changing it (the counterpart would take the changed bytes for a resend).
+        var userInfoWritten: UInt64 = 0
         /// The highest user-info id the queue file on disk accounts for; nothing above it is sent.
         var userInfoPersisted: UInt64 = 0
         /// The highest user-info id the counterpart acknowledged.
@@ -54,6 +58,16 @@ public final class SocketSession: WatchSession, Sendable {
         /// Acknowledged user info is gone from memory but not yet recorded in the log.
         var acknowledgedUnsaved = false
         var sentContext: Data?
+
+        /// Where the item with `id` is in ``queue`` (kept in id order), if it is still there.
+        func queuedIndex(of id: UInt64) -> Int? {
+            var (low, high) = (queue.startIndex, queue.endIndex)
+            while low < high {
+                let middle = (low + high) / 2
+                if queue[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return low < queue.endIndex && queue[low].id == id ? low : nil
+        }
         var receivedContext: Data?
         /// Counts connections, so a file sender stops writing once its connection is gone.
         var generation: UInt64 = 0
@@ -196,17 +210,18 @@ public final class SocketSession: WatchSession, Sendable {
     }
 
     /// Persists and sends a user-info transfer as ``transferUserInfo(_:)`` does, unless an item
-    /// queued under `key` is not yet written on this connection: that item then carries `data`
-    /// in its place, in memory (the log keeps the bytes it was queued with, which go out instead
-    /// after a restart: an earlier copy of the same request).
+    /// queued under `key` has never been written to a counterpart: that item then carries `data`
+    /// in its place. The replacement is made in memory; the log holds it only once a compaction
+    /// rewrites the queue, so after a restart either copy may go out. Keys are not kept on disk:
+    /// after a restart, a re-send queues a new item.
     public func transferUserInfo(_ data: Data, replacingQueued key: UUID) throws(WatchLinkError) {
         try precheck(data, .userInfo)
         let replaced = state.withLock { state -> Bool in
-            // NB: the unsent items are the queue's tail; only those are looked at.
+            // NB: the items never written are the queue's tail; only those are looked at.
             var index = state.queue.endIndex
             while index > state.queue.startIndex {
                 index -= 1
-                guard state.queue[index].id > state.userInfoSent else { return false }
+                guard state.queue[index].id > state.userInfoWritten else { return false }
                 if state.queue[index].key == key {
                     state.queue[index].data = data
                     return true
