@@ -126,12 +126,7 @@ package final class SimulatedEndpoint: SimulationDelegate {
         do {
             switch channel {
             case .message: try session.sendMessage(data)
-            case .userInfo:
-                if case .request(let id) = purpose {
-                    try session.transferUserInfo(data, replacingQueued: id)
-                } else {
-                    try session.transferUserInfo(data)
-                }
+            case .userInfo: try session.transferUserInfo(data, for: purpose)
             case .applicationContext: try session.updateApplicationContext(data)
             }
         } catch {

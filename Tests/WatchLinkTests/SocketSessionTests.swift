@@ -354,7 +354,9 @@ import Testing
         #expect(phone.outstandingUserInfoCount == 0 && watch.outstandingUserInfoCount == 0)
     }
 
-    @Test func concurrentTransfersWhileConnectedArriveOnceAndInEachCallersOrder() async throws {
+    /// Runs `body` with a phone connected to a watch whose deliveries `recorder` keeps; both are
+    /// invalidated and their directories removed afterwards.
+    func withConnectedPair(_ body: (_ phone: SocketSession, _ recorder: Recorder) async throws -> Void) async throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let watch = try SocketSession(socketPath: root + "/s", role: .listen, directory: root + "/b")
@@ -367,66 +369,62 @@ import Testing
             watch.invalidate()
         }
         try await waitUntil { phone.isReachable }
-        let writers = 4
-        let each = 100
-        await withTaskGroup(of: Void.self) { group in
-            for writer in 0..<writers {
-                group.addTask {
-                    for n in 0..<each { try? phone.transferUserInfo(Data("\(writer)-\(n)".utf8)) }
+        try await body(phone, recorder)
+    }
+
+    @Test func concurrentTransfersWhileConnectedArriveOnceAndInEachCallersOrder() async throws {
+        try await withConnectedPair { phone, recorder in
+            let writers = 4
+            let each = 100
+            await withTaskGroup(of: Void.self) { group in
+                for writer in 0..<writers {
+                    group.addTask {
+                        for n in 0..<each { try? phone.transferUserInfo(Data("\(writer)-\(n)".utf8)) }
+                    }
                 }
             }
+            for _ in 0..<1_000 where recorder.items.count < writers * each { try await Task.sleep(for: .milliseconds(10)) }
+            let texts = recorder.items.map { String(decoding: $0.1, as: UTF8.self) }
+            #expect(texts.count == writers * each)
+            #expect(Set(texts).count == writers * each)
+            for writer in 0..<writers {
+                #expect(texts.filter { $0.hasPrefix("\(writer)-") } == (0..<each).map { "\(writer)-\($0)" })
+            }
+            try await waitUntil { phone.outstandingUserInfoCount == 0 }
+            #expect(phone.outstandingUserInfoCount == 0)
         }
-        for _ in 0..<1_000 where recorder.items.count < writers * each { try await Task.sleep(for: .milliseconds(10)) }
-        let texts = recorder.items.map { String(decoding: $0.1, as: UTF8.self) }
-        #expect(texts.count == writers * each)
-        #expect(Set(texts).count == writers * each)
-        for writer in 0..<writers {
-            #expect(texts.filter { $0.hasPrefix("\(writer)-") } == (0..<each).map { "\(writer)-\($0)" })
-        }
-        try await waitUntil { phone.outstandingUserInfoCount == 0 }
-        #expect(phone.outstandingUserInfoCount == 0)
     }
 
     @Test func concurrentResendsUnderKeysAlwaysDeliverEachKeysLastBytes() async throws {
-        let root = directory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let watch = try SocketSession(socketPath: root + "/s", role: .listen, directory: root + "/b")
-        let phone = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
-        let recorder = Recorder()
-        watch.activate(delegate: recorder)
-        phone.activate(delegate: Recorder())
-        defer {
-            phone.invalidate()
-            watch.invalidate()
-        }
-        try await waitUntil { phone.isReachable }
-        let keys = (0..<4).map { _ in UUID() }
-        let each = 200
-        // NB: re-sends race the writes of their earlier copies: a copy is replaced before it is
-        // written, or written and followed by a new item. (A flush that picked a copy and wrote its
-        // old bytes after a replacement would lose the re-send; that window is too narrow for this
-        // test to hit reliably: five runs with the bytes read outside the critical section passed.)
-        await withTaskGroup(of: Void.self) { group in
-            for (writer, key) in keys.enumerated() {
-                group.addTask {
-                    for n in 0..<each { try? phone.transferUserInfo(Data("\(writer)-\(n)".utf8), replacingQueued: key) }
+        try await withConnectedPair { phone, recorder in
+            let keys = (0..<4).map { _ in UUID() }
+            let each = 200
+            // NB: re-sends race the writes of their earlier copies: a copy is replaced before it is
+            // written, or written and followed by a new item. (A flush that picked a copy and wrote its
+            // old bytes after a replacement would lose the re-send; that window is too narrow for this
+            // test to hit reliably: five runs with the bytes read outside the critical section passed.)
+            await withTaskGroup(of: Void.self) { group in
+                for (writer, key) in keys.enumerated() {
+                    group.addTask {
+                        for n in 0..<each { try? phone.transferUserInfo(Data("\(writer)-\(n)".utf8), replacingQueued: key) }
+                    }
                 }
             }
+            let last = Set(keys.indices.map { "\($0)-\(each - 1)" })
+            for _ in 0..<1_000 where !last.isSubset(of: Set(recorder.items.map { String(decoding: $0.1, as: UTF8.self) })) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let texts = recorder.items.map { String(decoding: $0.1, as: UTF8.self) }
+            #expect(last.isSubset(of: Set(texts)), "every key's last re-send arrives")
+            #expect(Set(texts).count == texts.count, "no copy arrives twice")
+            for writer in keys.indices {
+                // Each key's copies arrive in the order they were sent (some replaced before they left).
+                let numbers = texts.filter { $0.hasPrefix("\(writer)-") }.compactMap { Int($0.split(separator: "-")[1]) }
+                #expect(numbers == numbers.sorted())
+            }
+            try await waitUntil { phone.outstandingUserInfoCount == 0 }
+            #expect(phone.outstandingUserInfoCount == 0)
         }
-        let last = Set(keys.indices.map { "\($0)-\(each - 1)" })
-        for _ in 0..<1_000 where !last.isSubset(of: Set(recorder.items.map { String(decoding: $0.1, as: UTF8.self) })) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let texts = recorder.items.map { String(decoding: $0.1, as: UTF8.self) }
-        #expect(last.isSubset(of: Set(texts)), "every key's last re-send arrives")
-        #expect(Set(texts).count == texts.count, "no copy arrives twice")
-        for writer in keys.indices {
-            // Each key's copies arrive in the order they were sent (some replaced before they left).
-            let numbers = texts.filter { $0.hasPrefix("\(writer)-") }.compactMap { Int($0.split(separator: "-")[1]) }
-            #expect(numbers == numbers.sorted())
-        }
-        try await waitUntil { phone.outstandingUserInfoCount == 0 }
-        #expect(phone.outstandingUserInfoCount == 0)
     }
 
     @Test func corruptQueueFileIsReported() throws {

@@ -212,11 +212,8 @@ extension WatchConnection {
         let session = self.session
         transferQueue.async {
             do throws(WatchLinkError) {
-                if channel == .userInfo, case .request(let id) = purpose {
-                    // NB: a re-send takes the place of a copy still queued rather than queueing behind it.
-                    try session.transferUserInfo(data, replacingQueued: id)
-                } else if channel == .userInfo {
-                    try session.transferUserInfo(data)
+                if channel == .userInfo {
+                    try session.transferUserInfo(data, for: purpose)
                 } else {
                     try session.updateApplicationContext(data)
                 }

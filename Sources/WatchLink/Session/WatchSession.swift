@@ -74,6 +74,17 @@ extension WatchSession {
 
     /// `false`: callbacks are handled on another thread.
     public var allowsCallsFromCallbacks: Bool { false }
+
+    /// Hands user info sent for `purpose` to the session: a request's copies under the request's
+    /// id, so a re-send takes its queued copy's place (``transferUserInfo(_:replacingQueued:)``);
+    /// anything else unkeyed.
+    package func transferUserInfo(_ data: Data, for purpose: SendPurpose) throws(WatchLinkError) {
+        if case .request(let id) = purpose {
+            try transferUserInfo(data, replacingQueued: id)
+        } else {
+            try transferUserInfo(data)
+        }
+    }
 }
 
 /// Receives session callbacks, one at a time, possibly on a background thread.

@@ -59,15 +59,6 @@ public final class SocketSession: WatchSession, Sendable {
         var acknowledgedUnsaved = false
         var sentContext: Data?
 
-        /// Where the item with `id` is in ``queue`` (kept in id order), if it is still there.
-        func queuedIndex(of id: UInt64) -> Int? {
-            var (low, high) = (queue.startIndex, queue.endIndex)
-            while low < high {
-                let middle = (low + high) / 2
-                if queue[middle].id < id { low = middle + 1 } else { high = middle }
-            }
-            return low < queue.endIndex && queue[low].id == id ? low : nil
-        }
         var receivedContext: Data?
         /// Counts connections, so a file sender stops writing once its connection is gone.
         var generation: UInt64 = 0
@@ -88,6 +79,16 @@ public final class SocketSession: WatchSession, Sendable {
         /// The reader queued user info or a context, which the reply writer is to send.
         var userInfoFlushRequested = false
         var contextFlushRequested = false
+
+        /// Where the item with `id` is in ``queue`` (kept in id order), if it is still there.
+        func queuedIndex(of id: UInt64) -> Int? {
+            var (low, high) = (queue.startIndex, queue.endIndex)
+            while low < high {
+                let middle = (low + high) / 2
+                if queue[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return low < queue.endIndex && queue[low].id == id ? low : nil
+        }
     }
 
     enum Kind: UInt8 {
