@@ -104,7 +104,10 @@ package final class SimulatedEndpoint: SimulationDelegate {
             switch action {
             case .persist(let record): disk.append(record)
             case .sync: disk.sync()
-            case .compact(let records): disk.replace(with: records)
+            case .compact:
+                // NB: taken now, not when the engine asked: a handler run inline earlier in this
+                // batch may have appended records since, and the snapshot must hold them.
+                if let records = engine?.snapshot(now: now) { disk.replace(with: records) }
             case .send(let channel, let data, let purpose): send(channel, data, purpose)
             case .run(let call):
                 world.observer.handlerRan(origin, call)

@@ -357,13 +357,21 @@ import Testing
         configuration.compactionThreshold = 4
         var phone = H.engine(.phone, configuration: configuration, reachable: false)
         var actions: [LinkAction] = []
-        for n in 1...5 { actions += phone.submit(H.request(n), strategy: .userInfoOnly, retry: .standard, now: H.t0) }
-        let snapshot = actions.compactMap { if case .compact(let records) = $0 { records } else { nil } }.last
+        var snapshot: [DurableRecord]?
+        for n in 1...5 {
+            let submitted = phone.submit(H.request(n), strategy: .userInfoOnly, retry: .standard, now: H.t0)
+            // NB: as a shell performs it: the snapshot is taken when the compaction is reached, and
+            // the log is that snapshot followed by what was appended after it.
+            if submitted.contains(.compact) {
+                snapshot = phone.snapshot(now: H.t0)
+                actions = Array(submitted.drop { $0 != .compact })
+            } else {
+                actions += submitted
+            }
+        }
         #expect(snapshot != nil)
         var restarted = LinkEngine(origin: .phone, random: SeededRandom(seed: 3))
-        _ = restarted.recover(
-            from: (snapshot ?? []) + H.records(Array(actions.drop { if case .compact = $0 { false } else { true } })),
-            receivedContext: nil, now: H.t0)
+        _ = restarted.recover(from: (snapshot ?? []) + H.records(actions), receivedContext: nil, now: H.t0)
         #expect(restarted.pendingCount == 5)
     }
 
@@ -390,7 +398,7 @@ import Testing
         for n in 0..<1200 {
             let actions = handle(H.request(n % 256, key: "kept-\(n)"))
             records += H.records(actions).count
-            snapshots += actions.compactMap { if case .compact(let records) = $0 { records } else { nil } }
+            if actions.contains(.compact) { snapshots.append(watch.snapshot(now: H.t0)) }
             if snapshots.isEmpty { keptBeforeFirst = n + 1 }
         }
         // NB: each compaction waits for the log to grow by a quarter of the inbox (4,000 entries and

@@ -115,9 +115,9 @@ extension WatchConnection {
                 pendingRecords.append(record)
             case .sync:
                 guard writeDurably(&pendingRecords) else { return }
-            case .compact(let records):
+            case .compact:
                 guard writeDurably(&pendingRecords) else { return }
-                do throws(WatchLinkError) { try store.replace(with: records) } catch {
+                do throws(WatchLinkError) { try store.replace(with: engine.snapshot(now: currentTime())) } catch {
                     failStorage(error)
                     return
                 }

@@ -191,13 +191,13 @@ extension WatchConnection {
     /// Performs the effects of several inputs with one durable sync (group commit), synchronously.
     ///
     /// Every record moves ahead of a single sync and every other effect follows it, so each
-    /// input still sees "record, sync, then effects". A compaction is replaced by a fresh
-    /// snapshot taken after the batch, so records moved ahead of it are not lost.
+    /// input still sees "record, sync, then effects". A compaction moves after the sync, and its
+    /// snapshot (taken when it is performed) holds the records moved ahead of it.
     func performGrouped(_ lists: [[LinkAction]]) {
         let (records, rest, needsSync, compacted) = Self.partition(lists)
         var actions = records.map { LinkAction.persist($0) }
         if needsSync || !records.isEmpty { actions.append(.sync) }
-        if compacted { actions.append(.compact(engine.snapshot(now: currentTime()))) }
+        if compacted { actions.append(.compact) }
         perform(actions + rest)
     }
 }

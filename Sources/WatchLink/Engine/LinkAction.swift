@@ -8,8 +8,10 @@ package enum LinkAction: Sendable, Hashable {
     indirect case persist(DurableRecord)
     /// Make every appended record durable before performing any later action.
     case sync
-    /// Atomically replace the durable log with these records (write, sync, rename).
-    case compact([DurableRecord])
+    /// Atomically replace the durable log (write, sync, rename) with ``LinkEngine/snapshot(now:)``
+    /// taken when this is performed: every record appended before it is then in the snapshot, and
+    /// the engine builds no snapshot its shell would not write.
+    case compact
     /// Hand data to the session on a channel.
     case send(SessionChannel, Data, purpose: SendPurpose)
     /// Run the handler for an inbound request and report back with `handlerFinished`.

@@ -144,9 +144,7 @@ package struct LinkEngine: Sendable {
         reservedSequences = nextSequence
         // NB: the snapshot carries the new boot count and is synced before anything else happens.
         incarnation = LinkIncarnation(boot: boot + 1, nonce: random.next())
-        let records = snapshot(now: now)
-        lastSnapshotSize = records.count
-        var actions: [LinkAction] = [.compact(records)]
+        var actions: [LinkAction] = [.compact]
         recordsSinceCompaction = 0
         if let receivedContext, case .context(let context)? = try? WireCodec.decode(receivedContext) {
             actions += handleContext(context, now: now)
@@ -280,15 +278,15 @@ package struct LinkEngine: Sendable {
         if recordsSinceCompaction >= max(configuration.compactionThreshold, lastSnapshotSize, inbox.count / 4) {
             recordsSinceCompaction = 0
             pruneInbox(now: now)
-            let records = snapshot(now: now)
-            lastSnapshotSize = records.count
-            actions.append(.compact(records))
+            actions.append(.compact)
         }
         return actions
     }
 
-    /// The durable log reduced to the records needed to rebuild the current state.
-    func snapshot(now: WatchTimestamp) -> [DurableRecord] {
+    /// The durable log reduced to the records needed to rebuild the current state: what a
+    /// ``LinkAction/compact`` writes, taken when it is performed. Its size spaces out the next
+    /// compaction.
+    package mutating func snapshot(now: WatchTimestamp) -> [DurableRecord] {
         var records: [DurableRecord] = [
             .boot(incarnation.boot), .orderedNextSequence(max(nextSequence, reservedSequences)), .orderedWatermark(watermark),
         ]
@@ -314,6 +312,7 @@ package struct LinkEngine: Sendable {
         for entry in order { records.append(durable[entry.index]) }
         for key in states.keys.sorted() { records.append(.state(key: key, states[key]!)) }
         if let inboxHorizon { records.append(.inboxHorizon(inboxHorizon)) }
+        lastSnapshotSize = records.count
         return records
     }
 
