@@ -12,3 +12,27 @@ struct Record: WatchFireAndForget {
     static var typeKey: WatchTypeKey { WatchTypeKey("bench.record") }
     var text: String
 }
+
+/// Asks the watch process what its log has written so far, so a durable send's records are
+/// counted on both sides.
+struct WatchLogStatistics: WatchRequest {
+    static var typeKey: WatchTypeKey { WatchTypeKey("bench.log-statistics") }
+    typealias Response = LogStatistics
+}
+
+/// A log's counters (``FileStore/Statistics``) as they travel.
+struct LogStatistics: Codable, Sendable {
+    var records = 0
+    var bytes = 0
+    var syncs = 0
+
+    init(records: Int = 0, bytes: Int = 0, syncs: Int = 0) {
+        self.records = records
+        self.bytes = bytes
+        self.syncs = syncs
+    }
+
+    static func - (lhs: LogStatistics, rhs: LogStatistics) -> LogStatistics {
+        LogStatistics(records: lhs.records - rhs.records, bytes: lhs.bytes - rhs.bytes, syncs: lhs.syncs - rhs.syncs)
+    }
+}

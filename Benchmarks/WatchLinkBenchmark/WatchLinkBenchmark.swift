@@ -268,12 +268,24 @@ struct WatchLinkBenchmark {
             }
             return start.duration(to: clock.now)
         }
+        func phoneLog() -> LogStatistics {
+            let statistics = store.statistics
+            return LogStatistics(records: statistics.records, bytes: statistics.bytes, syncs: statistics.syncs)
+        }
+        /// The watch's log, once every send so far is settled (so its records for them are written).
+        func watchLog() async throws -> LogStatistics {
+            for _ in 0..<500 where connection.status.pendingCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            return try await connection.send(WatchLogStatistics(), strategy: .messageOnly, durable: false)
+        }
         let warmUp = max(senders * 4, count / blocks)
-        let before = store.statistics
+        let before = phoneLog()
+        let watchBefore = try await watchLog()
         _ = try await ours(warmUp)
-        let after = store.statistics
+        let after = phoneLog()
+        let watchAfter = try await watchLog()
         let recordsPerSend = Double(after.records - before.records) / Double(warmUp)
         let bytesPerSend = Double(after.bytes - before.bytes) / Double(warmUp)
+        let watchWarmUp = watchAfter - watchBefore
         guard
             let floor = GroupCommitFloor(
                 path: directory + "/group-commit-floor.log", recordsPerSend: Int(recordsPerSend.rounded()),
@@ -286,7 +298,11 @@ struct WatchLinkBenchmark {
         print(
             "durable each send writes \(format(recordsPerSend)) records, \(format(bytesPerSend)) B on the phone (measured over \(warmUp) warm-up sends); the floor writes the same"
         )
-        let start = store.statistics
+        print(
+            "durable and \(format(Double(watchWarmUp.records) / Double(warmUp))) records, \(format(Double(watchWarmUp.bytes) / Double(warmUp))) B on the watch, which the floor does not write"
+        )
+        let start = phoneLog()
+        let watchStart = try await watchLog()
         let (floorRun, oursRuns) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
             floor.run(size, senders: senders)
         } ours: { size in
@@ -294,13 +310,14 @@ struct WatchLinkBenchmark {
         } pinned: { size in
             try await ours(size, on: connection.taskExecutor)
         }
-        let end = store.statistics
+        let end = phoneLog()
+        let watchRun = try await watchLog() - watchStart
         let floorRate = rate(count, floorRun.elapsed)
         print(
             "floor  group commit, \(senders) senders, one writer, fdatasync: \(format(floorRate)) sends/s  \(format(Double(floor.records) / Double(max(floor.syncs, 1)))) records/sync  CPU \(format(micros(floorRun.cpu) / Double(count))) µs/send"
         )
         print(
-            "ours   \(format(Double(end.records - start.records) / Double(max(end.syncs - start.syncs, 1)))) records/sync over both of the runs below"
+            "ours   \(format(Double(end.records - start.records) / Double(max(end.syncs - start.syncs, 1)))) records/sync on the phone, \(format(Double(watchRun.records) / Double(max(watchRun.syncs, 1)))) on the watch, over both of the runs below (\(String(format: "%.3f", Double(end.syncs - start.syncs + watchRun.syncs) / Double(2 * count))) syncs per send on both sides; the floor \(String(format: "%.3f", Double(floor.syncs) / Double(count))))"
         )
         var ratios: [String] = []
         for (name, run) in [("global executor", oursRuns.ours), ("connection's executor", oursRuns.pinned)] {
@@ -331,8 +348,12 @@ struct WatchLinkBenchmark {
 
     static func serve(_ directory: String) async throws {
         Floors.serveEcho(path: directory + "/echo.sock")
-        let (connection, _, _) = try makeConnection(.watch, directory)
+        let (connection, _, store) = try makeConnection(.watch, directory)
         try connection.register(Echo.self) { $0 }
+        try connection.register(WatchLogStatistics.self) { _ in
+            let statistics = store.statistics
+            return LogStatistics(records: statistics.records, bytes: statistics.bytes, syncs: statistics.syncs)
+        }
         try connection.register(Record.self) { _ in WatchAck() }
         try await connection.start()
         while getppid() != 1 { try await Task.sleep(for: .milliseconds(200)) }

@@ -375,6 +375,35 @@ import Testing
         #expect(restarted.pendingCount == 5)
     }
 
+    @Test func theLogGrowsByTwiceTheLastSnapshotBeforeTheNextCompaction() {
+        var configuration = LinkEngine.Configuration()
+        configuration.compactionThreshold = 4
+        var watch = H.engine(.watch, configuration: configuration)
+        var snapshotSizes: [Int] = []
+        var recordsBetween: [Int] = []
+        var records = 0
+        for n in 0..<400 {
+            var actions = watch.receive(WireCodec.encode(.request(H.request(n % 256, key: "kept-\(n)"))), on: .message, now: H.t0)
+            for call in H.runs(actions) {
+                actions += watch.handlerFinished(
+                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data()), now: H.t0)
+            }
+            records += H.records(actions).count
+            if actions.contains(.compact) {
+                snapshotSizes.append(watch.snapshot(now: H.t0).count)
+                recordsBetween.append(records)
+                records = 0
+            }
+        }
+        // NB: every request keeps its entry (within its deadline), so each snapshot is larger than the
+        // last, and the log between two compactions grows by twice the first one's size.
+        #expect(snapshotSizes.count >= 4, "\(snapshotSizes)")
+        for k in 1..<recordsBetween.count {
+            #expect(recordsBetween[k] >= 2 * snapshotSizes[k - 1], "\(recordsBetween) after snapshots of \(snapshotSizes)")
+            #expect(recordsBetween[k] <= 2 * snapshotSizes[k - 1] + 2, "\(recordsBetween) after snapshots of \(snapshotSizes)")
+        }
+    }
+
     @Test func aLargeNonDurableInboxSpacesCompactionsOutAndStaysOutOfTheSnapshot() {
         var configuration = LinkEngine.Configuration()
         configuration.compactionThreshold = 10

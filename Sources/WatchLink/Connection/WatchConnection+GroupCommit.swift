@@ -58,12 +58,19 @@ extension WatchConnection {
         let lsn = nextLSN
         nextLSN += 1
         pendingGroups.append((lsn, rest))
-        let start = syncProgress.withLock { progress in
+        let (start, gathered) = syncProgress.withLock { progress in
             progress.requested = lsn
-            guard !progress.running else { return false }
+            progress.appended += records.count
+            var gathered = false
+            if let goal = progress.gatherGoal, progress.appended >= goal {
+                progress.gatherGoal = nil
+                gathered = true
+            }
+            guard !progress.running else { return (false, gathered) }
             progress.running = true
-            return true
+            return (true, gathered)
         }
+        if gathered { gatherSignal.signal() }
         if start { startSyncLoop() }
         return lsn
     }
@@ -79,20 +86,26 @@ extension WatchConnection {
     private func startSyncLoop() {
         let store = self.store
         syncQueue.async {
+            let clock = ContinuousClock()
             while true {
+                self.gatherGroup()
                 // NB: read before the sync: every group numbered up to `target` was appended before
                 // `requested` was raised to it, so this sync covers it.
-                let target = self.syncProgress.withLock { $0.requested }
+                let (target, appended) = self.syncProgress.withLock { ($0.requested, $0.appended) }
+                let began = clock.now
                 let failure: WatchLinkError?
                 do throws(WatchLinkError) {
                     try store.sync()
                     failure = nil
                 } catch { failure = error }
+                let took = began.duration(to: clock.now)
                 let more = self.syncProgress.withLock { progress in
                     if let failure {
                         progress.failure = progress.failure ?? failure
                     } else {
                         progress.synced = max(progress.synced, target)
+                        progress.delay.synced(records: appended - progress.syncedRecords, took: took)
+                        progress.syncedRecords = max(progress.syncedRecords, appended)
                     }
                     guard failure == nil, progress.requested > target else {
                         progress.running = false
@@ -112,6 +125,31 @@ extension WatchConnection {
                 }
             }
         }
+    }
+
+    /// Waits, before a sync, for more records to share it when ``CommitDelay`` says so: until as
+    /// many records wait as the last group held (an append signals it), or the delay runs out.
+    private func gatherGroup() {
+        let wait: Duration? = syncProgress.withLock { progress in
+            guard let (records, wait) = progress.delay.gather(pending: progress.appended - progress.syncedRecords) else {
+                return nil
+            }
+            progress.gatherGoal = progress.syncedRecords + records
+            return wait
+        }
+        guard let wait else { return }
+        let nanoseconds = Int(wait.components.seconds) * 1_000_000_000 + Int(wait.components.attoseconds / 1_000_000_000)
+        guard gatherSignal.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut else { return }
+        // NB: an append may have reached the goal (and signalled) between the timeout and this lock:
+        // that signal is taken here, so the next wait does not return at once.
+        let signalled = syncProgress.withLock { progress in
+            guard progress.gatherGoal == nil else {
+                progress.gatherGoal = nil
+                return false
+            }
+            return true
+        }
+        if signalled { gatherSignal.wait() }
     }
 
     /// Whether no appended group waits for a sync (the sync queue's thread may then run jobs).
@@ -164,7 +202,11 @@ extension WatchConnection {
             return
         }
         let covered = nextLSN - 1
-        syncProgress.withLock { $0.synced = max($0.synced, covered) }
+        // NB: appends happen only in jobs, and this is the one running: the sync covered them all.
+        syncProgress.withLock { progress in
+            progress.synced = max(progress.synced, covered)
+            progress.syncedRecords = progress.appended
+        }
         synced()
     }
 
@@ -212,4 +254,11 @@ struct SyncProgress: Sendable {
     var running = false
     /// The first sync that failed.
     var failure: WatchLinkError?
+    /// Records appended, and how many of them a finished sync covers.
+    var appended = 0
+    var syncedRecords = 0
+    /// Whether to wait before the next sync, from the syncs so far.
+    var delay = CommitDelay()
+    /// While the loop waits for a group to gather: the ``appended`` count that ends the wait.
+    var gatherGoal: Int?
 }

@@ -72,6 +72,8 @@ public final class WatchConnection: @unchecked Sendable {
     let syncProgress = Mutex(SyncProgress())
     /// Runs durable syncs off the connection's jobs, one at a time.
     let syncQueue = DispatchQueue(label: "watchlink.sync")
+    /// Ends the sync loop's wait for a group to gather (``CommitDelay``) once enough was appended.
+    let gatherSignal = DispatchSemaphore(value: 0)
     /// Hands user info and contexts to the session, in order, off the connection's jobs.
     let transferQueue = DispatchQueue(label: "watchlink.transfers")
     var storageError: WatchLinkError? {

@@ -16,7 +16,7 @@ public struct WatchLinkConfiguration: Sendable, Hashable {
     public var inboxRetention: Duration = .seconds(60)
     /// Most out-of-order ordered requests buffered.
     public var orderedBufferLimit = 1024
-    /// Records appended before the log is compacted into a snapshot; at least as many as the
+    /// Records appended before the log is compacted into a snapshot; at least twice as many as the
     /// last snapshot held, so compaction stays amortised constant per record.
     public var compactionThreshold = 2000
 

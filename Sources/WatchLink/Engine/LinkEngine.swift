@@ -78,7 +78,7 @@ package struct LinkEngine: Sendable {
     var inboxPruneAt = LinkEngine.inboxPruneFloor
     /// The smallest ``inboxPruneAt``.
     static let inboxPruneFloor = 1024
-    /// Records in the last compacted snapshot; the log grows by at least this much before the next one.
+    /// Records in the last compacted snapshot; the log grows by at least twice this much before the next one.
     var lastSnapshotSize = 0
     var contextAnswered: [String: Int] = [:]
     /// Requests cancelled after they were sent, oldest first: a late answer is dropped and reported.
@@ -271,11 +271,11 @@ package struct LinkEngine: Sendable {
             inboxPruneAt = max(Self.inboxPruneFloor, inbox.count * 2)
         }
         recordsSinceCompaction += actions.reduce(0) { if case .persist = $1 { $0 + 1 } else { $0 } }
-        // NB: waiting for the log to grow by the snapshot's own size, and by a quarter of the inbox's
-        // (a compaction scans all of it: the prune, and the pick of its durable entries), keeps
-        // compaction's cost amortised constant per record however many entries, durable or not,
-        // are retained.
-        if recordsSinceCompaction >= max(configuration.compactionThreshold, lastSnapshotSize, inbox.count / 4) {
+        // NB: waiting for the log to grow by twice the snapshot's own size, and by a quarter of the
+        // inbox's (a compaction scans all of it: the prune, and the pick of its durable entries),
+        // keeps compaction's cost amortised constant per record however many entries, durable or
+        // not, are retained; the log holds at most three times what a snapshot would.
+        if recordsSinceCompaction >= max(configuration.compactionThreshold, 2 * lastSnapshotSize, inbox.count / 4) {
             recordsSinceCompaction = 0
             pruneInbox(now: now)
             actions.append(.compact)
