@@ -22,6 +22,26 @@ import Testing
         #expect(try FileStore(path: path).load() == [.orderedWatermark(1), .orderedNextSequence(2)])
     }
 
+    @Test func aSyncCountsTheRecordsItWrote() throws {
+        let store = try FileStore(path: temporaryPath())
+        #expect(store.bufferedRecords == 0)
+        try store.append([.orderedWatermark(1), .orderedNextSequence(2)])
+        try store.append([.orderedWatermark(3)])
+        #expect(store.bufferedRecords == 3)
+        #expect(try store.syncCountingRecords() == 3)
+        #expect(store.bufferedRecords == 0)
+        #expect(try store.syncCountingRecords() == 0, "a sync with nothing buffered wrote nothing")
+        try store.append([.orderedWatermark(4)])
+        try store.sync()
+        #expect(store.bufferedRecords == 0)
+        // NB: a replacement drops what was buffered (the snapshot holds it): the next sync writes nothing.
+        try store.append([.orderedWatermark(5)])
+        try store.replace(with: [.orderedWatermark(5)])
+        #expect(store.bufferedRecords == 0)
+        #expect(try store.syncCountingRecords() == 0)
+        #expect(try store.load() == [.orderedWatermark(5)])
+    }
+
     @Test func replaceIsAtomicAndAppendsContinue() throws {
         let path = temporaryPath()
         let store = try FileStore(path: path)

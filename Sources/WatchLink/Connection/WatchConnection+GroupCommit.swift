@@ -9,8 +9,9 @@ extension WatchConnection {
     /// The records are appended at once (the store's double buffer takes them even while a sync
     /// writes) and the group gets the next log sequence number; its other effects wait in
     /// ``pendingGroups`` until the sync loop reports a sync that covers that number. The loop
-    /// starts the next sync as soon as one returns if more was appended meanwhile, so the disk never
-    /// waits for the connection, and groups grow while a sync runs. Effects run in the order the engine
+    /// starts the next sync as soon as one returns if more was appended meanwhile (after at most the
+    /// commit delay, ``CommitDelay``, when few records wait), so the disk waits for the connection
+    /// no longer than that, and groups grow while a sync runs. Effects run in the order the engine
     /// produced them: work that writes nothing joins the last waiting group, or runs at once when
     /// none waits. A store that syncs inline (``DurableStore/syncsInBackground``) gets the
     /// synchronous group commit.
@@ -60,9 +61,8 @@ extension WatchConnection {
         pendingGroups.append((lsn, rest))
         let (start, gathered) = syncProgress.withLock { progress in
             progress.requested = lsn
-            progress.appended += records.count
             var gathered = false
-            if let goal = progress.gatherGoal, progress.appended >= goal {
+            if let goal = progress.gatherGoal, store.bufferedRecords >= goal {
                 progress.gatherGoal = nil
                 gathered = true
             }
@@ -91,11 +91,12 @@ extension WatchConnection {
                 self.gatherGroup()
                 // NB: read before the sync: every group numbered up to `target` was appended before
                 // `requested` was raised to it, so this sync covers it.
-                let (target, appended) = self.syncProgress.withLock { ($0.requested, $0.appended) }
+                let target = self.syncProgress.withLock { $0.requested }
                 let began = clock.now
                 let failure: WatchLinkError?
+                var written = 0
                 do throws(WatchLinkError) {
-                    try store.sync()
+                    written = try store.syncCountingRecords()
                     failure = nil
                 } catch { failure = error }
                 let took = began.duration(to: clock.now)
@@ -104,8 +105,7 @@ extension WatchConnection {
                         progress.failure = progress.failure ?? failure
                     } else {
                         progress.synced = max(progress.synced, target)
-                        progress.delay.synced(records: appended - progress.syncedRecords, took: took)
-                        progress.syncedRecords = max(progress.syncedRecords, appended)
+                        progress.delay.synced(records: written, took: took)
                     }
                     guard failure == nil, progress.requested > target else {
                         progress.running = false
@@ -131,10 +131,8 @@ extension WatchConnection {
     /// many records wait as the last group held (an append signals it), or the delay runs out.
     private func gatherGroup() {
         let wait: Duration? = syncProgress.withLock { progress in
-            guard let (records, wait) = progress.delay.gather(pending: progress.appended - progress.syncedRecords) else {
-                return nil
-            }
-            progress.gatherGoal = progress.syncedRecords + records
+            guard let (records, wait) = progress.delay.gather(pending: store.bufferedRecords) else { return nil }
+            progress.gatherGoal = records
             return wait
         }
         guard let wait else { return }
@@ -202,11 +200,7 @@ extension WatchConnection {
             return
         }
         let covered = nextLSN - 1
-        // NB: appends happen only in jobs, and this is the one running: the sync covered them all.
-        syncProgress.withLock { progress in
-            progress.synced = max(progress.synced, covered)
-            progress.syncedRecords = progress.appended
-        }
+        syncProgress.withLock { $0.synced = max($0.synced, covered) }
         synced()
     }
 
@@ -254,11 +248,8 @@ struct SyncProgress: Sendable {
     var running = false
     /// The first sync that failed.
     var failure: WatchLinkError?
-    /// Records appended, and how many of them a finished sync covers.
-    var appended = 0
-    var syncedRecords = 0
     /// Whether to wait before the next sync, from the syncs so far.
     var delay = CommitDelay()
-    /// While the loop waits for a group to gather: the ``appended`` count that ends the wait.
+    /// While the loop waits for a group to gather: the store's buffered records that end the wait.
     var gatherGoal: Int?
 }

@@ -10,7 +10,10 @@ package enum LinkAction: Sendable, Hashable {
     case sync
     /// Atomically replace the durable log (write, sync, rename) with ``LinkEngine/snapshot(now:)``
     /// taken when this is performed: every record appended before it is then in the snapshot, and
-    /// the engine builds no snapshot its shell would not write.
+    /// the engine builds no snapshot its shell would not write. The snapshot is of the engine's
+    /// state then, so it may also hold what later actions of the same batch append again (the
+    /// recovery's compaction comes before a received context's effects); replaying a record twice
+    /// leaves the same state.
     case compact
     /// Hand data to the session on a channel.
     case send(SessionChannel, Data, purpose: SendPurpose)

@@ -274,7 +274,8 @@ package struct LinkEngine: Sendable {
         // NB: waiting for the log to grow by twice the snapshot's own size, and by a quarter of the
         // inbox's (a compaction scans all of it: the prune, and the pick of its durable entries),
         // keeps compaction's cost amortised constant per record however many entries, durable or
-        // not, are retained; the log holds at most three times what a snapshot would.
+        // not, are retained; the log holds at most three times what a snapshot would, or the
+        // snapshot and the larger of the threshold and a quarter of the inbox.
         if recordsSinceCompaction >= max(configuration.compactionThreshold, 2 * lastSnapshotSize, inbox.count / 4) {
             recordsSinceCompaction = 0
             pruneInbox(now: now)

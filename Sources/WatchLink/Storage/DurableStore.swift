@@ -16,11 +16,23 @@ package protocol DurableStore: Sendable {
     /// Whether `sync` waits on a device, so the connection should run it on its sync queue while it
     /// gathers the next group commit. `false` by default: the sync then runs inline.
     var syncsInBackground: Bool { get }
+    /// Records appended that no sync has taken yet: what the next sync would write (0 for a store
+    /// that does not count them, whose syncs then never wait for a group to gather).
+    var bufferedRecords: Int { get }
+    /// ``sync()``, returning how many records it wrote (0 for a store that does not count them).
+    func syncCountingRecords() throws(WatchLinkError) -> Int
 }
 
 extension DurableStore {
     /// Stores sync inline unless they say otherwise.
     package var syncsInBackground: Bool { false }
+    /// Stores do not count buffered records unless they say otherwise.
+    package var bufferedRecords: Int { 0 }
+    /// A sync that counts nothing.
+    package func syncCountingRecords() throws(WatchLinkError) -> Int {
+        try sync()
+        return 0
+    }
 }
 
 /// A durable log in memory, for tests and for devices that accept losing state on termination.

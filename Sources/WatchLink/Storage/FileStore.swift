@@ -21,6 +21,8 @@ public final class FileStore: DurableStore {
         var fd: Int32
         /// What the next sync writes.
         var buffer: [UInt8] = []
+        /// The records in ``buffer``.
+        var bufferedRecords = 0
         /// The other half of the double buffer: the bytes a sync is writing, kept for their capacity.
         var spare: [UInt8] = []
         var statistics = Statistics()
@@ -177,6 +179,7 @@ public final class FileStore: DurableStore {
         let failure: WatchLinkError? = state.withLock {
             if let failure = $0.failure { return failure }
             $0.buffer += bytes
+            $0.bufferedRecords += records.count
             $0.statistics.records += records.count
             $0.statistics.bytes += bytes.count
             return nil
@@ -188,12 +191,23 @@ public final class FileStore: DurableStore {
     /// an append changes is synced too). One sync runs at a time; appends made while it writes
     /// wait for the next.
     package func sync() throws(WatchLinkError) {
+        _ = try syncCountingRecords()
+    }
+
+    /// Records appended that no sync has taken yet.
+    package var bufferedRecords: Int { state.withLock { $0.bufferedRecords } }
+
+    /// ``sync()``, returning how many records it wrote.
+    package func syncCountingRecords() throws(WatchLinkError) -> Int {
+        var written = 0
         let failure: WatchLinkError? = writer.withLock { _ in
             let taken: Result<(Int32, [UInt8]), WatchLinkError> = state.withLock { state in
                 if let failure = state.failure { return .failure(failure) }
                 var bytes = state.spare
                 swap(&bytes, &state.buffer)
                 state.spare = []
+                written = state.bufferedRecords
+                state.bufferedRecords = 0
                 if !bytes.isEmpty { state.statistics.syncs += 1 }
                 return .success((state.fd, bytes))
             }
@@ -218,6 +232,7 @@ public final class FileStore: DurableStore {
             return failure
         }
         if let failure { throw failure }
+        return written
     }
 
     /// Writes a new log beside the old one, syncs it and renames it into place.
@@ -231,6 +246,7 @@ public final class FileStore: DurableStore {
                 close(state.fd)
                 state.fd = fd
                 state.buffer.removeAll()
+                state.bufferedRecords = 0
                 return nil
             }
         }
