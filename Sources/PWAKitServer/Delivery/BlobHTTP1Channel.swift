@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import Synchronization
 
 /// Hummingbird's HTTP/1.1 child channel with a ``BlobDeliveryHandler`` in front of the decoder.
 ///
@@ -11,7 +12,7 @@ import NIOHTTPTypesHTTP1
 /// for idle and graceful shutdown, async channel for the router), plus the blob handler first and a
 /// ``ResponseEndCounter`` after the codec.
 struct BlobHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
-    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    typealias Value = AcceptedHTTPConnection
 
     let responder: HTTPChannelHandler.Responder
     let cache: BlobCache
@@ -36,12 +37,39 @@ struct BlobHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(ResponseEndCounter(delivery: delivery))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
-            return try NIOAsyncChannel(
-                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            return AcceptedHTTPConnection(
+                try NIOAsyncChannel(
+                    wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true)))
         }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await handleHTTP(asyncChannel: value, logger: logger)
+        value.handled.store(true, ordering: .relaxed)
+        await handleHTTP(asyncChannel: value.asyncChannel, logger: logger)
+    }
+}
+
+/// One accepted connection's async channel, which closes the connection if it is dropped unhandled.
+///
+/// A server that stops between accepting a connection (its pipeline built, its async channel made)
+/// and handing it to a handler drops it. NIO's async writer traps when it is freed unfinished
+/// ("Deinited NIOAsyncWriter without calling finish()", which killed the process), and the
+/// connection would stay open; this finishes the writer and closes the connection instead, in a task
+/// that holds the channel until then. A connection a handler took is closed by its handler.
+final class AcceptedHTTPConnection: ServerChildChannelValue {
+    let asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    /// Whether a handler took the connection.
+    let handled = Atomic(false)
+
+    var channel: any Channel { asyncChannel.channel }
+
+    init(_ asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>) {
+        self.asyncChannel = asyncChannel
+    }
+
+    deinit {
+        guard !handled.load(ordering: .relaxed) else { return }
+        let asyncChannel = self.asyncChannel
+        Task { try? await asyncChannel.executeThenClose { _, _ in } }
     }
 }
