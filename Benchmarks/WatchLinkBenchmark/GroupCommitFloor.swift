@@ -28,12 +28,17 @@ final class GroupCommitFloor: @unchecked Sendable {
     private(set) var records = 0
     /// One send's records, already encoded.
     let send: [[UInt8]]
+    /// The counterpart's log, in a floor of both sides: each group synced here appends as many
+    /// sends' records there, which its own writer syncs with no sender waiting for it.
+    private let follower: GroupCommitFloor?
 
-    /// A floor appending, per send, `recordsPerSend` records totalling `bytesPerSend` bytes.
-    init?(path: String, recordsPerSend: Int, bytesPerSend: Int) {
+    /// A floor appending, per send, `recordsPerSend` records totalling `bytesPerSend` bytes, and
+    /// then, once they are synced, the follower's records for the same sends.
+    init?(path: String, recordsPerSend: Int, bytesPerSend: Int, follower: GroupCommitFloor? = nil) {
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
         guard fd >= 0 else { return nil }
         self.path = path
+        self.follower = follower
         let count = max(1, recordsPerSend)
         let size = max(1, bytesPerSend / count)
         send = (0..<count).map { _ in [UInt8](repeating: 0x72, count: size) }
@@ -72,6 +77,7 @@ final class GroupCommitFloor: @unchecked Sendable {
             _ = Self.writeAll(fd, bytes)
             fdatasync(fd)
             for sender in group { sender.signal() }
+            follower?.follow(sends: group.count)
             condition.lock()
             spare = bytes
             spare.removeAll(keepingCapacity: true)
@@ -79,6 +85,17 @@ final class GroupCommitFloor: @unchecked Sendable {
             spareWaiting.removeAll(keepingCapacity: true)
             syncs += 1
         }
+    }
+
+    /// Appends `sends` sends' records for the writer to sync, with nobody waiting for them.
+    private func follow(sends: Int) {
+        condition.lock()
+        for _ in 0..<sends {
+            for record in send { buffer += record }
+        }
+        records += sends * send.count
+        condition.signal()
+        condition.unlock()
     }
 
     /// Appends one send's records and waits until they are synced.

@@ -90,7 +90,7 @@ struct WatchLinkBenchmark {
             var echo = Samples()
             var global = Samples()
             var onConnection = Samples()
-            let (echoRun, oursRuns) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+            let (echoRun, oursRuns, _) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
                 echoClient.run(size, into: &echo)
             } ours: { size in
                 try await Self.roundTrips(connection, payload, count: size, into: &global)
@@ -118,7 +118,7 @@ struct WatchLinkBenchmark {
             )
         }
 
-        let (pipelined, concurrentRuns) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+        let (pipelined, concurrentRuns, _) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
             echoClient.runPipelined(size)
         } ours: { size in
             try await concurrentRoundTrips(connection, payload, count: size, concurrency: concurrency, executor: nil)
@@ -181,11 +181,12 @@ struct WatchLinkBenchmark {
     /// several-fold from one second to the next. Each block starts after a pause of 50 ms.
     nonisolated(nonsending) static func alternating(
         count: Int, blocks: Int, watch: Int32, floor: (Int) throws -> Duration, ours: (Int) async throws -> Duration,
-        pinned: ((Int) async throws -> Duration)? = nil
-    ) async throws -> (floor: Run, ours: (ours: Run, pinned: Run)) {
+        pinned: ((Int) async throws -> Duration)? = nil, secondFloor: ((Int) throws -> Duration)? = nil
+    ) async throws -> (floor: Run, ours: (ours: Run, pinned: Run), secondFloor: Run) {
         var floorRun = Run()
         var oursRun = Run()
         var pinnedRun = Run()
+        var secondFloorRun = Run()
         func cpu() -> Duration { CPUTime.ofSelf() + CPUTime.of(watch) }
         // NB: each block starts on a quiet machine: without a pause, a block inherits the threads
         // of the one before it still winding down (the pool's, a connection's), which then compete
@@ -207,8 +208,14 @@ struct WatchLinkBenchmark {
                 pinnedRun.elapsed += try await pinned(size)
                 pinnedRun.cpu += cpu() - before
             }
+            if let secondFloor {
+                settle()
+                before = cpu()
+                secondFloorRun.elapsed += try secondFloor(size)
+                secondFloorRun.cpu += cpu() - before
+            }
         }
-        return (floorRun, (oursRun, pinnedRun))
+        return (floorRun, (oursRun, pinnedRun), secondFloorRun)
     }
 
     /// Sequential round trips, from the global executor as a caller in a task would make them (the
@@ -295,20 +302,41 @@ struct WatchLinkBenchmark {
             return
         }
         defer { floor.close() }
+        // NB: the second floor writes the watch's records too, in a log of their own that a second
+        // writer syncs once the phone's log has synced their sends (nobody waits for it, as no
+        // sender waits for the watch's log in WatchLink's durable sends), in the same process.
+        guard
+            let watchFloor = GroupCommitFloor(
+                path: directory + "/group-commit-floor-watch.log",
+                recordsPerSend: Int((Double(watchWarmUp.records) / Double(warmUp)).rounded()),
+                bytesPerSend: Int((Double(watchWarmUp.bytes) / Double(warmUp)).rounded())),
+            let bothFloor = GroupCommitFloor(
+                path: directory + "/group-commit-floor-both.log", recordsPerSend: Int(recordsPerSend.rounded()),
+                bytesPerSend: Int(bytesPerSend.rounded()), follower: watchFloor)
+        else {
+            print("watchlink-benchmark: cannot open the floor's logs in \(directory)")
+            return
+        }
+        defer {
+            bothFloor.close()
+            watchFloor.close()
+        }
         print(
             "durable each send writes \(format(recordsPerSend)) records, \(format(bytesPerSend)) B on the phone (measured over \(warmUp) warm-up sends); the floor writes the same"
         )
         print(
-            "durable and \(format(Double(watchWarmUp.records) / Double(warmUp))) records, \(format(Double(watchWarmUp.bytes) / Double(warmUp))) B on the watch, which the floor does not write"
+            "durable and \(format(Double(watchWarmUp.records) / Double(warmUp))) records, \(format(Double(watchWarmUp.bytes) / Double(warmUp))) B on the watch, which only the second floor (both logs) writes too"
         )
         let start = phoneLog()
         let watchStart = try await watchLog()
-        let (floorRun, oursRuns) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
+        let (floorRun, oursRuns, bothRun) = try await alternating(count: count, blocks: blocks, watch: watch) { size in
             floor.run(size, senders: senders)
         } ours: { size in
             try await ours(size)
         } pinned: { size in
             try await ours(size, on: connection.taskExecutor)
+        } secondFloor: { size in
+            bothFloor.run(size, senders: senders)
         }
         let end = phoneLog()
         let watchRun = try await watchLog() - watchStart
@@ -319,16 +347,23 @@ struct WatchLinkBenchmark {
         print(
             "ours   \(format(Double(end.records - start.records) / Double(max(end.syncs - start.syncs, 1)))) records/sync on the phone, \(format(Double(watchRun.records) / Double(max(watchRun.syncs, 1)))) on the watch, over both of the runs below (\(String(format: "%.3f", Double(end.syncs - start.syncs + watchRun.syncs) / Double(2 * count))) syncs per send on both sides; the floor \(String(format: "%.3f", Double(floor.syncs) / Double(count))))"
         )
+        let bothRate = rate(count, bothRun.elapsed)
+        print(
+            "floor  both logs (the phone's as above, then the watch's by a second writer): \(format(bothRate)) sends/s  \(format(Double(watchFloor.records) / Double(max(watchFloor.syncs, 1)))) records/sync in the watch's log  CPU \(format(micros(bothRun.cpu) / Double(count))) µs/send"
+        )
         var ratios: [String] = []
+        var bothRatios: [String] = []
         for (name, run) in [("global executor", oursRuns.ours), ("connection's executor", oursRuns.pinned)] {
             let oursRate = rate(count, run.elapsed)
             print(
                 "ours   durable sends (accepted = recorded + fsynced), \(senders) concurrent tasks on the \(name): \(format(oursRate)) sends/s  CPU \(format(micros(run.cpu) / Double(count))) µs/send (both processes)"
             )
             ratios.append("\(String(format: "%.3f", oursRate / max(floorRate, 0.001)))x on the \(name)")
+            bothRatios.append("\(String(format: "%.3f", oursRate / max(bothRate, 0.001)))x on the \(name)")
         }
         print("blocks \(blocks) alternating blocks of each, \(count) sends in all")
         print("ratio  durable sends ours/floor = \(ratios.joined(separator: ", ")) (target ≥ 0.8x)")
+        print("ratio  durable sends ours/floor of both logs = \(bothRatios.joined(separator: ", "))")
     }
 
     static func makeConnection(_ origin: DeviceOrigin, _ directory: String) throws -> (
