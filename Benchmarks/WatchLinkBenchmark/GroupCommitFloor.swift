@@ -45,9 +45,14 @@ final class GroupCommitFloor: @unchecked Sendable {
         Thread.detachNewThread { self.writerLoop() }
     }
 
-    /// Stops the writer and removes the file.
+    /// Stops the writer once it has synced everything appended, and removes the file; a second
+    /// call does nothing.
     func close() {
         condition.lock()
+        guard !stopping else {
+            condition.unlock()
+            return
+        }
         stopping = true
         condition.broadcast()
         while !writerDone { condition.wait() }

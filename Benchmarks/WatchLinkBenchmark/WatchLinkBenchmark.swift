@@ -340,6 +340,10 @@ struct WatchLinkBenchmark {
         }
         let end = phoneLog()
         let watchRun = try await watchLog() - watchStart
+        // NB: closed (leader first) before their counts are read: the follower's writer may still
+        // be syncing the last group the leader handed it.
+        bothFloor.close()
+        watchFloor.close()
         let floorRate = rate(count, floorRun.elapsed)
         print(
             "floor  group commit, \(senders) senders, one writer, fdatasync: \(format(floorRate)) sends/s  \(format(Double(floor.records) / Double(max(floor.syncs, 1)))) records/sync  CPU \(format(micros(floorRun.cpu) / Double(count))) µs/send"
