@@ -20,9 +20,19 @@ struct CommitDelay: Sendable, Equatable {
     private(set) var lastGroup = 0
     /// A moving average of recent syncs' durations (each new one weighs a quarter).
     private(set) var syncTime = Duration.zero
+    /// The longest wait of this policy (``maximumWait`` unless a test says otherwise).
+    private(set) var waitLimit = Self.maximumWait
 
     /// Creates a policy that has seen no sync yet (and so never waits).
     init() {}
+
+    /// A policy that has seen a sync of `lastGroup` records taking `syncTime`, waiting at most
+    /// `waitLimit`: for tests of the loop's wait.
+    init(lastGroup: Int, syncTime: Duration, waitLimit: Duration) {
+        self.lastGroup = lastGroup
+        self.syncTime = syncTime
+        self.waitLimit = waitLimit
+    }
 
     /// Records that a sync wrote `records` records and took `duration`.
     mutating func synced(records: Int, took duration: Duration) {
@@ -35,6 +45,6 @@ struct CommitDelay: Sendable, Equatable {
     /// long at most; `nil` to sync at once.
     func gather(pending: Int) -> (records: Int, wait: Duration)? {
         guard pending > 0, lastGroup >= Self.minimumGroup, pending < lastGroup / 2, syncTime > .zero else { return nil }
-        return (lastGroup, min(syncTime / 2, Self.maximumWait))
+        return (lastGroup, min(syncTime / 2, waitLimit))
     }
 }
