@@ -195,7 +195,10 @@ extension SocketSession {
             defer { state.readerBatching = false }
             return state.readerBatching
         }
-        if batching { flushFromReader() }
+        if batching {
+            readerFlushes.add(1, ordering: .relaxed)
+            flushFromReader()
+        }
     }
 
     /// Writes what is queued, from the reading thread, as far as the socket takes it at once; the

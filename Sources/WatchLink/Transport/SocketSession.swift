@@ -113,6 +113,11 @@ public final class SocketSession: WatchSession, Sendable {
     let pendingReplies = Mutex(PendingFrames())
     /// The writes of live messages and control frames to the socket so far (how well they are batched).
     let writes = Atomic<Int>(0)
+    /// The times the reading thread sent on what it queued in a run of message frames: once the
+    /// queue reached ``maximumReaderBatch``, and at the run's end. (It writes them itself, or the
+    /// reply writer does when another writer holds the socket, and may then join several into one
+    /// write: ``writes`` can be fewer.)
+    let readerFlushes = Atomic<Int>(0)
     /// Wakes the connection's reply writer when a control frame is queued or the connection ends.
     let replySignal = NSCondition()
     /// Wakes the file sender when a file is queued or cancelled, or the connection ends.
@@ -198,7 +203,9 @@ public final class SocketSession: WatchSession, Sendable {
         case .notReader: sent = write(frame)
         case .outsideRun: sent = writeFromReader(frame)
         case .batched: sent = true
-        case .full: sent = flushFromReader()
+        case .full:
+            readerFlushes.add(1, ordering: .relaxed)
+            sent = flushFromReader()
         case .notConnected: sent = false
         }
         guard sent else { throw WatchLinkError(.notReachable, "counterpart not connected") }
