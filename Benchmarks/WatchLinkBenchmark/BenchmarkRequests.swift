@@ -32,6 +32,10 @@ struct LogStatistics: Codable, Sendable {
         self.syncs = syncs
     }
 
+    init(_ statistics: FileStore.Statistics) {
+        self.init(records: statistics.records, bytes: statistics.bytes, syncs: statistics.syncs)
+    }
+
     static func - (lhs: LogStatistics, rhs: LogStatistics) -> LogStatistics {
         LogStatistics(records: lhs.records - rhs.records, bytes: lhs.bytes - rhs.bytes, syncs: lhs.syncs - rhs.syncs)
     }

@@ -275,10 +275,7 @@ struct WatchLinkBenchmark {
             }
             return start.duration(to: clock.now)
         }
-        func phoneLog() -> LogStatistics {
-            let statistics = store.statistics
-            return LogStatistics(records: statistics.records, bytes: statistics.bytes, syncs: statistics.syncs)
-        }
+        func phoneLog() -> LogStatistics { LogStatistics(store.statistics) }
         /// The watch's log, once every send so far is settled (so its records for them are written).
         func watchLog() async throws -> LogStatistics {
             for _ in 0..<500 where connection.status.pendingCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
@@ -389,10 +386,7 @@ struct WatchLinkBenchmark {
         Floors.serveEcho(path: directory + "/echo.sock")
         let (connection, _, store) = try makeConnection(.watch, directory)
         try connection.register(Echo.self) { $0 }
-        try connection.register(WatchLogStatistics.self) { _ in
-            let statistics = store.statistics
-            return LogStatistics(records: statistics.records, bytes: statistics.bytes, syncs: statistics.syncs)
-        }
+        try connection.register(WatchLogStatistics.self) { _ in LogStatistics(store.statistics) }
         try connection.register(Record.self) { _ in WatchAck() }
         try await connection.start()
         while getppid() != 1 { try await Task.sleep(for: .milliseconds(200)) }

@@ -51,6 +51,18 @@ import Testing
             wallClockAtStart: WatchTimestamp(milliseconds: 1_000_000), random: SeededRandom(seed: 1))
     }
 
+    /// A started phone on a fresh ``CountingStore`` whose sync loop acts as if its last sync wrote
+    /// 16 records and syncs took two hours, waiting at most `waitLimit`; with the syncs its start made.
+    static func startedPhone(waitLimit: Duration) async throws -> (WatchConnection, CountingStore, before: Int) {
+        let store = CountingStore()
+        let phone = Self.phone(store)
+        try await phone.start()
+        phone.syncProgress.withLock {
+            $0.delay = CommitDelay(lastGroup: 16, syncTime: .seconds(7_200), waitLimit: waitLimit)
+        }
+        return (phone, store, store.groups.count)
+    }
+
     /// Waits (yielding) until the connection's sync loop waits for a group to gather.
     static func waitForTheLoopToGather(_ phone: WatchConnection) async {
         for _ in 0..<10_000_000 where phone.syncProgress.withLock({ $0.gatherGoal }) == nil { await Task.yield() }
@@ -60,16 +72,9 @@ import Testing
         "a small group waits for the appends that fill it, and an append that fills it ends the wait",
         .timeLimit(.minutes(1)))
     func anAppendThatFillsTheGroupEndsTheWait() async throws {
-        let store = CountingStore()
-        let phone = Self.phone(store)
-        try await phone.start()
-        let before = store.groups.count
-        // NB: as if the last sync wrote 16 records and syncs took an hour: the loop may wait an hour
-        // for 16 records, so only the append that brings the 16th can end its wait within the
-        // test's time limit.
-        phone.syncProgress.withLock {
-            $0.delay = CommitDelay(lastGroup: 16, syncTime: .seconds(7_200), waitLimit: .seconds(3_600))
-        }
+        // NB: the loop may wait an hour for 16 records, so only the append that brings the 16th can
+        // end its wait within the test's time limit.
+        let (phone, store, before) = try await Self.startedPhone(waitLimit: .seconds(3_600))
         let first = Task { _ = try await phone.post(Note(body: "0"), strategy: .userInfoOnly) }
         // NB: the rest are posted once the loop waits, so none of them can reach it before it decides.
         await Self.waitForTheLoopToGather(phone)
@@ -88,13 +93,7 @@ import Testing
 
     @Test("a small group that nothing fills is synced once the wait runs out", .timeLimit(.minutes(1)))
     func aGroupNothingFillsIsSyncedWhenTheWaitRunsOut() async throws {
-        let store = CountingStore()
-        let phone = Self.phone(store)
-        try await phone.start()
-        let before = store.groups.count
-        phone.syncProgress.withLock {
-            $0.delay = CommitDelay(lastGroup: 16, syncTime: .seconds(7_200), waitLimit: .milliseconds(50))
-        }
+        let (phone, store, before) = try await Self.startedPhone(waitLimit: .milliseconds(50))
         _ = try await phone.post(Note(body: "alone"), strategy: .userInfoOnly)
         #expect(Array(store.groups.dropFirst(before)) == [1])
         await phone.stop()
