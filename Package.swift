@@ -169,9 +169,11 @@ let package = Package(
             ] + serverCLIDependencies,
             swiftSettings: strictSettings
         ),
+        .target(name: "BenchmarkArguments", path: "Benchmarks/BenchmarkArguments", swiftSettings: strictSettings),
+        .testTarget(name: "BenchmarkArgumentsTests", dependencies: ["BenchmarkArguments"], swiftSettings: strictSettings),
         .executableTarget(
             name: "BridgeBenchmark",
-            dependencies: ["PWAKitCore"],
+            dependencies: ["PWAKitCore", "BenchmarkArguments"],
             path: "Benchmarks/BridgeBenchmark",
             swiftSettings: strictSettings
         ),
@@ -214,7 +216,7 @@ package.targets += [
         swiftSettings: strictSettings),
     .executableTarget(
         name: "WatchLinkBenchmark",
-        dependencies: ["WatchLink", "PWAKitRetry"],
+        dependencies: ["WatchLink", "PWAKitRetry", "BenchmarkArguments"],
         path: "Benchmarks/WatchLinkBenchmark",
         swiftSettings: strictSettings
     ),
@@ -268,7 +270,7 @@ let hostTargets: [Target] = [
     ),
     .executableTarget(
         name: "HostBenchmark",
-        dependencies: ["PWAKitCore", "PWAKitHost", "PWAKitLinuxHost"],
+        dependencies: ["PWAKitCore", "PWAKitHost", "PWAKitLinuxHost", "BenchmarkArguments"],
         path: "Benchmarks/HostBenchmark",
         swiftSettings: strictSettings
     ),
@@ -393,7 +395,7 @@ package.targets.append(
     .executableTarget(
         name: "EventsBenchmark",
         dependencies: [
-            "PWAKitEvents", "PWAKitAPI", "PWAKitServer", "PWAKitRetry",
+            "PWAKitEvents", "PWAKitAPI", "PWAKitServer", "PWAKitRetry", "BenchmarkArguments",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
@@ -469,7 +471,7 @@ package.targets.append(
     .executableTarget(
         name: "MiniAppBenchmark",
         dependencies: [
-            "PWAKitMiniApps", "PWAKitAPI", "PWAKitBundles", "PWAKitModules", "PWAKitServer",
+            "PWAKitMiniApps", "PWAKitAPI", "PWAKitBundles", "PWAKitModules", "PWAKitServer", "BenchmarkArguments",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ],
@@ -546,12 +548,13 @@ if let cli = package.targets.first(where: { $0.name == "pwakit" }) {
 }
 package.targets.append(
     .executableTarget(
-        name: "JobQueueBenchmark", dependencies: ["PWAKitServer"], path: "Benchmarks/JobQueueBenchmark",
+        name: "JobQueueBenchmark", dependencies: ["PWAKitServer", "BenchmarkArguments"], path: "Benchmarks/JobQueueBenchmark",
         swiftSettings: strictSettings))
 package.targets.append(
     .executableTarget(
         name: "IdentityBenchmark",
         dependencies: [
-            "PWAKitServer", "PWAKitAPI", "PWAKitEncoding", .product(name: "Crypto", package: "swift-crypto"),
+            "PWAKitServer", "PWAKitAPI", "PWAKitEncoding", "BenchmarkArguments",
+            .product(name: "Crypto", package: "swift-crypto"),
         ],
         path: "Benchmarks/IdentityBenchmark", swiftSettings: strictSettings))

@@ -3,10 +3,15 @@
 //
 //   swift run -c release BridgeBenchmark [iterations]
 
+import BenchmarkArguments
 import Foundation
 import PWAKitCore
 
-let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 200_000
+let iterations = BenchmarkArguments.parse(
+    name: "BridgeBenchmark", usage: "usage: BridgeBenchmark [iterations]   (200000 if not given)"
+) {
+    try $0.leadingInteger("iterations", default: 200_000)
+}
 let message = #"{"id":"42","module":"echo","action":"echo","payload":{"value":1,"text":"hello"}}"#
 let messageBytes = Array(message.utf8)
 let clock = ContinuousClock()

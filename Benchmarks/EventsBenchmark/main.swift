@@ -1,3 +1,4 @@
+import BenchmarkArguments
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -19,12 +20,11 @@ import PWAKitServer
 //      same client and no buffer (read, delete, lock).
 // Usage: EventsBenchmark [--events N] [--runs R]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String, _ fallback: Int) -> Int {
-    arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? fallback
+let (eventCount, runs) = BenchmarkArguments.parse(
+    name: "EventsBenchmark", usage: "usage: EventsBenchmark [--events N] [--runs R]   (2000 events, 5 runs if not given)"
+) { arguments in
+    (try arguments.integer("--events", default: 2000), try arguments.integer("--runs", default: 5))
 }
-let eventCount = option("--events", 2000)
-let runs = option("--runs", 5)
 let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pwakit-events-bench-\(getpid())")
 try? FileManager.default.removeItem(at: work)
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

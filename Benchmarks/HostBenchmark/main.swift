@@ -9,6 +9,7 @@
 // clamped to 1 ms in WebKitGTK). Burst throughput is 1,000 calls in flight at once (the median
 // of seven bursts). The floor and the full stack alternate in blocks within the run.
 #if WebKitGTK
+    import BenchmarkArguments
     import Foundation
     import PWAKitCore
     import PWAKitHost
@@ -128,7 +129,9 @@
             """
     }
 
-    let sequential = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
+    let sequential = BenchmarkArguments.parse(
+        name: "HostBenchmark", usage: "usage: HostBenchmark [sequential-count]   (2000 if not given)"
+    ) { try $0.leadingInteger("sequential-count", default: 2000) }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-host-bench-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try Data("<!doctype html><meta charset=utf-8><title>bench</title><p>bench</p>".utf8).write(

@@ -1,3 +1,4 @@
+import BenchmarkArguments
 import Crypto
 import Foundation
 import PWAKitAPI
@@ -11,9 +12,11 @@ import PWAKitServer
 // PostgreSQL too when PWAKIT_BENCH_POSTGRES_URL is set.
 //   swift run -c release IdentityBenchmark [requests] [--runs N]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let total = arguments.first.flatMap(Int.init) ?? 5_000
-let runs = arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 3
+let (total, runs) = BenchmarkArguments.parse(
+    name: "IdentityBenchmark", usage: "usage: IdentityBenchmark [requests] [--runs N]   (5000 requests, 3 runs if not given)"
+) { arguments in
+    (try arguments.leadingInteger("requests", default: 5_000), try arguments.integer("--runs", default: 3))
+}
 let parallel = 8
 
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {

@@ -1,3 +1,4 @@
+import BenchmarkArguments
 import Foundation
 import PWAKitServer
 import Synchronization
@@ -10,12 +11,15 @@ import Synchronization
 // (insert with canonical dedupe plus the job enqueue). PostgreSQL only:
 //   PWAKIT_BENCH_POSTGRES_URL=postgres://pwakit:pwakit@127.0.0.1:5432/pwakit swift run -c release JobQueueBenchmark [jobs]
 
+let total = BenchmarkArguments.parse(
+    name: "JobQueueBenchmark",
+    usage: "usage: PWAKIT_BENCH_POSTGRES_URL=postgres://... JobQueueBenchmark [jobs]   (20000 if not given)"
+) { try $0.leadingInteger("jobs", default: 20_000) }
 let environment = ProcessInfo.processInfo.environment
 guard let url = environment["PWAKIT_BENCH_POSTGRES_URL"] ?? environment["PWAKIT_TEST_POSTGRES_URL"] else {
     print("JobQueueBenchmark: set PWAKIT_BENCH_POSTGRES_URL to a PostgreSQL database; nothing measured")
     exit(0)
 }
-let total = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
 let storage = try await SQLStorage.postgres(url: url, maximumConnections: 20)
 try await storage.migrate()
 let start = Date(timeIntervalSince1970: 1_900_000_000)

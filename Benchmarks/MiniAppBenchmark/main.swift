@@ -1,3 +1,4 @@
+import BenchmarkArguments
 import Crypto
 import Foundation
 import Logging
@@ -18,17 +19,15 @@ import Synchronization
 //   5. in the launcher, tap on a cached app → its `ready` / `pwakit run` of the same directory, view built → `ready`.
 // Usage: MiniAppBenchmark [--runs N] [--skip-launch]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[safe: $0 + 1] ?? "") } ?? 7
-let skipLaunch = arguments.contains("--skip-launch")
+let (runs, skipLaunch) = BenchmarkArguments.parse(
+    name: "MiniAppBenchmark", usage: "usage: MiniAppBenchmark [--runs N] [--skip-launch]   (7 runs if not given)"
+) { arguments in
+    (try arguments.integer("--runs", default: 7), arguments.flag("--skip-launch"))
+}
 let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pwakit-miniapp-bench-\(getpid())")
 try? FileManager.default.removeItem(at: work)
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: work) }
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
-}
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()

@@ -10,7 +10,7 @@ import Foundation
 /// one frame: 46 µs against 11.5 µs here), and the scheduler places the echo's threads and
 /// WatchLink's as it sees fit, block by block; pinned, the floor and WatchLink run in the same
 /// place, so their ratio compares like with like.
-enum CorePlacement: String {
+enum CorePlacement: String, CaseIterable {
     /// The scheduler decides.
     case free
     /// The phone on CPU 0, the watch on CPU 1: every message crosses between CPUs.

@@ -1,3 +1,4 @@
+import BenchmarkArguments
 import Foundation
 import WatchLink
 
@@ -5,35 +6,63 @@ import WatchLink
     import Glibc
 #endif
 
-/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one] [--round-trip-only | --throughput-only | --durable-only | --engine-only]`: the floors and WatchLink, measured in one run.
+/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one] [--round-trip-only | --throughput-only | --durable-only | --engine-only]` (`--help` says what each does): the floors and WatchLink, measured in one run.
 ///
 /// The process acts as the phone and spawns a copy of itself (`serve`) as the watch; both the
 /// echo floor and WatchLink run between those same two processes.
 @main
 struct WatchLinkBenchmark {
+    static let usage = """
+        usage: watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one]
+                                   [--round-trip-only | --throughput-only | --durable-only | --engine-only]
+          --dir DIR          where the logs and sockets go (default .build/watchlink-bench; use a real disk)
+          --count N          round trips or sends of each kind (default 5000)
+          --concurrency N    concurrent tasks, and durable senders (default 32)
+          --cores PLACE      free: the scheduler places both processes; split: phone on CPU 0, watch on 1;
+                             one: both on CPU 0 (default free)
+          --round-trip-only  the round trip and the non-durable throughput only
+          --throughput-only  the non-durable throughput only
+          --durable-only     the durable sends only
+          --engine-only      the two engines alone, no I/O
+        """
+
+    /// The command line: the phone's run, or the watch's (`serve`, started by the phone).
+    struct Options {
+        var serve = false
+        var directory = FileManager.default.currentDirectoryPath + "/.build/watchlink-bench"
+        var cores = CorePlacement.free
+        var count = 5000
+        var concurrency = 32
+        var only: String?
+    }
+
     static func main() async throws {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        func option(_ name: String) -> String? {
-            guard let i = arguments.firstIndex(of: "--" + name), i + 1 < arguments.count else { return nil }
-            return arguments[i + 1]
+        let options = BenchmarkArguments.parse(name: "watchlink-benchmark", usage: usage) {
+            (arguments: inout BenchmarkArguments) throws -> Options in
+            var options = Options()
+            options.serve = arguments.subcommand("serve")
+            options.directory = try arguments.string("--dir") ?? options.directory
+            options.cores = CorePlacement(
+                rawValue: try arguments.choice("--cores", default: "free", of: CorePlacement.allCases.map(\.rawValue)))!
+            options.count = try arguments.integer("--count", default: 5000, in: 10...100_000_000)
+            options.concurrency = try arguments.integer("--concurrency", default: 32, in: 1...10_000)
+            options.only = try arguments.oneOf(["--round-trip-only", "--throughput-only", "--durable-only", "--engine-only"])
+            return options
         }
-        let directory = option("dir") ?? FileManager.default.currentDirectoryPath + "/.build/watchlink-bench"
+        let directory = options.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        guard let cores = CorePlacement(rawValue: option("cores") ?? "free") else {
-            print("watchlink-benchmark: --cores takes free, split or one")
-            exit(2)
-        }
-        if let cpu = cores.cpu(forWatch: arguments.first == "serve"), !CorePlacement.pinProcess(to: cpu) {
-            print("watchlink-benchmark: cannot pin the \(arguments.first == "serve" ? "watch" : "phone") to CPU \(cpu)")
+        let cores = options.cores
+        if let cpu = cores.cpu(forWatch: options.serve), !CorePlacement.pinProcess(to: cpu) {
+            print("watchlink-benchmark: cannot pin the \(options.serve ? "watch" : "phone") to CPU \(cpu)")
             exit(1)
         }
-        if arguments.first == "serve" {
+        if options.serve {
             try await serve(directory)
             return
         }
-        let count = Int(option("count") ?? "") ?? 5000
-        let concurrency = Int(option("concurrency") ?? "") ?? 32
-        if arguments.contains("--engine-only") {
+        let count = options.count
+        let concurrency = options.concurrency
+        if options.only == "--engine-only" {
             let payload = try WatchPayload.encode(Echo(text: String(repeating: "x", count: 64)))
             for inFlight in [1, concurrency] {
                 guard let cpu = EngineRoundTrips.measure(count: count, inFlight: inFlight, payload: payload) else {
@@ -78,7 +107,7 @@ struct WatchLinkBenchmark {
         }
         let watch = child.processIdentifier
         let blocks = 10
-        if arguments.contains("--durable-only") {
+        if options.only == "--durable-only" {
             try await durableSends(
                 connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch)
             return
@@ -86,7 +115,7 @@ struct WatchLinkBenchmark {
         // NB: ours twice: from tasks on the global executor, and from tasks that prefer the
         // connection's executor (resumed on the thread that read the response).
         let pinned = connection.taskExecutor
-        if !arguments.contains("--throughput-only") {
+        if options.only != "--throughput-only" {
             var echo = Samples()
             var global = Samples()
             var onConnection = Samples()
@@ -146,7 +175,7 @@ struct WatchLinkBenchmark {
         } else {
             print("watchlink-benchmark: the engines stopped short of \(count) round trips")
         }
-        if arguments.contains("--round-trip-only") || arguments.contains("--throughput-only") { return }
+        if options.only == "--round-trip-only" || options.only == "--throughput-only" { return }
 
         try await durableSends(
             connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch)
