@@ -100,7 +100,6 @@ struct ClockJumpTests {
         _ = ahead.recover(from: records, receivedContext: nil, now: later)
         _ = ahead.activate(now: later)
         _ = ahead.setReachable(true, now: later)
-        var compacted: [DurableRecord]?
         for n in 0..<20 {
             var request = EngineHarness.request(2, key: "later-\(n)")
             request.requestID = UUID()
@@ -110,9 +109,11 @@ struct ClockJumpTests {
                 actions += ahead.handlerFinished(
                     idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(call.payload), now: later)
             }
-            if actions.contains(.compact) { compacted = ahead.snapshot(now: later) }
         }
-        let snapshot = try #require(compacted)
+        // NB: checked after every record (a threshold of 1), so pay-1 was pruned at once; the
+        // snapshot is what the next compaction writes, whenever the log has grown enough for one.
+        #expect(ahead.compactionChecks >= 1)
+        let snapshot = ahead.snapshot(now: later)
         #expect(
             !snapshot.contains {
                 if case .inboxFinished(let response, _) = $0 { response.idempotencyKey == "pay-1" } else { false }

@@ -378,9 +378,11 @@ import Testing
         #expect(seen.withLock { $0.values.allSatisfy { $0 == 1 } })
         await phone.stop()
         await watch.stop()
-        // Both logs were compacted: the phone's snapshot holds little, as every post settled; the
-        // watch's keeps an inbox entry per request until its deadline.
+        // The phone's log was compacted: its snapshot holds little, as every post settled. The
+        // watch's keeps an inbox entry per request until its deadline (one of the two records each
+        // request wrote), so compacting it would not pay: it is left within three times that.
         #expect(try phoneStore.load().count < phoneStore.statistics.records)
-        #expect(try watchStore.load().count < watchStore.statistics.records)
+        let watchRecords = try watchStore.load().count
+        #expect(watchRecords >= 2 * senders * each && watchRecords < 3 * (senders * each + 3), "\(watchRecords) records")
     }
 }

@@ -358,15 +358,22 @@ import Testing
         var phone = H.engine(.phone, configuration: configuration, reachable: false)
         var actions: [LinkAction] = []
         var snapshot: [DurableRecord]?
+        // NB: five requests stay pending; the others are cancelled, so most of the log is garbage
+        // and a compaction pays.
         for n in 1...5 {
-            let submitted = phone.submit(H.request(n), strategy: .userInfoOnly, retry: .standard, now: H.t0)
+            var batch = phone.submit(H.request(n), strategy: .userInfoOnly, retry: .standard, now: H.t0)
+            for dropped in 0..<4 {
+                let request = H.request(100 + n * 4 + dropped)
+                batch += phone.submit(request, strategy: .userInfoOnly, retry: .standard, now: H.t0)
+                batch += phone.cancel(request.requestID, now: H.t0)
+            }
             // NB: as a shell performs it: the snapshot is taken when the compaction is reached, and
             // the log is that snapshot followed by what was appended after it.
-            if submitted.contains(.compact) {
+            if batch.contains(.compact) {
                 snapshot = phone.snapshot(now: H.t0)
-                actions = Array(submitted.drop { $0 != .compact })
+                actions = Array(batch.drop { $0 != .compact })
             } else {
-                actions += submitted
+                actions += batch
             }
         }
         #expect(snapshot != nil)
@@ -375,36 +382,76 @@ import Testing
         #expect(restarted.pendingCount == 5)
     }
 
-    @Test func theLogGrowsByTwiceTheLastSnapshotBeforeTheNextCompaction() {
+    @Test func theLiveRecordCountIsTheSnapshotsSize() {
+        var phone = H.engine(.phone, reachable: false)
+        var watch = H.engine(.watch)
+        #expect(phone.liveRecordCount() == phone.snapshot(now: H.t0).count)
+        for n in 0..<6 {
+            _ = phone.submit(H.request(n, durable: n % 2 == 0), strategy: .userInfoOnly, retry: .standard, now: H.t0)
+            var request = H.request(n, durable: n % 3 != 0, key: "k-\(n)")
+            request.target = watch.incarnation
+            var actions = watch.receive(WireCodec.encode(.request(request)), on: .message, now: H.t0)
+            if n % 2 == 0 {
+                for call in H.runs(actions) {
+                    actions += watch.handlerFinished(
+                        idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data()), now: H.t0)
+                }
+            }
+        }
+        _ = phone.cancel(H.request(2).requestID, now: H.t0)
+        _ = watch.updateState("mood", value: Data("1".utf8), now: H.t0)
+        #expect(phone.liveRecordCount() == phone.snapshot(now: H.t0).count)
+        #expect(watch.liveRecordCount() == watch.snapshot(now: H.t0).count)
+        // NB: past every deadline and its retention, the prune forgets them and leaves the horizon.
+        let later = H.t0.advanced(by: .seconds(600))
+        watch.pruneInbox(now: later)
+        #expect(watch.liveRecordCount() == watch.snapshot(now: later).count)
+        #expect(watch.snapshot(now: later).contains { if case .inboxHorizon = $0 { true } else { false } })
+    }
+
+    @Test func aLogOfWhatIsKeptIsNotRewrittenUntilMostOfItIsGarbage() throws {
         var configuration = LinkEngine.Configuration()
         configuration.compactionThreshold = 4
         var watch = H.engine(.watch, configuration: configuration)
-        var snapshotSizes: [Int] = []
-        var recordsBetween: [Int] = []
-        var records = 0
-        for n in 0..<400 {
-            var actions = watch.receive(WireCodec.encode(.request(H.request(n % 256, key: "kept-\(n)"))), on: .message, now: H.t0)
+        var log = 0
+        var compactions: [(log: Int, snapshot: [DurableRecord])] = []
+        func handle(_ n: Int, at now: WatchTimestamp) {
+            var request = H.request(n % 256, key: "kept-\(n)")
+            request.deadline = now.advanced(by: .seconds(30))
+            var actions = watch.receive(WireCodec.encode(.request(request)), on: .message, now: now)
             for call in H.runs(actions) {
                 actions += watch.handlerFinished(
-                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data()), now: H.t0)
+                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data()), now: now)
             }
-            records += H.records(actions).count
+            log += H.records(actions).count
             if actions.contains(.compact) {
-                snapshotSizes.append(watch.snapshot(now: H.t0).count)
-                recordsBetween.append(records)
-                records = 0
+                compactions.append((log, watch.snapshot(now: now)))
+                log = compactions.last!.snapshot.count
             }
         }
-        // NB: every request keeps its entry (within its deadline), so each snapshot is larger than the
-        // last, and the log between two compactions grows by twice the first one's size.
-        #expect(snapshotSizes.count >= 4, "\(snapshotSizes)")
-        for k in 1..<recordsBetween.count {
-            #expect(recordsBetween[k] >= 2 * snapshotSizes[k - 1], "\(recordsBetween) after snapshots of \(snapshotSizes)")
-            #expect(recordsBetween[k] <= 2 * snapshotSizes[k - 1] + 2, "\(recordsBetween) after snapshots of \(snapshotSizes)")
+        // Every request keeps its entry until its deadline and retention have passed: two records
+        // in the log, one in a snapshot. Compaction is considered at growing intervals, and never done.
+        for n in 0..<400 { handle(n, at: H.t0) }
+        #expect(compactions.isEmpty, "\(compactions.map(\.log))")
+        #expect((4...12).contains(watch.compactionChecks), "\(watch.compactionChecks) checks")
+        #expect(log == 800)
+        // Past their retention, the next check prunes them: the log is nearly all garbage, and is
+        // compacted to the few entries still kept.
+        let later = H.t0.advanced(by: .seconds(91))
+        for n in 400..<1000 where compactions.isEmpty { handle(n, at: later) }
+        let first = try #require(compactions.first)
+        #expect(first.log >= 3 * first.snapshot.count, "a log of \(first.log) records, a snapshot of \(first.snapshot.count)")
+        let keys = first.snapshot.compactMap { record -> Int? in
+            switch record {
+            case .inboxStarted(let start): Int(start.idempotencyKey.dropFirst(5))
+            case .inboxFinished(let response, _): Int(response.idempotencyKey.dropFirst(5))
+            default: nil
+            }
         }
+        #expect(!keys.isEmpty && keys.allSatisfy { $0 >= 400 }, "\(keys.count) entries")
     }
 
-    @Test func aLargeNonDurableInboxSpacesCompactionsOutAndStaysOutOfTheSnapshot() {
+    @Test func aLargeNonDurableInboxSpacesChecksOutAndStaysOutOfTheSnapshot() {
         var configuration = LinkEngine.Configuration()
         configuration.compactionThreshold = 10
         var watch = H.engine(.watch, configuration: configuration)
@@ -421,29 +468,29 @@ import Testing
             request.target = watch.incarnation
             #expect(H.runs(handle(request)).count == 1)
         }
-        var snapshots: [[DurableRecord]] = []
+        let checksBefore = watch.compactionChecks
         var records = 0
-        var keptBeforeFirst = 0
+        var compactions = 0
         for n in 0..<1200 {
             let actions = handle(H.request(n % 256, key: "kept-\(n)"))
             records += H.records(actions).count
-            if actions.contains(.compact) { snapshots.append(watch.snapshot(now: H.t0)) }
-            if snapshots.isEmpty { keptBeforeFirst = n + 1 }
+            if actions.contains(.compact) { compactions += 1 }
         }
-        // NB: each compaction waits for the log to grow by a quarter of the inbox (4,000 entries and
-        // more), not only by the snapshot's size and the threshold of 10 records (about a dozen then).
+        // NB: each check waits for the log to grow by a quarter of the inbox (4,000 entries and
+        // more), not only by twice the snapshot's size and the threshold of 10 records; and none
+        // compacts, as every durable entry is kept (half of the log).
         #expect(records >= 2400)
-        #expect((1...3).contains(snapshots.count), "\(snapshots.count) compactions")
-        let keys = (snapshots.first ?? []).compactMap { record -> String? in
+        #expect((1...3).contains(watch.compactionChecks - checksBefore), "\(watch.compactionChecks - checksBefore) checks")
+        #expect(compactions == 0)
+        let keys = watch.snapshot(now: H.t0).compactMap { record -> String? in
             switch record {
             case .inboxStarted(let start): start.idempotencyKey
             case .inboxFinished(let response, _): response.idempotencyKey
             default: nil
             }
         }
-        // NB: every durable request handled up to the compaction is in it, the one that brought it too
-        // (its started mark at least), and nothing else.
-        #expect(Set(keys).count == keptBeforeFirst + 1, "\(Set(keys).count) keys, \(keptBeforeFirst + 1) handled")
+        // NB: every durable request handled is in the snapshot, and nothing else.
+        #expect(Set(keys).count == 1200, "\(Set(keys).count) keys")
         #expect(keys == keys.sorted())
         #expect(keys.allSatisfy { $0.hasPrefix("kept-") })
     }

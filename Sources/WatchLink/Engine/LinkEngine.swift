@@ -72,14 +72,20 @@ package struct LinkEngine: Sendable {
     var resolutions: [String: StateResolution] = [:]
     var contextPublishAt: WatchTimestamp?
     var lastContextPublish: WatchTimestamp?
-    var recordsSinceCompaction = 0
+    /// Records in the durable log: the last snapshot's and those appended since.
+    var recordsInLog = 0
+    /// Records appended since compaction was last considered.
+    var recordsSinceCheck = 0
     /// The inbox size at which it is pruned next, whether or not the log is compacted: non-durable
     /// requests write no records, so compaction alone would never prune them.
     var inboxPruneAt = LinkEngine.inboxPruneFloor
     /// The smallest ``inboxPruneAt``.
     static let inboxPruneFloor = 1024
-    /// Records in the last compacted snapshot; the log grows by at least twice this much before the next one.
-    var lastSnapshotSize = 0
+    /// Records a snapshot held when compaction was last considered (or taken); the log grows by at
+    /// least twice this much before it is considered again.
+    var liveAtLastCheck = 0
+    /// How many times compaction was considered (for tests of its spacing).
+    package private(set) var compactionChecks = 0
     var contextAnswered: [String: Int] = [:]
     /// Requests cancelled after they were sent, oldest first: a late answer is dropped and reported.
     var cancelledAfterSending: [UUID] = []
@@ -145,7 +151,8 @@ package struct LinkEngine: Sendable {
         // NB: the snapshot carries the new boot count and is synced before anything else happens.
         incarnation = LinkIncarnation(boot: boot + 1, nonce: random.next())
         var actions: [LinkAction] = [.compact]
-        recordsSinceCompaction = 0
+        recordsInLog = records.count
+        recordsSinceCheck = 0
         if let receivedContext, case .context(let context)? = try? WireCodec.decode(receivedContext) {
             actions += handleContext(context, now: now)
         }
@@ -270,23 +277,44 @@ package struct LinkEngine: Sendable {
             pruneInbox(now: now)
             inboxPruneAt = max(Self.inboxPruneFloor, inbox.count * 2)
         }
-        recordsSinceCompaction += actions.reduce(0) { if case .persist = $1 { $0 + 1 } else { $0 } }
-        // NB: waiting for the log to grow by twice the snapshot's own size, and by a quarter of the
-        // inbox's (a compaction scans all of it: the prune, and the pick of its durable entries),
-        // keeps compaction's cost amortised constant per record however many entries, durable or
-        // not, are retained; the log holds at most three times what a snapshot would, or the
-        // snapshot and the larger of the threshold and a quarter of the inbox.
-        if recordsSinceCompaction >= max(configuration.compactionThreshold, 2 * lastSnapshotSize, inbox.count / 4) {
-            recordsSinceCompaction = 0
+        let persisted = actions.reduce(0) { if case .persist = $1 { $0 + 1 } else { $0 } }
+        recordsInLog += persisted
+        recordsSinceCheck += persisted
+        // NB: compaction is considered once the log has grown by twice what a snapshot held last
+        // time, and by a quarter of the inbox (a check scans all of it: the prune, and the count of
+        // its durable entries), so checks cost amortised constant per record however many entries,
+        // durable or not, are retained.
+        if recordsSinceCheck >= max(configuration.compactionThreshold, 2 * liveAtLastCheck, inbox.count / 4) {
+            recordsSinceCheck = 0
+            compactionChecks += 1
             pruneInbox(now: now)
-            actions.append(.compact)
+            liveAtLastCheck = liveRecordCount()
+            // NB: and done only when the log holds at least three times what the snapshot would, so
+            // it shrinks to a third or less. A log that grows with what it keeps (a receiver's inbox
+            // holds an entry per request until its retention ends: two records in, one kept) is not
+            // rewritten again and again for nothing: it is compacted once pruning or settling has
+            // made most of it garbage. The log stays within three times a snapshot, plus the spacing.
+            if recordsInLog >= 3 * liveAtLastCheck { actions.append(.compact) }
         }
         return actions
     }
 
+    /// The number of records ``snapshot(now:)`` would write now; counted without building them.
+    func liveRecordCount() -> Int {
+        var count = 3 + states.count + (inboxHorizon == nil ? 0 : 1)
+        for pending in outbox.values where pending.entry.request.isDurable { count += 1 }
+        for state in inbox.values {
+            switch state {
+            case .started(_, _, true), .finished(_, _, true): count += 1
+            default: continue
+            }
+        }
+        return count
+    }
+
     /// The durable log reduced to the records needed to rebuild the current state: what a
     /// ``LinkAction/compact`` writes, taken when it is performed. Its size spaces out the next
-    /// compaction.
+    /// check of whether to compact.
     package mutating func snapshot(now: WatchTimestamp) -> [DurableRecord] {
         var records: [DurableRecord] = [
             .boot(incarnation.boot), .orderedNextSequence(max(nextSequence, reservedSequences)), .orderedWatermark(watermark),
@@ -313,7 +341,9 @@ package struct LinkEngine: Sendable {
         for entry in order { records.append(durable[entry.index]) }
         for key in states.keys.sorted() { records.append(.state(key: key, states[key]!)) }
         if let inboxHorizon { records.append(.inboxHorizon(inboxHorizon)) }
-        lastSnapshotSize = records.count
+        // NB: the log is replaced by these records.
+        liveAtLastCheck = records.count
+        recordsInLog = records.count
         return records
     }
 
