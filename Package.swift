@@ -75,7 +75,7 @@ let serverTargets: [Target] = [
     .executableTarget(
         name: "ServerBenchmark",
         dependencies: [
-            "PWAKitServer", "PWAKitBundles",
+            "PWAKitServer", "PWAKitBundles", "BenchmarkArguments",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),

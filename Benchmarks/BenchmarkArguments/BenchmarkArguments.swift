@@ -13,7 +13,7 @@
 ///
 /// ```swift
 /// let (count, quick) = BenchmarkArguments.parse(name: "my-benchmark", usage: usage) { arguments in
-///     (try arguments.integer("--count", default: 5000), arguments.flag("--quick"))
+///     (try arguments.integer("--count", default: 5000), try arguments.flag("--quick"))
 /// }
 /// ```
 public struct BenchmarkArguments: Sendable {
@@ -40,7 +40,7 @@ public struct BenchmarkArguments: Sendable {
         remaining = arguments
     }
 
-    /// Whether `--help` or `-h` was given (checked before anything else is read).
+    /// Whether `--help` or `-h` is among the arguments not read yet.
     public var wantsHelp: Bool { remaining.contains("--help") || remaining.contains("-h") }
 
     /// Whether the first argument is `word` (a subcommand), taking it out if so.
@@ -51,9 +51,10 @@ public struct BenchmarkArguments: Sendable {
     }
 
     /// Whether the flag `name` was given, taking it out.
-    public mutating func flag(_ name: String) -> Bool {
+    public mutating func flag(_ name: String) throws(Failure) -> Bool {
         guard let index = remaining.firstIndex(of: name) else { return false }
         remaining.remove(at: index)
+        guard !remaining.contains(name) else { throw Failure(name, "given more than once") }
         return true
     }
 
@@ -91,14 +92,15 @@ public struct BenchmarkArguments: Sendable {
     public mutating func leadingInteger(_ name: String, default fallback: Int, in range: ClosedRange<Int> = 1...Int.max)
         throws(Failure) -> Int
     {
-        guard let first = remaining.first, !first.hasPrefix("-") else { return fallback }
+        guard let first = remaining.first, !first.hasPrefix("-") || Int(first) != nil else { return fallback }
         remaining.removeFirst()
         return try Self.number(first, of: name, in: range)
     }
 
     /// At most one of `flags`, taking it out; `nil` when none was given.
     public mutating func oneOf(_ flags: [String]) throws(Failure) -> String? {
-        let given = flags.filter { flag($0) }
+        var given: [String] = []
+        for name in flags where try flag(name) { given.append(name) }
         guard given.count <= 1 else {
             throw Failure(given[1], "cannot be combined with \(given[0])")
         }
@@ -121,22 +123,25 @@ public struct BenchmarkArguments: Sendable {
         return value
     }
 
-    /// Reads the command line with `body`: `--help` prints `usage` and exits 0; a failure prints
-    /// `name: argument: message` and the usage on standard error and exits 2.
+    /// Reads the command line with `body`: `--help` (or `-h`), unless an option took it as its
+    /// value, prints `usage` and exits 0; a failure prints `name: argument: message` and the usage
+    /// on standard error and exits 2.
     public static func parse<T>(
         name: String, usage: String, _ arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         _ body: (inout BenchmarkArguments) throws -> T
     ) -> T {
         var parsed = BenchmarkArguments(arguments)
-        if parsed.wantsHelp {
-            print(usage)
-            exit(0)
-        }
         do {
+            // NB: read first, so that `--dir -h` is a directory; `--help` is then left over.
             let value = try body(&parsed)
+            if parsed.wantsHelp { throw Failure("--help", "asked for") }
             try parsed.finish()
             return value
         } catch {
+            if parsed.wantsHelp {
+                print(usage)
+                exit(0)
+            }
             let text = Array("\(name): \(error)\n\(usage)\n".utf8)
             _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             exit(2)

@@ -22,7 +22,7 @@ import Synchronization
 let (runs, skipLaunch) = BenchmarkArguments.parse(
     name: "MiniAppBenchmark", usage: "usage: MiniAppBenchmark [--runs N] [--skip-launch]   (7 runs if not given)"
 ) { arguments in
-    (try arguments.integer("--runs", default: 7), arguments.flag("--skip-launch"))
+    (try arguments.integer("--runs", default: 7), try arguments.flag("--skip-launch"))
 }
 let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pwakit-miniapp-bench-\(getpid())")
 try? FileManager.default.removeItem(at: work)

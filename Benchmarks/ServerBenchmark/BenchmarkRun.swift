@@ -17,27 +17,7 @@ enum BenchmarkRun {
         var blobsOnly = false
     }
 
-    static func main(_ arguments: [String]) async throws {
-        var options = Options()
-        var index = 0
-        var arguments = arguments
-        if let flag = arguments.firstIndex(of: "--blobs-only") {
-            options.blobsOnly = true
-            arguments.remove(at: flag)
-        }
-        while index < arguments.count {
-            guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
-                throw BenchmarkError("\(arguments[index]) needs a positive number")
-            }
-            switch arguments[index] {
-            case "--duration": options.duration = value
-            case "--connections": options.connections = value
-            case "--users": options.users = value
-            case "--runs": options.runs = value
-            default: throw BenchmarkError("unknown option \(arguments[index])")
-            }
-            index += 2
-        }
+    static func main(_ options: Options) async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }

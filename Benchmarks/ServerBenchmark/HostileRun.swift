@@ -18,21 +18,7 @@ enum HostileRun {
         var idleConnections = 1000
     }
 
-    static func main(_ arguments: [String]) async throws {
-        var options = Options()
-        var index = 0
-        while index < arguments.count {
-            guard index + 1 < arguments.count else { throw BenchmarkError("\(arguments[index]) needs a value") }
-            let value = arguments[index + 1]
-            switch arguments[index] {
-            case "--pwakit": options.pwakit = value
-            case "--seconds": options.seconds = try positive(value, arguments[index])
-            case "--flooders": options.flooders = try positive(value, arguments[index])
-            case "--idle-connections": options.idleConnections = try positive(value, arguments[index])
-            default: throw BenchmarkError("unknown option \(arguments[index])")
-            }
-            index += 2
-        }
+    static func main(_ options: Options) async throws {
         raiseDescriptorLimit()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("pwakit-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -114,11 +100,6 @@ enum HostileRun {
                 + String(
                     format: "(%.1f KiB each); /v1/me meanwhile %.2f ms", Double(after - before) / Double(max(1, sockets.count)),
                     percentile(stillAnswers, 50)))
-    }
-
-    static func positive(_ value: String, _ name: String) throws -> Int {
-        guard let number = Int(value), number > 0 else { throw BenchmarkError("\(name) needs a positive number") }
-        return number
     }
 
     static func signIn(_ session: URLSession, _ base: URL) async throws -> String {

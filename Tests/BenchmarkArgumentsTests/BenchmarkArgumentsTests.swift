@@ -9,7 +9,7 @@ import Testing
         var arguments = BenchmarkArguments(["500", "--runs", "3", "--quick", "--dir", "/tmp/x"])
         let count = try arguments.leadingInteger("count", default: 7)
         let runs = try arguments.integer("--runs", default: 5)
-        let (quick, slow) = (arguments.flag("--quick"), arguments.flag("--slow"))
+        let (quick, slow) = (try arguments.flag("--quick"), try arguments.flag("--slow"))
         let directory = try arguments.string("--dir")
         #expect(count == 500 && runs == 3 && quick && !slow && directory == "/tmp/x")
         try arguments.finish()
@@ -86,7 +86,7 @@ import Testing
         #expect(count == 5)
         #expect(throws: Failure("--conut", "unknown option")) { try misspelt.finish() }
         var stray = BenchmarkArguments(["--quick", "fast"])
-        let quick = stray.flag("--quick")
+        let quick = try stray.flag("--quick")
         #expect(quick)
         #expect(throws: Failure("fast", "unexpected argument")) { try stray.finish() }
     }
@@ -97,10 +97,29 @@ import Testing
         #expect(!BenchmarkArguments(["--count", "5"]).wantsHelp)
     }
 
-    @Test func anOversizedCommandLineIsRefusedByItsFirstUnknownArgument() {
+    @Test func aRepeatedFlagIsRefused() {
+        var arguments = BenchmarkArguments(["--quick", "--quick"])
+        #expect(throws: Failure("--quick", "given more than once")) { _ = try arguments.flag("--quick") }
+    }
+
+    @Test func aNegativeLeadingCountIsReadAsANumberAndRefusedByItsRange() {
+        var arguments = BenchmarkArguments(["-5"])
+        #expect(throws: Failure("count", "takes a number at least 1, not -5")) {
+            _ = try arguments.leadingInteger("count", default: 10)
+        }
+    }
+
+    @Test func helpTakenAsAnOptionsValueIsNotHelp() throws {
+        var arguments = BenchmarkArguments(["--dir", "-h"])
+        let directory = try arguments.string("--dir")
+        #expect(directory == "-h" && !arguments.wantsHelp)
+        try arguments.finish()
+    }
+
+    @Test func anOversizedCommandLineIsRefusedByItsFirstUnknownArgument() throws {
         let line = (0..<10_000).map { "--option-\($0)" }
         var arguments = BenchmarkArguments(line)
-        let quick = arguments.flag("--quick")
+        let quick = try arguments.flag("--quick")
         #expect(!quick)
         #expect(throws: Failure("--option-0", "unknown option")) { try arguments.finish() }
     }
