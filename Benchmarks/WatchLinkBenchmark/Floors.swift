@@ -115,7 +115,7 @@ enum Floors {
     /// Appends `count` records of `size` bytes, calling fdatasync once per `batch` records; records/s.
     static func appendSync(directory: String, size: Int, count: Int, batch: Int) -> Double {
         let path = directory + "/floor-\(batch).log"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer {
             close(fd)
             unlink(path)
@@ -127,7 +127,7 @@ enum Floors {
         while written < count {
             var chunk: [UInt8] = []
             for _ in 0..<min(batch, count - written) { chunk += record }
-            _ = GroupCommitFloor.writeAll(fd, chunk)
+            _ = GroupCommitFloor.writeAll(fd, chunk, at: written * size)
             fdatasync(fd)
             written += min(batch, count - written)
         }

@@ -34,6 +34,34 @@ struct ClockJumpTests {
         return (records, answers)
     }
 
+    /// A watch restarted from `records` with its clock a day ahead, checking for compaction after
+    /// every record, that then ran and finished 20 requests; it, its log (the recovery's snapshot
+    /// and every record after it) and whether any batch asked for a compaction.
+    static func ranAhead(from records: [DurableRecord]) -> (engine: LinkEngine, log: [DurableRecord], compacted: Bool) {
+        var configuration = LinkEngine.Configuration()
+        configuration.compactionThreshold = 1
+        var ahead = LinkEngine(origin: .watch, configuration: configuration, random: SeededRandom(seed: 8))
+        let later = t0.advanced(by: .seconds(86_400))
+        _ = ahead.recover(from: records, receivedContext: nil, now: later)
+        _ = ahead.activate(now: later)
+        _ = ahead.setReachable(true, now: later)
+        var log = ahead.snapshot(now: later)
+        var compacted = false
+        for n in 0..<20 {
+            var request = EngineHarness.request(2, key: "later-\(n)")
+            request.requestID = UUID()
+            request.deadline = later.advanced(by: .seconds(30))
+            var actions = ahead.receive(WireCodec.encode(.request(request)), on: .userInfo, now: later)
+            for call in EngineHarness.runs(actions) {
+                actions += ahead.handlerFinished(
+                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(call.payload), now: later)
+            }
+            compacted = compacted || actions.contains(.compact)
+            log += EngineHarness.records(actions)
+        }
+        return (ahead, log, compacted)
+    }
+
     static func restarted(_ records: [DurableRecord], at now: WatchTimestamp) -> LinkEngine {
         var engine = LinkEngine(origin: .watch, configuration: LinkEngine.Configuration(), random: SeededRandom(seed: 7))
         _ = engine.recover(from: records, receivedContext: nil, now: now)
@@ -89,27 +117,34 @@ struct ClockJumpTests {
         #expect(EngineHarness.runs(again).isEmpty)
     }
 
+    @Test("a clock that ran ahead and pruned, with the log not yet compacted, then moved back: the request is answered, not run")
+    func aheadPrunedNotCompactedThenBack() throws {
+        let first = EngineHarness.request(1, key: "pay-1")
+        let (records, answers) = Self.finished([first])
+        // NB: the log as the store holds it: the recovery's compaction wrote the snapshot, then the
+        // records of every batch after it; pay-1 is pruned at the first check, and no later check
+        // finds enough garbage to compact (each request leaves two records, one kept).
+        let (ahead, log, compacted) = Self.ranAhead(from: records)
+        #expect(!compacted)
+        #expect(ahead.compactionChecks >= 1)
+        // NB: pay-1's records are still in the log, so a restart has its entry again, and answers a
+        // duplicate with its result.
+        let back = Self.t0.advanced(by: .seconds(10))
+        var watch = Self.restarted(log, at: back)
+        let again = watch.receive(WireCodec.encode(.request(first)), on: .userInfo, now: back)
+        #expect(EngineHarness.runs(again).isEmpty)
+        let answered = EngineHarness.frames(again).compactMap { frame -> Data? in
+            if case .response(let response) = frame, case .success(let data) = response.outcome { data } else { nil }
+        }
+        #expect(answered == [answers["pay-1"]])
+    }
+
     @Test("a clock that ran ahead, pruned and compacted, then moved back: the forgotten request is refused, not run")
     func aheadThenBack() throws {
         let first = EngineHarness.request(1, key: "pay-1")
         let (records, _) = Self.finished([first])
-        var configuration = LinkEngine.Configuration()
-        configuration.compactionThreshold = 1
-        var ahead = LinkEngine(origin: .watch, configuration: configuration, random: SeededRandom(seed: 8))
+        var (ahead, _, _) = Self.ranAhead(from: records)
         let later = Self.t0.advanced(by: .seconds(86_400))
-        _ = ahead.recover(from: records, receivedContext: nil, now: later)
-        _ = ahead.activate(now: later)
-        _ = ahead.setReachable(true, now: later)
-        for n in 0..<20 {
-            var request = EngineHarness.request(2, key: "later-\(n)")
-            request.requestID = UUID()
-            request.deadline = later.advanced(by: .seconds(30))
-            var actions = ahead.receive(WireCodec.encode(.request(request)), on: .userInfo, now: later)
-            for call in EngineHarness.runs(actions) {
-                actions += ahead.handlerFinished(
-                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(call.payload), now: later)
-            }
-        }
         // NB: checked after every record (a threshold of 1), so pay-1 was pruned at once; the
         // snapshot is what the next compaction writes, whenever the log has grown enough for one.
         #expect(ahead.compactionChecks >= 1)

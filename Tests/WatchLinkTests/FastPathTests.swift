@@ -383,6 +383,8 @@ import Testing
         // request wrote), so compacting it would not pay: it is left within three times that.
         #expect(try phoneStore.load().count < phoneStore.statistics.records)
         let watchRecords = try watchStore.load().count
-        #expect(watchRecords >= 2 * senders * each && watchRecords < 3 * (senders * each + 3), "\(watchRecords) records")
+        // NB: at least each request's started mark (synced before its handler ran); a result may still
+        // have been waiting for its sync when the watch stopped.
+        #expect(watchRecords >= senders * each && watchRecords < 3 * (senders * each + 3), "\(watchRecords) records")
     }
 }

@@ -42,16 +42,120 @@ import Testing
         #expect(try store.load() == [.orderedWatermark(5)])
     }
 
+    func fileBytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    @Test func theFileGrowsAheadOfTheLogWithZerosAndAReopenedLogWritesAtItsEnd() throws {
+        let path = temporaryPath()
+        let first: [DurableRecord] = [.orderedWatermark(1), .orderedNextSequence(2)]
+        do {
+            let store = try FileStore(path: path)
+            try store.append(first)
+            try store.sync()
+        }
+        // NB: 64 KiB: the log's bytes, then zeros, which are free space and not damage.
+        var bytes = try fileBytes(path)
+        let image = try FileStore.frame(first)
+        #expect(bytes.count == FileStore.minimumGrowth)
+        #expect(Array(bytes.prefix(image.count)) == image)
+        #expect(bytes[image.count...].allSatisfy { $0 == 0 })
+        let reopened = try FileStore(path: path)
+        #expect(try reopened.load() == first)
+        #expect(reopened.lastRecovery.isEmpty)
+        try reopened.append([.boot(7)])
+        try reopened.sync()
+        // NB: the new record follows the last one, over the zeros, and the file kept its size.
+        bytes = try fileBytes(path)
+        let whole = try FileStore.frame(first + [.boot(7)])
+        #expect(bytes.count == FileStore.minimumGrowth)
+        #expect(Array(bytes.prefix(whole.count)) == whole)
+        #expect(try FileStore(path: path).load() == first + [.boot(7)])
+    }
+
+    @Test func aLogThatOutgrowsItsFileGrowsItByAStepAsLargeAsTheFile() throws {
+        #expect(FileStore.grownSize(from: 10, growing: 8) == 64 << 10)
+        #expect(FileStore.grownSize(from: (64 << 10) + 1, growing: 64 << 10) == 128 << 10)
+        #expect(FileStore.grownSize(from: (128 << 10) + 1, growing: 128 << 10) == 256 << 10)
+        #expect(FileStore.grownSize(from: (5 << 20) + 1, growing: 5 << 20) == 6 << 20, "at most 1 MiB at a time")
+        #expect(FileStore.grownSize(from: 300 << 10, growing: 64 << 10) == 320 << 10, "a large group is covered at once")
+        let path = temporaryPath()
+        let store = try FileStore(path: path)
+        var records: [DurableRecord] = []
+        for n in 0..<40 {
+            // NB: about 10 KiB a group, so the file grows several times.
+            let group = (0..<100).map { DurableRecord.orderedWatermark(UInt64(n * 100 + $0)) }
+            try store.append(group)
+            try store.sync()
+            records += group
+        }
+        let bytes = try fileBytes(path)
+        let image = try FileStore.frame(records)
+        #expect(bytes.count >= image.count && bytes.count % (64 << 10) == 0 && bytes.count - image.count <= 1 << 20)
+        #expect(try FileStore(path: path).load() == records)
+    }
+
+    @Test func aFrameWhoseBodyEndsInZerosIsKeptWholeBeforeTheFreeSpace() {
+        var image: [UInt8] = []
+        LogFrame.append([1, 2, 3], to: &image)
+        LogFrame.append([4, 0, 0, 0], to: &image)
+        let frames = image.count
+        image += [UInt8](repeating: 0, count: 4096)
+        let scan = LogFrame.scan(image, from: 0, maximumLength: 64, zerosEndTheLog: true)
+        #expect(scan.bodies.map { Array(image[$0]) } == [[1, 2, 3], [4, 0, 0, 0]])
+        #expect(scan.bodies.last?.upperBound == frames)
+        #expect(scan.damaged.isEmpty)
+        // NB: without the option (the user-info log), the zeros are damage as before.
+        #expect(LogFrame.scan(image, from: 0, maximumLength: 64).damaged == [frames..<image.count])
+        // NB: zeros followed by anything are damage, whose end is the next whole frame.
+        var torn = Array(image.prefix(frames + 100))
+        LogFrame.append([9], to: &torn)
+        let rescanned = LogFrame.scan(torn, from: 0, maximumLength: 64, zerosEndTheLog: true)
+        #expect(rescanned.bodies.map { Array(torn[$0]) } == [[1, 2, 3], [4, 0, 0, 0], [9]])
+        #expect(rescanned.damaged == [frames..<(frames + 100)])
+    }
+
+    @Test func aTornGroupInTheFreeSpaceIsDroppedAndTheLogRewritten() throws {
+        let path = temporaryPath()
+        let synced: [DurableRecord] = [.orderedWatermark(1), .orderedNextSequence(2)]
+        do {
+            let store = try FileStore(path: path)
+            try store.append(synced)
+            try store.sync()
+        }
+        // A crash: the next group's first record reached the free space all but its last two bytes.
+        let tail = try FileStore.frames([.boot(3)])
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: UInt64(try FileStore.frame(synced).count))
+        handle.write(Data(tail.dropLast(2)))
+        try handle.close()
+        let store = try FileStore(path: path)
+        #expect(try store.load() == synced)
+        #expect(!store.lastRecovery.isEmpty)
+        try store.append([.boot(5)])
+        try store.sync()
+        let reopened = try FileStore(path: path)
+        #expect(try reopened.load() == synced + [.boot(5)])
+        #expect(reopened.lastRecovery.isEmpty)
+    }
+
     @Test func replaceIsAtomicAndAppendsContinue() throws {
         let path = temporaryPath()
         let store = try FileStore(path: path)
         try store.append([.orderedWatermark(1)])
         try store.sync()
         try store.replace(with: [.orderedWatermark(9)])
+        // NB: the first sync after the replacement grows the file; the second must write over the
+        // zeros, where a descriptor left open for appending would write after them.
         try store.append([.orderedNextSequence(4)])
         try store.sync()
-        #expect(try store.load() == [.orderedWatermark(9), .orderedNextSequence(4)])
+        try store.append([.boot(5)])
+        try store.sync()
+        let records: [DurableRecord] = [.orderedWatermark(9), .orderedNextSequence(4), .boot(5)]
+        #expect(try store.load() == records)
+        #expect(store.lastRecovery.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+        let bytes = try fileBytes(path)
+        #expect(bytes.count == FileStore.minimumGrowth)
+        #expect(Array(bytes.prefix(try FileStore.frame(records).count)) == (try FileStore.frame(records)))
     }
 
     @Test func everyRecordKindRoundTripsThroughTheLog() throws {
@@ -184,10 +288,10 @@ import Testing
                 try store.sync()
             }
         }
-        // A crash: half of the last group's write reached the disk, then zeros.
+        // A crash: half of the last group's write reached the disk, at the log's end, then zeros.
         let tail = try FileStore.frames(groups.last!)
         let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.seekToEndOfFile()
+        try handle.seek(toOffset: UInt64(try FileStore.frame(synced).count))
         handle.write(Data(tail.prefix(tail.count / 2)) + Data(count: 512))
         try handle.close()
 

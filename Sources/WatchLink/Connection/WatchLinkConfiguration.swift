@@ -16,9 +16,9 @@ public struct WatchLinkConfiguration: Sendable, Hashable {
     public var inboxRetention: Duration = .seconds(60)
     /// Most out-of-order ordered requests buffered.
     public var orderedBufferLimit = 1024
-    /// Records appended before compaction is considered again; at least twice as many as a snapshot
-    /// held last time, so it stays amortised constant per record. The log is compacted into a
-    /// snapshot only when it holds at least three times what the snapshot would.
+    /// Records appended before compaction is considered again (and at least a quarter of the
+    /// inbox's entries, so considering it stays amortised constant per record). The log is
+    /// compacted into a snapshot only when it holds at least three times what the snapshot would.
     public var compactionThreshold = 2000
 
     /// The seed's defaults.

@@ -81,9 +81,6 @@ package struct LinkEngine: Sendable {
     var inboxPruneAt = LinkEngine.inboxPruneFloor
     /// The smallest ``inboxPruneAt``.
     static let inboxPruneFloor = 1024
-    /// Records a snapshot held when compaction was last considered (or taken); the log grows by at
-    /// least twice this much before it is considered again.
-    var liveAtLastCheck = 0
     /// How many times compaction was considered (for tests of its spacing).
     package private(set) var compactionChecks = 0
     var contextAnswered: [String: Int] = [:]
@@ -280,21 +277,20 @@ package struct LinkEngine: Sendable {
         let persisted = actions.reduce(0) { if case .persist = $1 { $0 + 1 } else { $0 } }
         recordsInLog += persisted
         recordsSinceCheck += persisted
-        // NB: compaction is considered once the log has grown by twice what a snapshot held last
-        // time, and by a quarter of the inbox (a check scans all of it: the prune, and the count of
-        // its durable entries), so checks cost amortised constant per record however many entries,
-        // durable or not, are retained.
-        if recordsSinceCheck >= max(configuration.compactionThreshold, 2 * liveAtLastCheck, inbox.count / 4) {
+        // NB: compaction is considered once the log has grown by the threshold and by a quarter of
+        // the inbox (a check scans all of it and the outbox: the prune, and the count of what is
+        // live), so checks cost amortised constant per record however many entries, durable or
+        // not, are retained (the outbox is bounded by its limit).
+        if recordsSinceCheck >= max(configuration.compactionThreshold, inbox.count / 4) {
             recordsSinceCheck = 0
             compactionChecks += 1
             pruneInbox(now: now)
-            liveAtLastCheck = liveRecordCount()
             // NB: and done only when the log holds at least three times what the snapshot would, so
             // it shrinks to a third or less. A log that grows with what it keeps (a receiver's inbox
             // holds an entry per request until its retention ends: two records in, one kept) is not
             // rewritten again and again for nothing: it is compacted once pruning or settling has
             // made most of it garbage. The log stays within three times a snapshot, plus the spacing.
-            if recordsInLog >= 3 * liveAtLastCheck { actions.append(.compact) }
+            if recordsInLog >= 3 * liveRecordCount() { actions.append(.compact) }
         }
         return actions
     }
@@ -313,8 +309,8 @@ package struct LinkEngine: Sendable {
     }
 
     /// The durable log reduced to the records needed to rebuild the current state: what a
-    /// ``LinkAction/compact`` writes, taken when it is performed. Its size spaces out the next
-    /// check of whether to compact.
+    /// ``LinkAction/compact`` writes, taken when it is performed. The log holds these records
+    /// alone afterwards.
     package mutating func snapshot(now: WatchTimestamp) -> [DurableRecord] {
         var records: [DurableRecord] = [
             .boot(incarnation.boot), .orderedNextSequence(max(nextSequence, reservedSequences)), .orderedWatermark(watermark),
@@ -342,7 +338,6 @@ package struct LinkEngine: Sendable {
         for key in states.keys.sorted() { records.append(.state(key: key, states[key]!)) }
         if let inboxHorizon { records.append(.inboxHorizon(inboxHorizon)) }
         // NB: the log is replaced by these records.
-        liveAtLastCheck = records.count
         recordsInLog = records.count
         return records
     }

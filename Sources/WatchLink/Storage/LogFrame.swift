@@ -39,8 +39,12 @@ enum LogFrame {
         var damaged: [Range<Int>] = []
     }
 
-    /// Reads the frames of `bytes` from `start`, each body at most `maximumLength` bytes.
-    static func scan(_ bytes: [UInt8], from start: Int, maximumLength: Int, seed: UInt32 = unsalted) -> Scan {
+    /// Reads the frames of `bytes` from `start`, each body at most `maximumLength` bytes. With
+    /// `zerosEndTheLog`, where no frame is found and only zeros follow, the log has ended there:
+    /// those are a file grown ahead of its log, not damage.
+    static func scan(
+        _ bytes: [UInt8], from start: Int, maximumLength: Int, seed: UInt32 = unsalted, zerosEndTheLog: Bool = false
+    ) -> Scan {
         var scan = Scan()
         var offset = start
         while offset < bytes.count {
@@ -49,6 +53,7 @@ enum LogFrame {
                 offset = body.upperBound
                 continue
             }
+            if zerosEndTheLog, bytes[offset...].allSatisfy({ $0 == 0 }) { break }
             var next = offset + 1
             while next + headerSize <= bytes.count, frame(in: bytes, at: next, maximumLength: maximumLength, seed: seed) == nil {
                 next += 1
