@@ -4,6 +4,21 @@ import Testing
 
 @testable import WatchLink
 
+extension FileStore {
+    /// The salt of the log images these tests build.
+    static let testSalt: [UInt8] = [0x51, 0xA7, 0x03, 0x9E, 0x44, 0x12, 0xC8, 0x6D]
+    /// The header of the images these tests build.
+    static var header: [UInt8] { header(salt: testSalt) }
+
+    /// A log image of `records` salted with ``testSalt``.
+    static func frame(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] { try image(records, salt: testSalt) }
+
+    /// Frames of `records` for an image salted with ``testSalt``.
+    static func frames(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] {
+        try frames(records, seed: LogFrame.seed(salt: testSalt))
+    }
+}
+
 @Suite struct FileStoreTests {
     func temporaryPath() -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchlink-\(UUID().uuidString)")
@@ -54,7 +69,8 @@ import Testing
         }
         // NB: 64 KiB: the log's bytes, then zeros, which are free space and not damage.
         var bytes = try fileBytes(path)
-        let image = try FileStore.frame(first)
+        let salt = Array(bytes[FileStore.magic.count..<(FileStore.magic.count + 8)])
+        let image = try FileStore.image(first, salt: salt)
         #expect(bytes.count == FileStore.minimumGrowth)
         #expect(Array(bytes.prefix(image.count)) == image)
         #expect(bytes[image.count...].allSatisfy { $0 == 0 })
@@ -65,7 +81,7 @@ import Testing
         try reopened.sync()
         // NB: the new record follows the last one, over the zeros, and the file kept its size.
         bytes = try fileBytes(path)
-        let whole = try FileStore.frame(first + [.boot(7)])
+        let whole = try FileStore.image(first + [.boot(7)], salt: salt)
         #expect(bytes.count == FileStore.minimumGrowth)
         #expect(Array(bytes.prefix(whole.count)) == whole)
         #expect(try FileStore(path: path).load() == first + [.boot(7)])
@@ -137,6 +153,72 @@ import Testing
         #expect(reopened.lastRecovery.isEmpty)
     }
 
+    @Test func aFrameARecordHoldsNeverPassesForARecordOnceTheRecordIsTorn() throws {
+        let forged: [DurableRecord] = [.orderedWatermark(666)]
+        func carrier(_ inner: [UInt8]) -> DurableRecord {
+            let request = WireRequest(
+                typeKey: WatchTypeKey("app.note"), payload: Data(inner), requestID: UUID(), idempotencyKey: "k",
+                isDurable: true, createdAt: WatchTimestamp(milliseconds: 1), deadline: WatchTimestamp(milliseconds: 9))
+            return .outboxAdded(OutboxEntry(request: request, strategy: .messageOnly, retry: .standard))
+        }
+        func loadedAfterTearing(_ inner: [UInt8]) throws -> [DurableRecord] {
+            let records: [DurableRecord] = [.boot(1), carrier(inner), .boot(2)]
+            var image = try FileStore.frame(records)
+            // NB: the carrier's length damaged, as a torn write would leave it: reading looks for the
+            // next valid frame inside its bytes.
+            let carrierStart = try FileStore.frame([.boot(1)]).count
+            image[carrierStart + 1] ^= 0xFF
+            return try FileStore.scanLog(image).0
+        }
+        // An app's bytes holding a frame made unsalted, or with any salt but this file's, stay bytes.
+        let unsalted = try FileStore.frames(forged, seed: LogFrame.unsalted)
+        let otherSalt = try FileStore.frames(forged, seed: LogFrame.seed(salt: [1, 2, 3, 4, 5, 6, 7, 8]))
+        for inner in [unsalted, otherSalt, unsalted + otherSalt] {
+            #expect(try loadedAfterTearing(inner) == [.boot(1), .boot(2)])
+        }
+        // NB: the control: with this file's salt (which an app cannot know), the frame is found, so
+        // the test would see a forged record.
+        #expect(try loadedAfterTearing(try FileStore.frames(forged)).contains(.orderedWatermark(666)))
+    }
+
+    @Test func aLogOfVersionTwoIsReadAndRewrittenSalted() throws {
+        let path = temporaryPath()
+        let records: [DurableRecord] = [.orderedWatermark(1), .boot(2)]
+        try Data(FileStore.unsaltedMagic + (try FileStore.frames(records, seed: LogFrame.unsalted)))
+            .write(to: URL(fileURLWithPath: path))
+        let store = try FileStore(path: path)
+        #expect(try store.load() == records)
+        let bytes = try fileBytes(path)
+        #expect(bytes.starts(with: FileStore.magic))
+        #expect(bytes[8..<16] == bytes[16..<24])
+        try store.append([.boot(3)])
+        try store.sync()
+        let reopened = try FileStore(path: path)
+        #expect(try reopened.load() == records + [.boot(3)])
+        #expect(reopened.lastRecovery.isEmpty)
+    }
+
+    @Test(arguments: [(8, 8..<24), (15, 8..<24), (16, 8..<24), (23, 8..<24), (0, 0..<8), (5, 0..<8), (7, 0..<8)])
+    func aDamagedHeaderIsReadWithItsSalt(_ position: Int, _ reported: Range<Int>) throws {
+        let path = temporaryPath()
+        let records: [DurableRecord] = [.orderedWatermark(1), .boot(2), .orderedNextSequence(3)]
+        do {
+            let store = try FileStore(path: path)
+            try store.append(records)
+            try store.sync()
+        }
+        var bytes = try fileBytes(path)
+        // NB: at 7, the version byte 3 becomes 2: the magic of a log without a salt.
+        bytes[position] ^= position == 7 ? 0x01 : 0x20
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let store = try FileStore(path: path)
+        #expect(try store.load() == records)
+        #expect(store.lastRecovery.first == reported)
+        let reopened = try FileStore(path: path)
+        #expect(try reopened.load() == records, "rewritten with a whole header")
+        #expect(reopened.lastRecovery.isEmpty)
+    }
+
     @Test func replaceIsAtomicAndAppendsContinue() throws {
         let path = temporaryPath()
         let store = try FileStore(path: path)
@@ -154,8 +236,9 @@ import Testing
         #expect(store.lastRecovery.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
         let bytes = try fileBytes(path)
+        let image = try FileStore.image(records, salt: Array(bytes[FileStore.magic.count..<(FileStore.magic.count + 8)]))
         #expect(bytes.count == FileStore.minimumGrowth)
-        #expect(Array(bytes.prefix(try FileStore.frame(records).count)) == (try FileStore.frame(records)))
+        #expect(Array(bytes.prefix(image.count)) == image)
     }
 
     @Test func everyRecordKindRoundTripsThroughTheLog() throws {
@@ -194,7 +277,7 @@ import Testing
 
     @Test func aWholeRecordThatCannotBeReadIsReportedWithItsPosition() throws {
         var bytes = try FileStore.frame([.orderedWatermark(1)])
-        LogFrame.append(Array("{x}".utf8), to: &bytes)
+        LogFrame.append(Array("{x}".utf8), to: &bytes, seed: LogFrame.seed(salt: FileStore.testSalt))
         do {
             _ = try FileStore.decodeLog(bytes)
             Issue.record("expected failure")
@@ -210,7 +293,8 @@ import Testing
         let records: [DurableRecord] = [.orderedWatermark(1), .boot(2)]
         var image = try FileStore.frame([records[0]])
         image += [0xDE, 0xAD, 0xBE, 0xEF, 0x00]  // damage
-        LogFrame.append(Array("not a record".utf8), to: &image)  // checks out, does not decode
+        // NB: checks out (with the file's salt), does not decode.
+        LogFrame.append(Array("not a record".utf8), to: &image, seed: LogFrame.seed(salt: FileStore.testSalt))
         image += try FileStore.frames([records[1]])
         let (loaded, damaged) = try FileStore.scanLog(image)
         #expect(loaded == records)
@@ -319,7 +403,7 @@ import Testing
         try Data(legacy).write(to: URL(fileURLWithPath: path))
         let store = try FileStore(path: path)
         #expect(try store.load() == records)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).starts(with: FileStore.header))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).starts(with: FileStore.magic))
         try store.append([.boot(3)])
         try store.sync()
         #expect(try FileStore(path: path).load() == records + [.boot(3)])

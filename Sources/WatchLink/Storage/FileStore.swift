@@ -8,9 +8,15 @@ import Synchronization
     import Darwin
 #endif
 
-/// A durable log in a file: a header, then each record (``RecordCodec``) in a ``LogFrame`` whose
-/// CRC-32 covers its length and body; `fdatasync` to sync, and write-temporary + `fsync` +
-/// `rename` + directory `fsync` to compact.
+/// A durable log in a file: a header (`WLKLOG`, 0, version 3, then 8 random bytes, the file's
+/// salt, twice), then each record (``RecordCodec``) in a ``LogFrame`` whose CRC-32 covers the salt,
+/// its length and its body; `fdatasync` to sync, and write-temporary + `fsync` + `rename` +
+/// directory `fsync` to compact (each new file with a salt of its own).
+///
+/// The salt makes a frame that a record's bytes hold (a request's payload is an app's, or its
+/// counterpart's, bytes) fail the check in this file, so it can never pass for a record of its own,
+/// even once a crash has torn the record around it; nor can a frame of an earlier file whose blocks
+/// a crash left behind.
 ///
 /// The file is grown ahead of the log with written zeros (64 KiB at first, doubling up to 1 MiB
 /// at a time), and each sync writes its records over them at the log's end, as PostgreSQL
@@ -21,11 +27,15 @@ import Synchronization
 ///
 /// What a crash can leave after the last sync (a torn append, garbage) is dropped on load and the
 /// file rewritten without it, so every synced record loads and later appends never follow
-/// garbage; ``lastRecovery`` says what was dropped. A log of the format before the header
-/// (length-prefixed records without a checksum) is read once and rewritten in this one.
+/// garbage; ``lastRecovery`` says what was dropped. A header one of whose copies of the salt is
+/// damaged is read with the copy more records check out with. A log of an earlier format (version
+/// 2, whose frames were not salted; or length-prefixed records without a checksum, before the
+/// header) is read once and rewritten in this one.
 public final class FileStore: DurableStore {
     private struct State {
         var fd: Int32
+        /// The checksum seed of the file's salt.
+        var seed: UInt32
         /// Where the log ends: the next sync writes here.
         var end: Int
         /// The file's size: zeros from ``end`` to here.
@@ -53,8 +63,15 @@ public final class FileStore: DurableStore {
         package var syncs = 0
     }
 
-    /// The first bytes of a log in this format: `WLKLOG`, 0, version 2.
-    static let header: [UInt8] = Array("WLKLOG".utf8) + [0, 2]
+    /// The first bytes of a log in this format: `WLKLOG`, 0, version 3; the salt follows, twice.
+    static let magic: [UInt8] = Array("WLKLOG".utf8) + [0, 3]
+    /// The magic and the 8-byte salt, twice (a changed byte in one copy leaves the other).
+    static let headerSize = 24
+    /// The first bytes of a log of version 2, whose frames are not salted.
+    static let unsaltedMagic: [UInt8] = Array("WLKLOG".utf8) + [0, 2]
+
+    /// The header of a log salted with `salt`.
+    static func header(salt: [UInt8]) -> [UInt8] { magic + salt + salt }
     /// The largest record body.
     static let maximumRecord = 4 << 20
 
@@ -69,42 +86,28 @@ public final class FileStore: DurableStore {
     /// The byte ranges the last ``load()`` dropped as crash damage (empty when the log was whole).
     public var lastRecovery: [Range<Int>] { recovery.withLock { $0 } }
 
-    /// Opens (creating if needed) the log at `path`; a new log starts with its header, synced.
+    /// Opens (creating if needed) the log at `path`; a new log starts with its header, synced. A log
+    /// of an earlier format is rewritten in this one (what a crash damaged in it is dropped, and
+    /// reported by ``lastRecovery``).
     public init(path: String) throws(WatchLinkError) {
         self.path = path
         let existing = try FileStore.readIfPresent(path) ?? []
-        if !existing.isEmpty, !existing.starts(with: FileStore.header), !FileStore.header.starts(with: existing) {
-            // NB: the format before the header: read it the old way, then rewrite it in this one.
-            let records = try FileStore.decodeLegacyLog(existing)
-            let image = try FileStore.frame(records)
+        let read = try FileStore.readImage(existing)
+        guard let salt = read.salt else {
+            // NB: new, a header a crash cut short, or an earlier format: (re)written whole in this one.
+            let salt = UserInfoLog.newSalt()
+            let image = try FileStore.image(read.records, salt: salt)
             let fd = try FileStore.replaceLog(at: path, with: image)
-            state = Mutex(State(fd: fd, end: image.count, allocated: image.count))
+            recovery.withLock { $0 = read.damaged }
+            state = Mutex(State(fd: fd, seed: LogFrame.seed(salt: salt), end: image.count, allocated: image.count))
             return
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileStore.failure("open", path) }
-        if existing.count < FileStore.header.count {
-            // NB: empty, or a header a crash cut short: start the file again.
-            guard ftruncate(fd, 0) == 0, FileStore.writeAll(fd, FileStore.header, at: 0), FileStore.syncData(fd) == 0 else {
-                let failure = FileStore.failure("write header", path)
-                close(fd)
-                throw failure
-            }
-            FileStore.syncDirectory(of: path)
-            state = Mutex(State(fd: fd, end: FileStore.header.count, allocated: FileStore.header.count))
-            return
-        }
-        state = Mutex(State(fd: fd, end: FileStore.logicalEnd(of: existing), allocated: existing.count))
-    }
-
-    /// Where the next record goes in a log image: after its last frame when only zeros follow (the
-    /// free space ahead of the log); after everything when damage follows (``load()`` rewrites the
-    /// file without it, and until then no byte of it is overwritten).
-    static func logicalEnd(of bytes: [UInt8]) -> Int {
-        guard bytes.starts(with: header) else { return bytes.count }
-        let scan = LogFrame.scan(bytes, from: header.count, maximumLength: maximumRecord, zerosEndTheLog: true)
-        guard scan.damaged.isEmpty else { return bytes.count }
-        return scan.bodies.last?.upperBound ?? header.count
+        // NB: with damage, after everything (``load()`` rewrites the file without it, and until then
+        // no byte of it is overwritten); otherwise after the last frame, over the free space.
+        let end = read.damaged.isEmpty ? read.end : existing.count
+        state = Mutex(State(fd: fd, seed: LogFrame.seed(salt: salt), end: end, allocated: existing.count))
     }
 
     deinit {
@@ -116,40 +119,90 @@ public final class FileStore: DurableStore {
     /// version cannot read) is `storage_failed` naming it.
     package func load() throws(WatchLinkError) -> [DurableRecord] {
         guard let bytes = try FileStore.readIfPresent(path) else { return [] }
-        let (records, damaged) = try FileStore.scanLog(bytes)
-        recovery.withLock { $0 = damaged }
-        if !damaged.isEmpty { try replace(with: records) }
-        return records
+        let read = try FileStore.readImage(bytes)
+        // NB: a log of an earlier format was rewritten when opened, and reported what it dropped then.
+        guard !read.damaged.isEmpty || read.salt == nil else { return read.records }
+        recovery.withLock { $0 = read.damaged }
+        try replace(with: read.records)
+        return read.records
+    }
+
+    /// What a log image holds.
+    struct Read {
+        /// The records that survived.
+        var records: [DurableRecord] = []
+        /// The byte ranges dropped as damage.
+        var damaged: [Range<Int>] = []
+        /// The salt of a log in this format; `nil` for an empty or earlier one (to be rewritten).
+        var salt: [UInt8]?
+        /// Where the last frame ends.
+        var end = 0
     }
 
     /// Decodes a log image: its records and the ranges dropped as damage.
     static func scanLog(_ bytes: [UInt8]) throws(WatchLinkError) -> ([DurableRecord], [Range<Int>]) {
-        guard bytes.starts(with: header) else {
-            if header.starts(with: bytes) { return ([], []) }
-            return (try decodeLegacyLog(bytes), [])
+        let read = try readImage(bytes)
+        return (read.records, read.damaged)
+    }
+
+    /// Decodes a log image of any format.
+    static func readImage(_ bytes: [UInt8]) throws(WatchLinkError) -> Read {
+        if bytes.count >= headerSize {
+            let copies = [Array(bytes[magic.count..<(magic.count + 8)]), Array(bytes[(magic.count + 8)..<headerSize])]
+            let magicIntact = bytes.starts(with: magic)
+            // NB: a damaged magic (even one that now reads as version 2) is read with the salt, when
+            // both copies agree and records check out with it.
+            if magicIntact || copies[0] == copies[1] {
+                var read = try readFrames(bytes, from: headerSize, seed: LogFrame.seed(salt: copies[0]))
+                read.salt = copies[0]
+                if copies[1] != copies[0] {
+                    // NB: one copy was damaged: the other is the one the records check out with.
+                    var other = try readFrames(bytes, from: headerSize, seed: LogFrame.seed(salt: copies[1]))
+                    other.salt = copies[1]
+                    if other.records.count > read.records.count { read = other }
+                    read.damaged.insert(magic.count..<headerSize, at: 0)
+                }
+                if magicIntact { return read }
+                if !read.records.isEmpty || bytes[headerSize...].allSatisfy({ $0 == 0 }) {
+                    read.damaged.insert(0..<magic.count, at: 0)
+                    return read
+                }
+            }
         }
-        let scan = LogFrame.scan(bytes, from: header.count, maximumLength: maximumRecord, zerosEndTheLog: true)
-        var records: [DurableRecord] = []
-        var damaged = scan.damaged
+        if bytes.starts(with: unsaltedMagic) {
+            return try readFrames(bytes, from: unsaltedMagic.count, seed: LogFrame.unsalted)
+        }
+        if bytes.count < headerSize, magic.starts(with: bytes.prefix(magic.count)) || unsaltedMagic.starts(with: bytes) {
+            // NB: empty, or a header a crash cut short: nothing was ever synced after it.
+            return Read()
+        }
+        return Read(records: try decodeLegacyLog(bytes))
+    }
+
+    /// The frames of a log image from `start`, checked with `seed`.
+    static func readFrames(_ bytes: [UInt8], from start: Int, seed: UInt32) throws(WatchLinkError) -> Read {
+        let scan = LogFrame.scan(bytes, from: start, maximumLength: maximumRecord, seed: seed, zerosEndTheLog: true)
+        var read = Read(damaged: scan.damaged, end: scan.bodies.last?.upperBound ?? start)
         let firstDamage = scan.damaged.first?.lowerBound ?? Int.max
         let decoder = JSONDecoder()
         for body in scan.bodies {
             do {
-                records.append(try RecordCodec.decode(Array(bytes[body]), json: decoder))
+                read.records.append(try RecordCodec.decode(Array(bytes[body]), json: decoder))
             } catch {
                 let frame = (body.lowerBound - LogFrame.headerSize)..<body.upperBound
                 // NB: a frame found after damage may be bytes of a damaged record's body that happen
                 // to check out; one that does not decode is more damage. One before any damage is not.
                 if frame.lowerBound > firstDamage {
-                    damaged.append(frame)
+                    read.damaged.append(frame)
                     continue
                 }
                 throw WatchLinkError(
                     .storageFailed, "the record at offset \(frame.lowerBound) is whole but cannot be read",
-                    details: ["field": "log[\(records.count)]"])
+                    details: ["field": "log[\(read.records.count)]"])
             }
         }
-        return (records, damaged.sorted { $0.lowerBound < $1.lowerBound })
+        read.damaged.sort { $0.lowerBound < $1.lowerBound }
+        return read
     }
 
     /// The records of a log image (both formats).
@@ -180,16 +233,18 @@ public final class FileStore: DurableStore {
         return records
     }
 
-    /// The frames of `records` (without the header).
-    static func frames(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] {
+    /// The frames of `records` (without the header), checked with `seed`.
+    static func frames(_ records: [DurableRecord], seed: UInt32) throws(WatchLinkError) -> [UInt8] {
         var out: [UInt8] = []
         let encoder = WireCodec.makeEncoder()
-        for record in records { LogFrame.append(try RecordCodec.encode(record, json: encoder), to: &out) }
+        for record in records { LogFrame.append(try RecordCodec.encode(record, json: encoder), to: &out, seed: seed) }
         return out
     }
 
-    /// A whole log image of `records`: the header and their frames.
-    static func frame(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] { header + (try frames(records)) }
+    /// A whole log image of `records` salted with `salt`: the header and their frames.
+    static func image(_ records: [DurableRecord], salt: [UInt8]) throws(WatchLinkError) -> [UInt8] {
+        header(salt: salt) + (try frames(records, seed: LogFrame.seed(salt: salt)))
+    }
 
     /// `fdatasync` waits on the disk, so the connection runs it on its sync queue, off its jobs.
     package var syncsInBackground: Bool { true }
@@ -200,16 +255,28 @@ public final class FileStore: DurableStore {
     /// Buffers records for the next sync. It never waits for a sync under way: that one writes
     /// the other buffer.
     package func append(_ records: [DurableRecord]) throws(WatchLinkError) {
-        let bytes = try FileStore.frames(records)
-        let failure: WatchLinkError? = state.withLock {
-            if let failure = $0.failure { return failure }
-            $0.buffer += bytes
-            $0.bufferedRecords += records.count
-            $0.statistics.records += records.count
-            $0.statistics.bytes += bytes.count
-            return nil
+        var seed = state.withLock { $0.seed }
+        while true {
+            // NB: framed outside the lock; a replacement meanwhile (a new file, a new salt) means again.
+            let bytes = try FileStore.frames(records, seed: seed)
+            let appended: Result<Bool, WatchLinkError> = state.withLock {
+                if let failure = $0.failure { return .failure(failure) }
+                guard $0.seed == seed else {
+                    seed = $0.seed
+                    return .success(false)
+                }
+                $0.buffer += bytes
+                $0.bufferedRecords += records.count
+                $0.statistics.records += records.count
+                $0.statistics.bytes += bytes.count
+                return .success(true)
+            }
+            switch appended {
+            case .failure(let failure): throw failure
+            case .success(true): return
+            case .success(false): continue
+            }
         }
-        if let failure { throw failure }
     }
 
     /// Writes what was appended before the call at the log's end and syncs the file's data
@@ -275,9 +342,10 @@ public final class FileStore: DurableStore {
         return written
     }
 
-    /// Writes a new log beside the old one, syncs it and renames it into place.
+    /// Writes a new log beside the old one, with a salt of its own, syncs it and renames it into place.
     package func replace(with records: [DurableRecord]) throws(WatchLinkError) {
-        let bytes = try FileStore.frame(records)
+        let salt = UserInfoLog.newSalt()
+        let bytes = try FileStore.image(records, salt: salt)
         let failure: WatchLinkError? = writer.withLock { _ in
             state.withLock { state in
                 if let failure = state.failure { return failure }
@@ -285,6 +353,7 @@ public final class FileStore: DurableStore {
                 do throws(WatchLinkError) { fd = try FileStore.replaceLog(at: path, with: bytes) } catch { return error }
                 close(state.fd)
                 state.fd = fd
+                state.seed = LogFrame.seed(salt: salt)
                 state.end = bytes.count
                 state.allocated = bytes.count
                 state.buffer.removeAll()
