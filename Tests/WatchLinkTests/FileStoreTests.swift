@@ -59,6 +59,16 @@ extension FileStore {
 
     func fileBytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
 
+    /// The salt in the header of the log at `path`.
+    func salt(of path: String) throws -> [UInt8] {
+        Array(try fileBytes(path)[FileStore.magic.count..<(FileStore.magic.count + 8)])
+    }
+
+    /// Frames of `records` as the log at `path` writes them (with its salt).
+    func frames(_ records: [DurableRecord], asIn path: String) throws -> [UInt8] {
+        try FileStore.frames(records, seed: LogFrame.seed(salt: try salt(of: path)))
+    }
+
     @Test func theFileGrowsAheadOfTheLogWithZerosAndAReopenedLogWritesAtItsEnd() throws {
         let path = temporaryPath()
         let first: [DurableRecord] = [.orderedWatermark(1), .orderedNextSequence(2)]
@@ -138,7 +148,7 @@ extension FileStore {
             try store.sync()
         }
         // A crash: the next group's first record reached the free space all but its last two bytes.
-        let tail = try FileStore.frames([.boot(3)])
+        let tail = try frames([.boot(3)], asIn: path)
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seek(toOffset: UInt64(try FileStore.frame(synced).count))
         handle.write(Data(tail.dropLast(2)))
@@ -187,7 +197,10 @@ extension FileStore {
         try Data(FileStore.unsaltedMagic + (try FileStore.frames(records, seed: LogFrame.unsalted)))
             .write(to: URL(fileURLWithPath: path))
         let store = try FileStore(path: path)
+        // NB: rewritten when opened, before any load.
+        #expect(try fileBytes(path).starts(with: FileStore.magic))
         #expect(try store.load() == records)
+        #expect(store.lastRecovery.isEmpty)
         let bytes = try fileBytes(path)
         #expect(bytes.starts(with: FileStore.magic))
         #expect(bytes[8..<16] == bytes[16..<24])
@@ -196,6 +209,61 @@ extension FileStore {
         let reopened = try FileStore(path: path)
         #expect(try reopened.load() == records + [.boot(3)])
         #expect(reopened.lastRecovery.isEmpty)
+    }
+
+    @Test func aTornLogOfVersionTwoKeepsItsSyncedRecordsAndReportsTheTear() throws {
+        let path = temporaryPath()
+        let records: [DurableRecord] = [.orderedWatermark(1), .boot(2)]
+        let torn = try FileStore.frames([.boot(3)], seed: LogFrame.unsalted).dropLast(3)
+        try Data(FileStore.unsaltedMagic + (try FileStore.frames(records, seed: LogFrame.unsalted)) + torn + [0, 0, 0])
+            .write(to: URL(fileURLWithPath: path))
+        let store = try FileStore(path: path)
+        #expect(try store.load() == records)
+        #expect(!store.lastRecovery.isEmpty, "the tear, dropped when the log was rewritten on opening")
+        #expect(try store.load() == records)
+        #expect(store.lastRecovery.isEmpty, "a later load finds the log whole")
+    }
+
+    @Test func everyLogHasASaltOfItsOwnAndACompactionANewOne() throws {
+        let first = temporaryPath()
+        let second = temporaryPath()
+        let store = try FileStore(path: first)
+        _ = try FileStore(path: second)
+        let before = try salt(of: first)
+        #expect(before != (try salt(of: second)))
+        try store.replace(with: [.boot(1)])
+        #expect(before != (try salt(of: first)))
+        #expect(try FileStore(path: first).load() == [.boot(1)])
+    }
+
+    @Test func aLogOfALaterVersionIsRefusedNotRewritten() throws {
+        let path = temporaryPath()
+        do {
+            let store = try FileStore(path: path)
+            try store.append([.boot(1)])
+            try store.sync()
+        }
+        var bytes = try fileBytes(path)
+        bytes[7] = 4
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: WatchLinkError.self) { _ = try FileStore(path: path) }
+        #expect(try fileBytes(path) == bytes, "left as it was")
+    }
+
+    @Test func aLogWithADamagedMagicAndNoRecordStillOpens() throws {
+        let path = temporaryPath()
+        _ = try FileStore(path: path)
+        var bytes = try fileBytes(path)
+        bytes[2] ^= 0x10
+        // NB: then a group torn before it was synced.
+        bytes += try frames([.boot(3)], asIn: path).dropLast(2)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let store = try FileStore(path: path)
+        #expect(try store.load() == [])
+        #expect(store.lastRecovery.first == 0..<8)
+        try store.append([.boot(4)])
+        try store.sync()
+        #expect(try FileStore(path: path).load() == [.boot(4)])
     }
 
     @Test(arguments: [(8, 8..<24), (15, 8..<24), (16, 8..<24), (23, 8..<24), (0, 0..<8), (5, 0..<8), (7, 0..<8)])
@@ -213,7 +281,7 @@ extension FileStore {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let store = try FileStore(path: path)
         #expect(try store.load() == records)
-        #expect(store.lastRecovery.first == reported)
+        #expect(store.lastRecovery == [reported])
         let reopened = try FileStore(path: path)
         #expect(try reopened.load() == records, "rewritten with a whole header")
         #expect(reopened.lastRecovery.isEmpty)
@@ -373,7 +441,7 @@ extension FileStore {
             }
         }
         // A crash: half of the last group's write reached the disk, at the log's end, then zeros.
-        let tail = try FileStore.frames(groups.last!)
+        let tail = try frames(groups.last!, asIn: path)
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seek(toOffset: UInt64(try FileStore.frame(synced).count))
         handle.write(Data(tail.prefix(tail.count / 2)) + Data(count: 512))

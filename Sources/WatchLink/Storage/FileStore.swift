@@ -82,6 +82,8 @@ public final class FileStore: DurableStore {
     /// go to the other buffer while a sync writes and flushes.
     private let writer = Mutex(())
     private let recovery = Mutex<[Range<Int>]>([])
+    /// What the opening dropped, until the first ``load()`` reports it.
+    private let openingDamage = Mutex<[Range<Int>]?>(nil)
 
     /// The byte ranges the last ``load()`` dropped as crash damage (empty when the log was whole).
     public var lastRecovery: [Range<Int>] { recovery.withLock { $0 } }
@@ -92,13 +94,16 @@ public final class FileStore: DurableStore {
     public init(path: String) throws(WatchLinkError) {
         self.path = path
         let existing = try FileStore.readIfPresent(path) ?? []
-        let read = try FileStore.readImage(existing)
+        // NB: the frames are checked, not decoded: ``load()`` decodes them.
+        let read = try FileStore.readImage(existing, decoding: false)
         guard let salt = read.salt else {
             // NB: new, a header a crash cut short, or an earlier format: (re)written whole in this one.
+            let records = try FileStore.readImage(existing).records
             let salt = UserInfoLog.newSalt()
-            let image = try FileStore.image(read.records, salt: salt)
+            let image = try FileStore.image(records, salt: salt)
             let fd = try FileStore.replaceLog(at: path, with: image)
             recovery.withLock { $0 = read.damaged }
+            openingDamage.withLock { $0 = read.damaged }
             state = Mutex(State(fd: fd, seed: LogFrame.seed(salt: salt), end: image.count, allocated: image.count))
             return
         }
@@ -120,8 +125,16 @@ public final class FileStore: DurableStore {
     package func load() throws(WatchLinkError) -> [DurableRecord] {
         guard let bytes = try FileStore.readIfPresent(path) else { return [] }
         let read = try FileStore.readImage(bytes)
-        // NB: a log of an earlier format was rewritten when opened, and reported what it dropped then.
-        guard !read.damaged.isEmpty || read.salt == nil else { return read.records }
+        // NB: what the opening dropped (rewriting a log of an earlier format) is reported by the
+        // first load; a later one that finds the log whole reports nothing.
+        let openedWithDamage = openingDamage.withLock { damage in
+            defer { damage = nil }
+            return damage
+        }
+        guard !read.damaged.isEmpty || read.salt == nil else {
+            recovery.withLock { $0 = openedWithDamage ?? [] }
+            return read.records
+        }
         recovery.withLock { $0 = read.damaged }
         try replace(with: read.records)
         return read.records
@@ -129,8 +142,10 @@ public final class FileStore: DurableStore {
 
     /// What a log image holds.
     struct Read {
-        /// The records that survived.
+        /// The records that survived (none when the frames were only checked).
         var records: [DurableRecord] = []
+        /// The valid frames.
+        var frames = 0
         /// The byte ranges dropped as damage.
         var damaged: [Range<Int>] = []
         /// The salt of a log in this format; `nil` for an empty or earlier one (to be rewritten).
@@ -145,32 +160,43 @@ public final class FileStore: DurableStore {
         return (read.records, read.damaged)
     }
 
-    /// Decodes a log image of any format.
-    static func readImage(_ bytes: [UInt8]) throws(WatchLinkError) -> Read {
-        if bytes.count >= headerSize {
+    /// Decodes a log image of any format (with `decoding` false, checks a version-3 log's frames
+    /// without decoding them).
+    static func readImage(_ bytes: [UInt8], decoding: Bool = true) throws(WatchLinkError) -> Read {
+        // NB: the offsets at which the magic differs from this format's.
+        let magicDamage =
+            bytes.count >= magic.count ? (0..<magic.count).filter { bytes[$0] != magic[$0] } : Array(0..<magic.count)
+        if bytes.count >= magic.count, magicDamage == [magic.count - 1], bytes[magic.count - 1] > magic[magic.count - 1],
+            bytes.count >= headerSize, bytes[magic.count..<(magic.count + 8)] == bytes[(magic.count + 8)..<headerSize]
+        {
+            throw WatchLinkError(
+                .storageFailed, "the log is of a later version (\(bytes[magic.count - 1])) than this build reads",
+                details: ["field": "log.version"])
+        }
+        if bytes.count >= headerSize, magicDamage.count <= 1 {
             let copies = [Array(bytes[magic.count..<(magic.count + 8)]), Array(bytes[(magic.count + 8)..<headerSize])]
-            let magicIntact = bytes.starts(with: magic)
-            // NB: a damaged magic (even one that now reads as version 2) is read with the salt, when
-            // both copies agree and records check out with it.
-            if magicIntact || copies[0] == copies[1] {
-                var read = try readFrames(bytes, from: headerSize, seed: LogFrame.seed(salt: copies[0]))
+            // NB: a magic with one damaged byte is read with the salt when both copies agree: as
+            // this format's even with no records, unless that byte is the version and reads 2 (a
+            // log of version 2, unless records check out with the salt).
+            if magicDamage.isEmpty || copies[0] == copies[1] {
+                var read = try readFrames(bytes, from: headerSize, seed: LogFrame.seed(salt: copies[0]), decoding: decoding)
                 read.salt = copies[0]
                 if copies[1] != copies[0] {
                     // NB: one copy was damaged: the other is the one the records check out with.
-                    var other = try readFrames(bytes, from: headerSize, seed: LogFrame.seed(salt: copies[1]))
+                    var other = try readFrames(bytes, from: headerSize, seed: LogFrame.seed(salt: copies[1]), decoding: decoding)
                     other.salt = copies[1]
-                    if other.records.count > read.records.count { read = other }
+                    if other.frames > read.frames { read = other }
                     read.damaged.insert(magic.count..<headerSize, at: 0)
                 }
-                if magicIntact { return read }
-                if !read.records.isEmpty || bytes[headerSize...].allSatisfy({ $0 == 0 }) {
-                    read.damaged.insert(0..<magic.count, at: 0)
+                let versionTwo = magicDamage == [magic.count - 1] && bytes[magic.count - 1] == unsaltedMagic[magic.count - 1]
+                if magicDamage.isEmpty || !versionTwo || read.frames > 0 {
+                    if !magicDamage.isEmpty { read.damaged.insert(0..<magic.count, at: 0) }
                     return read
                 }
             }
         }
         if bytes.starts(with: unsaltedMagic) {
-            return try readFrames(bytes, from: unsaltedMagic.count, seed: LogFrame.unsalted)
+            return try readFrames(bytes, from: unsaltedMagic.count, seed: LogFrame.unsalted, decoding: true)
         }
         if bytes.count < headerSize, magic.starts(with: bytes.prefix(magic.count)) || unsaltedMagic.starts(with: bytes) {
             // NB: empty, or a header a crash cut short: nothing was ever synced after it.
@@ -180,9 +206,10 @@ public final class FileStore: DurableStore {
     }
 
     /// The frames of a log image from `start`, checked with `seed`.
-    static func readFrames(_ bytes: [UInt8], from start: Int, seed: UInt32) throws(WatchLinkError) -> Read {
+    static func readFrames(_ bytes: [UInt8], from start: Int, seed: UInt32, decoding: Bool) throws(WatchLinkError) -> Read {
         let scan = LogFrame.scan(bytes, from: start, maximumLength: maximumRecord, seed: seed, zerosEndTheLog: true)
-        var read = Read(damaged: scan.damaged, end: scan.bodies.last?.upperBound ?? start)
+        var read = Read(frames: scan.bodies.count, damaged: scan.damaged, end: scan.bodies.last?.upperBound ?? start)
+        guard decoding else { return read }
         let firstDamage = scan.damaged.first?.lowerBound ?? Int.max
         let decoder = JSONDecoder()
         for body in scan.bodies {
