@@ -139,6 +139,32 @@ extension FileStore {
         #expect(rescanned.damaged == [frames..<(frames + 100)])
     }
 
+    @Test func bytesCraftedToMakeTheSearchAfterDamageQuadraticAreGivenUpOnWithinItsBudget() {
+        var image: [UInt8] = []
+        LogFrame.append([1, 2, 3], to: &image)
+        let first = image.count
+        // NB: damage in which every fourth offset claims a body of 64 KiB that the image holds: a
+        // search that checksummed each claim would checksum about 4 GiB here.
+        let pattern: [UInt8] = [0x00, 0x01, 0x00, 0x00]
+        for _ in 0..<(256 << 10) / pattern.count { image += pattern }
+        image += [UInt8](repeating: 0x55, count: 128 << 10)
+        LogFrame.append([9], to: &image)
+        let scan = LogFrame.scan(image, from: 0, maximumLength: 1 << 20)
+        let budget = (1 << 20) + 16 * image.count
+        #expect(scan.bodies.map { Array(image[$0]) } == [[1, 2, 3]])
+        #expect(scan.damaged == [first..<image.count], "past the budget, the rest is damage")
+        #expect(scan.searched > budget && scan.searched <= budget + (1 << 20) + 4, "\(scan.searched) bytes checksummed")
+        // NB: within its budget the search goes on, and finds the frame after the damage.
+        var small: [UInt8] = []
+        LogFrame.append([1, 2, 3], to: &small)
+        for _ in 0..<1024 { small += [0x00, 0x00, 0x01, 0x00] }
+        small += [UInt8](repeating: 0x55, count: 512)
+        LogFrame.append([9], to: &small)
+        let within = LogFrame.scan(small, from: 0, maximumLength: 1 << 20)
+        #expect(within.bodies.map { Array(small[$0]) } == [[1, 2, 3], [9]])
+        #expect(within.searched <= (1 << 20) + 16 * small.count)
+    }
+
     @Test func aTornGroupInTheFreeSpaceIsDroppedAndTheLogRewritten() throws {
         let path = temporaryPath()
         let synced: [DurableRecord] = [.orderedWatermark(1), .orderedNextSequence(2)]

@@ -33,6 +33,8 @@ enum LogFrame {
 
     /// What a scan found.
     struct Scan: Equatable {
+        /// Bytes checksummed while looking for a valid frame after damage (bounded: see ``scan``).
+        var searched = 0
         /// The bodies of the valid frames, in order.
         var bodies: [Range<Int>] = []
         /// The byte ranges that held no valid frame (damage skipped, then a torn tail if any).
@@ -42,10 +44,18 @@ enum LogFrame {
     /// Reads the frames of `bytes` from `start`, each body at most `maximumLength` bytes. With
     /// `zerosEndTheLog`, where no frame is found and only zeros follow, the log has ended there:
     /// those are a file grown ahead of its log, not damage.
+    ///
+    /// Looking for the next valid frame after damage checksums, at each offset, the body its
+    /// length claims; bytes crafted so that every offset claims a long body (an app's, in a record
+    /// a crash tore) would make that quadratic. So that search checksums at most `searchBudget`
+    /// bytes in all (by default 1 MiB plus 16 times the image); past it, the rest of the image is
+    /// damage. A crash damages only what follows the last sync, so what is given up was never synced.
     static func scan(
-        _ bytes: [UInt8], from start: Int, maximumLength: Int, seed: UInt32 = unsalted, zerosEndTheLog: Bool = false
+        _ bytes: [UInt8], from start: Int, maximumLength: Int, seed: UInt32 = unsalted, zerosEndTheLog: Bool = false,
+        searchBudget: Int? = nil
     ) -> Scan {
         var scan = Scan()
+        let budget = searchBudget ?? (1 << 20) + 16 * bytes.count
         var offset = start
         while offset < bytes.count {
             if let body = frame(in: bytes, at: offset, maximumLength: maximumLength, seed: seed) {
@@ -55,7 +65,13 @@ enum LogFrame {
             }
             if zerosEndTheLog, bytes[offset...].allSatisfy({ $0 == 0 }) { break }
             var next = offset + 1
-            while next + headerSize <= bytes.count, frame(in: bytes, at: next, maximumLength: maximumLength, seed: seed) == nil {
+            while next + headerSize <= bytes.count {
+                if scan.searched > budget {
+                    next = bytes.count
+                    break
+                }
+                scan.searched += claimedBody(in: bytes, at: next, maximumLength: maximumLength)
+                if frame(in: bytes, at: next, maximumLength: maximumLength, seed: seed) != nil { break }
                 next += 1
             }
             let end = next + headerSize <= bytes.count ? next : bytes.count
@@ -63,6 +79,16 @@ enum LogFrame {
             offset = end
         }
         return scan
+    }
+
+    /// The bytes a check of the frame at `offset` checksums: its length field and the body it
+    /// claims, or none when that claim cannot hold.
+    static func claimedBody(in bytes: [UInt8], at offset: Int, maximumLength: Int) -> Int {
+        guard offset + headerSize <= bytes.count else { return 0 }
+        let length =
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        guard length <= maximumLength, offset + headerSize + length <= bytes.count else { return 0 }
+        return 4 + length
     }
 
     /// The body of the valid frame at `offset`, or nil.
