@@ -70,7 +70,8 @@ enum LogFrame {
                     next = bytes.count
                     break
                 }
-                scan.searched += claimedBody(in: bytes, at: next, maximumLength: maximumLength)
+                // NB: what the check below checksums: the length field and the body it claims.
+                scan.searched += claimedLength(in: bytes, at: next, maximumLength: maximumLength).map { 4 + $0 } ?? 0
                 if frame(in: bytes, at: next, maximumLength: maximumLength, seed: seed) != nil { break }
                 next += 1
             }
@@ -81,23 +82,26 @@ enum LogFrame {
         return scan
     }
 
-    /// The bytes a check of the frame at `offset` checksums: its length field and the body it
-    /// claims, or none when that claim cannot hold.
-    static func claimedBody(in bytes: [UInt8], at offset: Int, maximumLength: Int) -> Int {
-        guard offset + headerSize <= bytes.count else { return 0 }
+    /// A fresh random salt of 8 bytes, for a new file.
+    static func newSalt() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// The body length the frame at `offset` claims, when that claim can hold (at most
+    /// `maximumLength`, within `bytes`); nil otherwise.
+    static func claimedLength(in bytes: [UInt8], at offset: Int, maximumLength: Int) -> Int? {
+        guard offset + headerSize <= bytes.count else { return nil }
         let length =
             Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-        guard length <= maximumLength, offset + headerSize + length <= bytes.count else { return 0 }
-        return 4 + length
+        guard length <= maximumLength, offset + headerSize + length <= bytes.count else { return nil }
+        return length
     }
 
     /// The body of the valid frame at `offset`, or nil.
     static func frame(in bytes: [UInt8], at offset: Int, maximumLength: Int, seed: UInt32 = unsalted) -> Range<Int>? {
-        guard offset + headerSize <= bytes.count else { return nil }
-        let length =
-            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        guard let length = claimedLength(in: bytes, at: offset, maximumLength: maximumLength) else { return nil }
         let body = offset + headerSize
-        guard length <= maximumLength, body + length <= bytes.count else { return nil }
         let stored = bytes[(offset + 4)..<body].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let sum = CRC32.checksum(
             bytes[body..<(body + length)], after: CRC32.checksum(bytes[offset..<(offset + 4)], after: seed, finishing: false))

@@ -137,7 +137,7 @@ final class UserInfoLog {
     static func load(path: String) throws(WatchLinkError) -> (UserInfoLog, [Item]) {
         let bytes = try FileStore.readIfPresent(path) ?? []
         if bytes.isEmpty {
-            let salt = newSalt()
+            let salt = LogFrame.newSalt()
             let fd = try FileStore.replaceFile(at: path, with: header(salt: salt))
             return (UserInfoLog(path: path, fd: fd, size: headerSize, nextID: 1, salt: salt), [])
         }
@@ -146,7 +146,7 @@ final class UserInfoLog {
         // NB: no log of the earlier format starts with a length this large (`WLKU` read as one).
         let firstLength = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         let current = bytes.count >= headerSize && (bytes.starts(with: magic) || firstLength > maxRecordLength)
-        var salt = newSalt()
+        var salt = LogFrame.newSalt()
         if current {
             if !bytes.starts(with: magic) { dropped.append(0..<magic.count) }
             let copies = [Array(bytes[magic.count..<(magic.count + 8)]), Array(bytes[(magic.count + 8)..<headerSize])]
@@ -207,11 +207,6 @@ final class UserInfoLog {
 
     /// The header of a log salted with `salt`.
     static func header(salt: [UInt8]) -> [UInt8] { magic + salt + salt }
-
-    static func newSalt() -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
 
     /// Reads a log of the format before the header. A torn last record (cut short, a checksum that
     /// fails on the last record, or a tail of zeros) ends it; anything else unreadable is
