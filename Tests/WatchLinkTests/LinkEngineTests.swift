@@ -46,6 +46,35 @@ import Testing
         #expect(response.value == Data("42".utf8))
     }
 
+    /// The inbox keeps each key with its hash computed once (``InboxKey``); keys still compare as
+    /// strings do: canonically equivalent spellings are one key, and distinct keys never share an entry.
+    @Test func inboxKeysCompareAsStringsDo() throws {
+        var watch = H.engine(.watch)
+        let composed = H.request(1, durable: false, key: "caf\u{E9}")
+        var decomposed = H.request(2, durable: false, key: "cafe\u{301}")
+        decomposed.target = watch.incarnation
+        var first = composed
+        first.target = watch.incarnation
+        let ran = watch.receive(WireCodec.encode(.request(first)), on: .message, now: H.t0)
+        let call = try #require(H.runs(ran).first)
+        _ = watch.handlerFinished(
+            idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("1".utf8)), now: H.t0)
+        let again = watch.receive(WireCodec.encode(.request(decomposed)), on: .message, now: H.t0)
+        #expect(H.runs(again).isEmpty)
+        guard case .response(let response)? = H.frames(again).first else { Issue.record("no answer"); return }
+        #expect(response.value == Data("1".utf8))
+        // Many distinct keys, each of which runs exactly once, as the table grows past several sizes.
+        var started = 0
+        for n in 0..<3_000 {
+            var request = H.request(n % 250 + 3, durable: false, key: "key-\(n)")
+            request.requestID = UUID()
+            request.target = watch.incarnation
+            started += H.runs(watch.receive(WireCodec.encode(.request(request)), on: .message, now: H.t0)).count
+        }
+        #expect(started == 3_000)
+        #expect(watch.inbox.count == 3_001)
+    }
+
     @Test func crashAfterHandlerBeforeResultSaveAnswersOutcomeUnknown() {
         var before = H.engine(.watch)
         let data = WireCodec.encode(.request(H.request(3)))

@@ -24,7 +24,8 @@ extension LinkEngine {
     package mutating func handlerFinished(
         idempotencyKey key: String, requestID: UUID, result: Result<Data, WatchLinkError>, now: WatchTimestamp
     ) -> [LinkAction] {
-        guard case .started(let start, true, let durable)? = inbox[key] else { return [] }
+        let entry = InboxKey(key)
+        guard case .started(let start, true, let durable)? = inbox[entry] else { return [] }
         var outcome = result
         if case .success(let value) = result, value.count > SessionLimits.userInfo - 1024 {
             outcome = .failure(
@@ -33,7 +34,7 @@ extension LinkEngine {
                     details: ["field": "response"]))
         }
         let response = WireResponse(requestID: requestID, idempotencyKey: key, outcome: outcome, createdAt: now)
-        inbox[key] = .finished(response, deadline: start.deadline, durable: durable)
+        inbox[entry] = .finished(response, deadline: start.deadline, durable: durable)
         var actions: [LinkAction] = []
         if durable {
             actions.append(.persist(.inboxFinished(response, deadline: start.deadline)))
@@ -150,7 +151,7 @@ extension LinkEngine {
                 continue
             }
             actions += start(next, now: now)
-            if inbox[next.idempotencyKey] != nil { messageBusy = (next.idempotencyKey, next.deadline) }
+            if inbox[InboxKey(next.idempotencyKey)] != nil { messageBusy = (next.idempotencyKey, next.deadline) }
         }
         return actions
     }
@@ -158,7 +159,8 @@ extension LinkEngine {
     /// Answers a duplicate from the inbox; `nil` when the request is new.
     mutating func answerFromInbox(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction]? {
         let key = request.idempotencyKey
-        switch inbox[key] {
+        let entry = InboxKey(key)
+        switch inbox[entry] {
         case nil:
             return nil
         case .finished(var response, _, _)?:
@@ -172,7 +174,7 @@ extension LinkEngine {
                 .outcomeUnknown, "the handler ran but its result was lost in a crash", details: ["idempotencyKey": key])
             let response = WireResponse(
                 requestID: request.requestID, idempotencyKey: key, outcome: .failure(error), createdAt: now)
-            inbox[key] = .finished(response, deadline: start.deadline, durable: durable)
+            inbox[entry] = .finished(response, deadline: start.deadline, durable: durable)
             var actions: [LinkAction] = [.event(.outcomeUnknown(idempotencyKey: key))]
             if durable { actions += [.persist(.inboxFinished(response, deadline: start.deadline)), .sync] }
             return actions + respond(response)
@@ -189,7 +191,7 @@ extension LinkEngine {
                 continue
             }
             let started = start(next, now: now)
-            if inbox[next.idempotencyKey] != nil { orderedBusy = next.idempotencyKey }
+            if inbox[InboxKey(next.idempotencyKey)] != nil { orderedBusy = next.idempotencyKey }
             actions += started
         }
         return actions
@@ -224,7 +226,7 @@ extension LinkEngine {
         }
         let mark = InboxStart(
             idempotencyKey: key, requestID: request.requestID, deadline: request.deadline, sequence: request.sequence)
-        inbox[key] = .started(mark, running: true, durable: request.isDurable)
+        inbox[InboxKey(key)] = .started(mark, running: true, durable: request.isDurable)
         if request.isDurable {
             actions.append(.persist(.inboxStarted(mark)))
             actions.append(.sync)

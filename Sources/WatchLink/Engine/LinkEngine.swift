@@ -54,7 +54,7 @@ package struct LinkEngine: Sendable {
     /// How many ordered sequences one durable reservation covers for non-durable requests.
     static let sequenceReservation: UInt64 = 1024
     var contextRequests: [UUID] = []
-    var inbox: [String: InboxState] = [:]
+    var inbox: [InboxKey: InboxState] = [:]
     /// The latest deadline of an inbox entry pruning forgot: a request with a deadline no later
     /// than this may have run already, so it is refused. Deadlines are the sender's, so the horizon
     /// does not move with this device's clock; it is kept in the log, so a clock that ran ahead
@@ -131,10 +131,10 @@ package struct LinkEngine: Sendable {
                 if let sequence = outbox.removeValue(forKey: id)?.entry.request.sequence { outboxSequences.remove(sequence) }
                 outboxOrder.removeAll { $0 == id }
             case .inboxStarted(let start):
-                inbox[start.idempotencyKey] = .started(start, running: false, durable: true)
+                inbox[InboxKey(start.idempotencyKey)] = .started(start, running: false, durable: true)
                 if let sequence = start.sequence { watermark = max(watermark, sequence) }
             case .inboxFinished(let response, let deadline):
-                inbox[response.idempotencyKey] = .finished(response, deadline: deadline, durable: true)
+                inbox[InboxKey(response.idempotencyKey)] = .finished(response, deadline: deadline, durable: true)
             case .orderedWatermark(let value): watermark = max(watermark, value)
             case .orderedNextSequence(let value): nextSequence = max(nextSequence, value)
             case .boot(let value): boot = max(boot, value)
@@ -330,7 +330,7 @@ package struct LinkEngine: Sendable {
             case .finished(let response, let deadline, true): durable.append(.inboxFinished(response, deadline: deadline))
             default: continue
             }
-            order.append((key, durable.count - 1))
+            order.append((key.key, durable.count - 1))
         }
         order.sort { $0.key < $1.key }
         records.reserveCapacity(records.count + durable.count + states.count + 1)
@@ -345,7 +345,7 @@ package struct LinkEngine: Sendable {
     mutating func pruneInbox(now: WatchTimestamp) {
         // NB: in no particular order (the horizon is a maximum), so no sort of every key.
         let retention = configuration.inboxRetention.wholeMilliseconds
-        var forgottenKeys: [String] = []
+        var forgottenKeys: [InboxKey] = []
         for (key, state) in inbox {
             let forgotten: WatchTimestamp
             switch state {

@@ -54,9 +54,19 @@ extension SocketSession {
     static let maximumQueuedBytes = 8 << 20
 
     /// A frame: 4-byte big-endian length, 1-byte kind, body.
-    static func frame(_ kind: Kind, _ body: [UInt8]) -> [UInt8] {
+    static func frame(_ kind: Kind, _ body: some Collection<UInt8>) -> [UInt8] {
         let n = UInt32(body.count + 1)
-        return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
+        // NB: one allocation, sized once, and one copy of the body (a `Data` body is not first
+        // copied into an array of its own).
+        var frame: [UInt8] = []
+        frame.reserveCapacity(body.count + 5)
+        frame.append(UInt8(n >> 24))
+        frame.append(UInt8(n >> 16 & 0xFF))
+        frame.append(UInt8(n >> 8 & 0xFF))
+        frame.append(UInt8(n & 0xFF))
+        frame.append(kind.rawValue)
+        frame.append(contentsOf: body)
+        return frame
     }
 
     /// Writes one frame; with a `generation`, only on that connection.

@@ -198,7 +198,7 @@ public final class SocketSession: WatchSession, Sendable {
     public func sendMessage(_ data: Data) throws(WatchLinkError) {
         try precheck(data, .message)
         let sent: Bool
-        let frame = Self.frame(.message, [UInt8](data))
+        let frame = Self.frame(.message, data)
         switch batchIfReader(frame) {
         case .notReader: sent = write(frame)
         case .outsideRun: sent = writeFromReader(frame)
