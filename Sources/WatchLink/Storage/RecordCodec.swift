@@ -56,6 +56,11 @@ enum RecordCodec {
                 throw WatchLinkError(.storageFailed, "corrupt record: \(error)")
             }
         }
+        return try bytes.withUnsafeBytes { bytes in Result { () throws(WatchLinkError) in try decodeBinary(bytes) } }.get()
+    }
+
+    /// Decodes a binary record from bytes lent for the call.
+    private static func decodeBinary(_ bytes: UnsafeRawBufferPointer) throws(WatchLinkError) -> DurableRecord {
         var reader = ByteReader(bytes, offset: 1, scope: "record")
         let record: DurableRecord
         switch Tag(rawValue: try reader.byte("tag")) {

@@ -45,6 +45,13 @@ struct FrameReader {
     /// The next frame; nil at the end of the stream, on an error, or when a frame declares a
     /// length of 0 or over ``maximumLength``.
     mutating func next() -> Frame? {
+        next { kind, body in Frame(kind: kind, body: Array(body)) }
+    }
+
+    /// The next frame, as `make` makes it from the frame's kind and its body read in place, in
+    /// the read buffer: a body that becomes a `Data` is copied once, not into an array first.
+    /// `make` must not keep the buffer it is given. `nil` as for ``next()``.
+    mutating func next<Made>(_ make: (_ kind: UInt8, _ body: UnsafeRawBufferPointer) -> Made) -> Made? {
         while true {
             let available = buffer.count - start
             var needed = 5
@@ -54,9 +61,10 @@ struct FrameReader {
                 guard length >= 1, length <= maximumLength else { return nil }
                 needed = 4 + length
                 if available >= needed {
-                    let frame = Frame(kind: buffer[start + 4], body: Array(buffer[(start + 5)..<(start + needed)]))
+                    let range = (start + 5)..<(start + needed)
+                    let made = buffer.withUnsafeBytes { make($0[start + 4], UnsafeRawBufferPointer(rebasing: $0[range])) }
                     start += needed
-                    return frame
+                    return made
                 }
             }
             guard fill(toHold: needed) else { return nil }

@@ -67,18 +67,22 @@ extension SocketSession {
         replier.start()
         callback { $0.sessionReachabilityDidChange(true) }
         var reader = FrameReader(fd: fd, maximumLength: SessionLimits.applicationContext + 16)
-        while let frame = reader.next() {
+        // NB: a message's body becomes the `Data` the delegate gets straight from the read buffer;
+        // a kind a later version added is skipped, not a reason to drop the connection.
+        while let frame = reader.next(Self.received) {
             // NB: the messages sent while handling a run of message frames that had all arrived
             // (the answers of inline handlers) go out together when the run ends: before a frame
             // of another kind is handled (or skipped), and before the reader waits to read.
-            let kind = Kind(rawValue: frame.kind)
-            if kind == .message {
+            switch frame {
+            case .message(let data):
                 state.withLock { $0.readerBatching = true }
-            } else {
+                callback { $0.sessionDidReceive(data, on: .message) }
+            case .other(let kind, let body):
+                endReaderBatch()
+                handle(kind, body, from: fd, moreToRead: reader.hasBuffered)
+            case .unknown:
                 endReaderBatch()
             }
-            // NB: a kind a later version added is skipped, not a reason to drop the connection.
-            if let kind { handle(kind, frame.body, from: fd, moreToRead: reader.hasBuffered) }
             if !reader.hasWholeFrame { endReaderBatch() }
         }
         writeLock.withLock { _ in
@@ -121,6 +125,27 @@ extension SocketSession {
     }
 
     /// Handles one frame; `moreToRead` says whether more of the connection's input is already buffered.
+    /// A frame as the reader hands it on.
+    enum ReceivedFrame {
+        /// A live message, its body already the `Data` the delegate gets.
+        case message(Data)
+        /// A frame of another kind, and its body.
+        case other(Kind, [UInt8])
+        /// A kind this version does not know.
+        case unknown
+    }
+
+    /// Makes a ``ReceivedFrame`` from a frame's kind and its body, read in place.
+    static func received(_ kind: UInt8, _ body: UnsafeRawBufferPointer) -> ReceivedFrame {
+        switch Kind(rawValue: kind) {
+        case .message?: .message(Data(body))
+        case let kind?: .other(kind, Array(body))
+        case nil: .unknown
+        }
+    }
+
+    /// Handles a frame (``serve(_:)`` hands a message to the delegate itself, made from the read
+    /// buffer without this array).
     func handle(_ kind: Kind, _ body: [UInt8], from fd: Int32, moreToRead: Bool) {
         switch kind {
         case .message:

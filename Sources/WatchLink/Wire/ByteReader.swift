@@ -1,13 +1,16 @@
 import Foundation
 
 /// Reads the primitives ``ByteWriter`` writes; every failure names the field being read.
+///
+/// It reads the bytes where they are (a frame's `Data`, a record's bytes), so it is made and
+/// used inside the `withUnsafeBytes` that lends them, and what it returns owns copies.
 struct ByteReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var offset = 0
     /// The envelope path prefixed to field names in errors, e.g. `request`.
     let scope: String
 
-    init(_ bytes: [UInt8], offset: Int, scope: String) {
+    init(_ bytes: UnsafeRawBufferPointer, offset: Int, scope: String) {
         self.bytes = bytes
         self.offset = offset
         self.scope = scope
@@ -52,13 +55,14 @@ struct ByteReader {
     mutating func data(_ field: String) throws(WatchLinkError) -> Data {
         let count = try length(field)
         defer { offset += count }
-        return Data(bytes[offset..<(offset + count)])
+        return Data(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
     }
 
     mutating func string(_ field: String) throws(WatchLinkError) -> String {
         let count = try length(field)
         defer { offset += count }
-        guard let text = String(validating: bytes[offset..<(offset + count)], as: UTF8.self) else {
+        guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]), as: UTF8.self)
+        else {
             throw failure(field, "invalid UTF-8")
         }
         return text

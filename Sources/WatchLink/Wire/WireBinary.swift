@@ -106,8 +106,14 @@ enum WireBinary {
         return out
     }
 
-    /// Decodes a binary frame; fields are checked by the envelopes' own validation afterwards.
-    static func decode(_ bytes: [UInt8]) throws(WatchLinkError) -> WireFrame {
+    /// Decodes a binary frame, read in place; fields are checked by the envelopes' own validation afterwards.
+    static func decode(_ data: Data) throws(WatchLinkError) -> WireFrame {
+        // NB: `withUnsafeBytes` rethrows untyped errors; the typed one travels in a `Result`.
+        try data.withUnsafeBytes { bytes in Result { () throws(WatchLinkError) in try decode(bytes) } }.get()
+    }
+
+    /// Decodes a binary frame from bytes lent for the call.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(WatchLinkError) -> WireFrame {
         guard bytes.count >= 3 else {
             throw WatchLinkError(.invalidEnvelope, "unreadable frame: truncated header", details: ["field": "v"])
         }
@@ -183,11 +189,13 @@ enum WireBinary {
     }
 
     /// The request id and idempotency key of a binary request frame too broken to decode.
-    static func salvageRequestID(_ bytes: [UInt8]) -> (UUID, String)? {
-        guard bytes.count >= 3, bytes[2] == Kind.request.rawValue else { return nil }
-        var reader = ByteReader(bytes, offset: 3, scope: "request")
-        guard let id = try? reader.uuid("id") else { return nil }
-        let key = (try? reader.string("idem")).flatMap { $0.isEmpty || $0.utf8.count > 128 ? nil : $0 }
-        return (id, key ?? id.text)
+    static func salvageRequestID(_ data: Data) -> (UUID, String)? {
+        data.withUnsafeBytes { bytes -> (UUID, String)? in
+            guard bytes.count >= 3, bytes[2] == Kind.request.rawValue else { return nil }
+            var reader = ByteReader(bytes, offset: 3, scope: "request")
+            guard let id = try? reader.uuid("id") else { return nil }
+            let key = (try? reader.string("idem")).flatMap { $0.isEmpty || $0.utf8.count > 128 ? nil : $0 }
+            return (id, key ?? id.text)
+        }
     }
 }

@@ -75,7 +75,7 @@ package enum WireCodec {
                 .payloadTooLarge, "frame of \(data.count) bytes exceeds \(maximumFrameSize)", details: ["field": "frame"])
         }
         if data.first == WireBinary.marker {
-            let frame = try WireBinary.decode([UInt8](data))
+            let frame = try WireBinary.decode(data)
             switch frame {
             case .request(let request): try request.validate()
             case .response(let response): try response.validate()
@@ -117,7 +117,7 @@ package enum WireCodec {
     /// The request id and idempotency key of a request frame too broken to decode, if they can be read.
     package static func salvageRequestID(_ data: Data) -> (UUID, String)? {
         if data.first == WireBinary.marker {
-            return data.count <= maximumFrameSize ? WireBinary.salvageRequestID([UInt8](data)) : nil
+            return data.count <= maximumFrameSize ? WireBinary.salvageRequestID(data) : nil
         }
         guard data.count <= maximumFrameSize, let loose = try? JSONDecoder().decode(LooseEnvelope.self, from: data),
             let id = loose.requestID
