@@ -36,6 +36,38 @@ import Testing
         #expect(try WireCodec.decode(WireCodec.encode(frame)) == frame)
     }
 
+    /// Binary frames are read where their bytes are: a `Data` that is a slice of a larger one (its
+    /// indices not starting at 0) decodes as the whole frame would, a field of no bytes at the very
+    /// end reads as empty, and a frame cut anywhere is refused, not read past its end.
+    @Test func framesAreReadInPlaceFromSlicesAndToTheirLastByte() throws {
+        let frame = WireFrame.request(request(payload: Data()))
+        let encoded = WireCodec.encode(frame)
+        let padded = Data([0xFF, 0xEE, 0xDD]) + encoded + Data([0xCC])
+        let slice = padded[3..<(3 + encoded.count)]
+        #expect(slice.startIndex == 3)
+        #expect(try WireCodec.decode(slice) == frame)
+        #expect(WireCodec.salvageRequestID(slice)?.0 == Self.id)
+        // A response whose last field is a value of no bytes.
+        let empty = WireFrame.response(
+            WireResponse(
+                requestID: Self.id, idempotencyKey: "k", outcome: .success(Data()), createdAt: WatchTimestamp(milliseconds: 7)))
+        let emptyEncoded = WireCodec.encode(empty)
+        #expect(try WireCodec.decode(emptyEncoded) == empty)
+        #expect(try WireCodec.decode((Data([1]) + emptyEncoded).dropFirst()) == empty)
+        // Every prefix of both frames, read from a slice too, is refused with the field at fault named.
+        for bytes in [encoded, emptyEncoded] {
+            for count in 0..<bytes.count {
+                let cut = (Data([9, 9]) + bytes.prefix(count)).dropFirst(2)
+                do {
+                    _ = try WireCodec.decode(cut)
+                    Issue.record("a frame cut to \(count) of \(bytes.count) bytes decoded")
+                } catch {
+                    #expect(error.details["field"] != nil)
+                }
+            }
+        }
+    }
+
     @Test func responseAndContextRoundTrip() throws {
         let ok = WireFrame.response(
             WireResponse(

@@ -3,14 +3,16 @@
 /// The table hashes a key on every lookup, and again for every entry each time it grows; it
 /// compares the key with each entry its probe meets. With the hash kept beside the key, growing
 /// rehashes one integer per entry, and a probe compares integers, reading a key's bytes only
-/// when the hashes match. The hash is `String.hashValue`, seeded per process as every table's
-/// is, so a counterpart cannot choose keys that collide.
+/// when the hashes match. The hash is `String.hashValue`, randomly seeded for each process (and
+/// each table hashes it again with a seed of its own), so a counterpart cannot choose keys that
+/// collide. It is never persisted or sent: a restart computes it anew.
 struct InboxKey: Hashable, Sendable {
     /// The request's idempotency key.
     let key: String
     /// `key.hashValue`.
     let hash: Int
 
+    /// The key of the request whose idempotency key is `key`.
     init(_ key: String) {
         self.key = key
         self.hash = key.hashValue

@@ -88,7 +88,8 @@ extension LinkEngine {
     }
 
     mutating func routeRequest(_ request: WireRequest, on channel: SessionChannel, now: WatchTimestamp) -> [LinkAction] {
-        if let answer = answerFromInbox(request, now: now) { return answer }
+        let entry = InboxKey(request.idempotencyKey)
+        if let answer = answerFromInbox(request, as: entry, now: now) { return answer }
         if !request.isDurable && request.target != incarnation {
             // NB: a non-durable request leaves no trace on disk; only the incarnation it is addressed
             // to can tell whether it already ran, so any other incarnation refuses it unrun.
@@ -114,7 +115,7 @@ extension LinkEngine {
             return drainOrdered(now: now)
         }
         if channel == .message && request.runsInArrivalOrder { return enqueueMessage(request, now: now) }
-        return start(request, now: now)
+        return start(request, as: entry, now: now)
     }
 
     /// Queues a `messageOnly` request from the ordered `message` channel; its handler runs after those
@@ -146,20 +147,21 @@ extension LinkEngine {
         var actions: [LinkAction] = []
         while messageBusy == nil, !messageQueue.isEmpty {
             let next = messageQueue.removeFirst()
-            if let answer = answerFromInbox(next, now: now) {
+            let entry = InboxKey(next.idempotencyKey)
+            if let answer = answerFromInbox(next, as: entry, now: now) {
                 actions += answer
                 continue
             }
-            actions += start(next, now: now)
-            if inbox[InboxKey(next.idempotencyKey)] != nil { messageBusy = (next.idempotencyKey, next.deadline) }
+            actions += start(next, as: entry, now: now)
+            if inbox[entry] != nil { messageBusy = (next.idempotencyKey, next.deadline) }
         }
         return actions
     }
 
-    /// Answers a duplicate from the inbox; `nil` when the request is new.
-    mutating func answerFromInbox(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction]? {
+    /// Answers a duplicate from the inbox; `nil` when the request is new. `entry` is the request's
+    /// key in the inbox.
+    mutating func answerFromInbox(_ request: WireRequest, as entry: InboxKey, now: WatchTimestamp) -> [LinkAction]? {
         let key = request.idempotencyKey
-        let entry = InboxKey(key)
         switch inbox[entry] {
         case nil:
             return nil
@@ -186,19 +188,21 @@ extension LinkEngine {
         var actions: [LinkAction] = []
         while orderedBusy == nil, let next = orderedBuffer.removeValue(forKey: watermark + 1) {
             watermark += 1
-            if let answer = answerFromInbox(next, now: now) {
+            let entry = InboxKey(next.idempotencyKey)
+            if let answer = answerFromInbox(next, as: entry, now: now) {
                 actions += answer
                 continue
             }
-            let started = start(next, now: now)
-            if inbox[InboxKey(next.idempotencyKey)] != nil { orderedBusy = next.idempotencyKey }
+            let started = start(next, as: entry, now: now)
+            if inbox[entry] != nil { orderedBusy = next.idempotencyKey }
             actions += started
         }
         return actions
     }
 
-    /// Marks a new request started (durably, if durable) and asks the shell to run it.
-    mutating func start(_ request: WireRequest, now: WatchTimestamp) -> [LinkAction] {
+    /// Marks a new request started (durably, if durable) and asks the shell to run it; `entry` is its
+    /// key in the inbox.
+    mutating func start(_ request: WireRequest, as entry: InboxKey, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
         var actions: [LinkAction] = []
         if let horizon = inboxHorizon, request.deadline <= horizon {
@@ -226,7 +230,7 @@ extension LinkEngine {
         }
         let mark = InboxStart(
             idempotencyKey: key, requestID: request.requestID, deadline: request.deadline, sequence: request.sequence)
-        inbox[InboxKey(key)] = .started(mark, running: true, durable: request.isDurable)
+        inbox[entry] = .started(mark, running: true, durable: request.isDurable)
         if request.isDurable {
             actions.append(.persist(.inboxStarted(mark)))
             actions.append(.sync)

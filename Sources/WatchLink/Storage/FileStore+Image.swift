@@ -76,7 +76,7 @@ extension FileStore {
         let decoder = JSONDecoder()
         for body in scan.bodies {
             do {
-                read.records.append(try RecordCodec.decode(Array(bytes[body]), json: decoder))
+                read.records.append(try RecordCodec.decode(bytes[body], json: decoder))
             } catch {
                 let frame = (body.lowerBound - LogFrame.headerSize)..<body.upperBound
                 // NB: a frame found after damage may be bytes of a damaged record's body that happen
@@ -112,7 +112,7 @@ extension FileStore {
             }
             guard offset + 4 + length <= bytes.count else { break }
             do {
-                records.append(try RecordCodec.decode(Array(bytes[(offset + 4)..<(offset + 4 + length)]), json: decoder))
+                records.append(try RecordCodec.decode(bytes[(offset + 4)..<(offset + 4 + length)], json: decoder))
             } catch {
                 throw WatchLinkError(
                     .storageFailed, "corrupt record at offset \(offset)", details: ["field": "log[\(records.count)]"])

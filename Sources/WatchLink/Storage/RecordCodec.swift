@@ -50,7 +50,8 @@ enum RecordCodec {
         return out.bytes
     }
 
-    static func decode(_ bytes: [UInt8], json: JSONDecoder) throws(WatchLinkError) -> DurableRecord {
+    /// Decodes a record from its bytes, read where they are (a slice of the log's image).
+    static func decode(_ bytes: ArraySlice<UInt8>, json: JSONDecoder) throws(WatchLinkError) -> DurableRecord {
         guard bytes.first == WireBinary.marker else {
             do { return try json.decode(DurableRecord.self, from: Data(bytes)) } catch {
                 throw WatchLinkError(.storageFailed, "corrupt record: \(error)")

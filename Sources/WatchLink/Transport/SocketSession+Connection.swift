@@ -76,7 +76,7 @@ extension SocketSession {
             switch frame {
             case .message(let data):
                 state.withLock { $0.readerBatching = true }
-                callback { $0.sessionDidReceive(data, on: .message) }
+                receiveMessage(data)
             case .other(let kind, let body):
                 endReaderBatch()
                 handle(kind, body, from: fd, moreToRead: reader.hasBuffered)
@@ -124,7 +124,6 @@ extension SocketSession {
         flushReplies()
     }
 
-    /// Handles one frame; `moreToRead` says whether more of the connection's input is already buffered.
     /// A frame as the reader hands it on.
     enum ReceivedFrame {
         /// A live message, its body already the `Data` the delegate gets.
@@ -144,12 +143,17 @@ extension SocketSession {
         }
     }
 
-    /// Handles a frame (``serve(_:)`` hands a message to the delegate itself, made from the read
-    /// buffer without this array).
+    /// Hands a live message to the delegate.
+    func receiveMessage(_ data: Data) {
+        callback { $0.sessionDidReceive(data, on: .message) }
+    }
+
+    /// Handles one frame; `moreToRead` says whether more of the connection's input is already
+    /// buffered. (``serve(_:)`` hands a message on itself, made from the read buffer without this array.)
     func handle(_ kind: Kind, _ body: [UInt8], from fd: Int32, moreToRead: Bool) {
         switch kind {
         case .message:
-            callback { $0.sessionDidReceive(Data(body), on: .message) }
+            receiveMessage(Data(body))
         case .userInfo:
             receiveUserInfo(body)
         case .userInfoAck:
