@@ -75,6 +75,34 @@ import Testing
         #expect(watch.inbox.count == 3_001)
     }
 
+    /// With no one listening (the connection turns this off), a request's accepted and settled
+    /// events are not made; everything else a submission and its answer do is the same.
+    @Test func requestEventsAreMadeOnlyForListeners() throws {
+        func run(reporting: Bool) throws -> (submitted: [LinkAction], settled: [LinkAction]) {
+            var phone = H.engine(.phone)
+            var watch = H.engine(.watch)
+            phone.reportsRequestEvents = reporting
+            let submitted = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
+            let (_, data) = try #require(H.sends(submitted).first)
+            let call = try #require(H.runs(watch.receive(data, on: .message, now: H.t0)).first)
+            let answered = watch.handlerFinished(
+                idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("2".utf8)), now: H.t0)
+            let (_, answer) = try #require(H.sends(answered).first)
+            return (submitted, phone.receive(answer, on: .message, now: H.t0))
+        }
+        func isRequestEvent(_ action: LinkAction) -> Bool {
+            guard case .event(let event) = action else { return false }
+            return event.kind == .requestAccepted || event.kind == .requestSettled
+        }
+        let quiet = try run(reporting: false)
+        let reported = try run(reporting: true)
+        #expect(!quiet.submitted.contains(where: isRequestEvent) && !quiet.settled.contains(where: isRequestEvent))
+        #expect(reported.submitted.filter(isRequestEvent).count == 1 && reported.settled.filter(isRequestEvent).count == 1)
+        #expect(reported.submitted.filter { !isRequestEvent($0) } == quiet.submitted)
+        #expect(reported.settled.filter { !isRequestEvent($0) } == quiet.settled)
+        #expect(H.completions(quiet.settled).count == 1)
+    }
+
     @Test func crashAfterHandlerBeforeResultSaveAnswersOutcomeUnknown() {
         var before = H.engine(.watch)
         let data = WireCodec.encode(.request(H.request(3)))

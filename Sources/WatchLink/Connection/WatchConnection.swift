@@ -51,7 +51,9 @@ public final class WatchConnection: @unchecked Sendable {
     var waiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
     var acceptWaiters: [UUID: CheckedContinuation<Result<Data, WatchLinkError>, Never>] = [:]
     var sharedStates: [String: any SharedStateSink] = [:]
-    var eventContinuations: [UUID: AsyncStream<LinkEvent>.Continuation] = [:]
+    var eventContinuations: [UUID: AsyncStream<LinkEvent>.Continuation] = [:] {
+        didSet { engine.reportsRequestEvents = !eventContinuations.isEmpty }
+    }
     var fileContinuations: [UUID: AsyncStream<ReceivedFile>.Continuation] = [:]
     var wakeTask: Task<Void, Never>?
     var wakeAt: WatchTimestamp?
@@ -127,6 +129,8 @@ public final class WatchConnection: @unchecked Sendable {
             try await clock.sleep(until: start.advanced(by: wallClockAtStart.duration(to: target)), tolerance: nil)
         }
         self.engine = LinkEngine(origin: origin, configuration: configuration, random: random)
+        // NB: no one listens to the events yet (see `eventContinuations`).
+        self.engine.reportsRequestEvents = false
     }
 
     /// Recovers the durable log and activates the session.

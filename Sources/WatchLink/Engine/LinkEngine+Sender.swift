@@ -66,9 +66,9 @@ extension LinkEngine {
         outboxOrder.append(id)
         if request.isDurable { batch.persists.append(.persist(.outboxAdded(entry))) }
         batch.after.append(.accepted(id))
-        batch.after.append(.event(.requestAccepted(id)))
+        if reportsRequestEvents { batch.after.append(.event(.requestAccepted(id))) }
         let sends = transmit(id, now: now, batch: &batch)
-        return finish(batch.actions + sends, now: now)
+        return finish(batch.take(then: sends), now: now)
     }
 
     /// The caller gave up on `id`: it leaves the outbox now, settled `cancelled` (durably, for a
@@ -206,9 +206,11 @@ extension LinkEngine {
             let response = WireResponse(requestID: id, idempotencyKey: request.idempotencyKey, outcome: outcome, createdAt: now)
             batch.persists.append(.persist(.outboxSettled(id, response)))
         }
-        let code: WatchLinkError.Code? = if case .failure(let error) = outcome { error.code } else { nil }
         batch.after.append(.complete(id, outcome))
-        batch.after.append(.event(.requestSettled(id, code)))
+        if reportsRequestEvents {
+            let code: WatchLinkError.Code? = if case .failure(let error) = outcome { error.code } else { nil }
+            batch.after.append(.event(.requestSettled(id, code)))
+        }
     }
 
     /// The ordered floor rose: re-send the new head now, so the receiver learns the floor and stops

@@ -84,6 +84,9 @@ package struct LinkEngine: Sendable {
     /// How many times compaction was considered (for tests of its spacing).
     package private(set) var compactionChecks = 0
     var contextAnswered: [String: Int] = [:]
+    /// Whether each request's `requestAccepted` and `requestSettled` events are made (the shell turns
+    /// this off while no one listens to its events: two boxed events a request, made for nothing).
+    package var reportsRequestEvents = true
     /// Requests cancelled after they were sent, oldest first: a late answer is dropped and reported.
     var cancelledAfterSending: [UUID] = []
     /// Most cancelled requests remembered for reporting late answers.
@@ -373,7 +376,14 @@ package struct LinkEngine: Sendable {
 /// Actions gathered while settling requests: all records, one sync, then the notifications.
 struct SettleBatch {
     var persists: [LinkAction] = []
-    var after: [LinkAction] = []
+    var after: [LinkAction]
+
+    init() {
+        // NB: room for a request's usual notifications (accepted or completed, and its event) and
+        // a send, so the array they gather in is allocated once, not grown.
+        after = []
+        after.reserveCapacity(4)
+    }
 
     var actions: [LinkAction] {
         guard !persists.isEmpty else { return after }
@@ -382,5 +392,15 @@ struct SettleBatch {
         actions.append(.sync)
         actions += after
         return actions
+    }
+
+    /// ``actions``, then `extra`, taken out of the batch: without records, the notifications'
+    /// own array, `extra` appended in place.
+    mutating func take(then extra: [LinkAction]) -> [LinkAction] {
+        guard persists.isEmpty else { return actions + extra }
+        var taken: [LinkAction] = []
+        swap(&taken, &after)
+        taken += extra
+        return taken
     }
 }
