@@ -1,4 +1,5 @@
 import Foundation
+import PWAKitRetry
 import Testing
 
 @testable import WatchLink
@@ -29,6 +30,23 @@ import Testing
         }
         for id in ids { #expect(id.text == id.uuidString) }
         #expect(request().idempotencyKey == "6F9619FF-8B86-D011-B42D-00C04FC964FF")
+    }
+
+    /// A seeded UUID is the bytes of the generator's next two values, least significant first, with
+    /// the version and variant bits of a random UUID: seeded runs make the same ids as before.
+    @Test func aSeededUUIDIsTheBytesOfTwoDraws() {
+        var random = SeededRandom(seed: 20_261_127)
+        var draws = random
+        for _ in 0..<1_000 {
+            let (high, low) = (draws.next(), draws.next())
+            var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (8 * UInt64($0))) }
+            bytes += (0..<8).map { UInt8(truncatingIfNeeded: low >> (8 * UInt64($0))) }
+            bytes[6] = (bytes[6] & 0x0F) | 0x40
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            let id = random.uuid()
+            #expect(id == UUID.fromBytes(bytes))
+            #expect(id.text == id.uuidString)
+        }
     }
 
     @Test func requestRoundTrips() throws {

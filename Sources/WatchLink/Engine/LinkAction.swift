@@ -61,3 +61,11 @@ package struct InboundCall: Sendable, Hashable {
     /// Whether the request's inbox entry is on disk, so its result must be synced before the answer.
     package var isDurable: Bool
 }
+
+extension Array where Element == LinkAction {
+    /// Appends `actions`; into an empty array, takes them as they are (appending would copy them
+    /// into a new buffer).
+    mutating func adopt(_ actions: [LinkAction]) {
+        if isEmpty { self = actions } else { self += actions }
+    }
+}

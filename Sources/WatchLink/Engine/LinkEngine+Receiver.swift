@@ -36,11 +36,12 @@ extension LinkEngine {
         let response = WireResponse(requestID: requestID, idempotencyKey: key, outcome: outcome, createdAt: now)
         inbox[entry] = .finished(response, deadline: start.deadline, durable: durable)
         var actions: [LinkAction] = []
+        actions.reserveCapacity(durable ? 3 : 1)
         if durable {
             actions.append(.persist(.inboxFinished(response, deadline: start.deadline)))
             actions.append(.sync)
         }
-        actions += respond(response)
+        respond(response, into: &actions)
         if orderedBusy == key {
             orderedBusy = nil
             actions += drainOrdered(now: now)
@@ -61,11 +62,18 @@ extension LinkEngine {
     }
 
     func respond(_ response: WireResponse) -> [LinkAction] {
-        guard isActivated else { return [] }
+        var actions: [LinkAction] = []
+        respond(response, into: &actions)
+        return actions
+    }
+
+    /// Appends the sending of `response` (stamped with this incarnation and the ordered floor) to `actions`.
+    func respond(_ response: WireResponse, into actions: inout [LinkAction]) {
+        guard isActivated else { return }
         var response = response
         response.incarnation = incarnation
         response.floor = orderedFloor
-        return [.send(isReachable ? .message : .userInfo, WireCodec.encode(.response(response)), purpose: .response)]
+        actions.append(.send(isReachable ? .message : .userInfo, WireCodec.encode(.response(response)), purpose: .response))
     }
 
     /// Routes an inbound request through the inbox: answer from it, run it, or buffer it for order.
@@ -152,7 +160,7 @@ extension LinkEngine {
                 actions += answer
                 continue
             }
-            actions += start(next, as: entry, now: now)
+            actions.adopt(start(next, as: entry, now: now))
             if inbox[entry] != nil { messageBusy = (next.idempotencyKey, next.deadline) }
         }
         return actions
@@ -195,7 +203,7 @@ extension LinkEngine {
             }
             let started = start(next, as: entry, now: now)
             if inbox[entry] != nil { orderedBusy = next.idempotencyKey }
-            actions += started
+            actions.adopt(started)
         }
         return actions
     }

@@ -88,15 +88,16 @@ extension UUID {
 extension SeededRandom {
     /// A random version-4 UUID drawn from this generator.
     public mutating func uuid() -> UUID {
-        var bytes = [UInt8](repeating: 0, count: 16)
         let high = next()
         let low = next()
-        for i in 0..<8 {
-            bytes[i] = UInt8(truncatingIfNeeded: high >> (8 * UInt64(i)))
-            bytes[8 + i] = UInt8(truncatingIfNeeded: low >> (8 * UInt64(i)))
+        // NB: the bytes of `high`, then of `low`, least significant first, written in place.
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            raw.storeBytes(of: high.littleEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: low.littleEndian, toByteOffset: 8, as: UInt64.self)
+            raw[6] = (raw[6] & 0x0F) | 0x40
+            raw[8] = (raw[8] & 0x3F) | 0x80
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID.fromBytes(bytes)
+        return UUID(uuid: bytes)
     }
 }

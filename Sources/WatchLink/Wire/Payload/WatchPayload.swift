@@ -18,10 +18,12 @@ public enum WatchPayload {
     /// - Throws: `encoding_failed` when the value's `encode(to:)` throws or misuses its encoder.
     public static func encode<T: Encodable>(_ value: T) throws(WatchLinkError) -> Data {
         let root = PayloadEncodingNode(parent: nil, key: nil)
-        var out: [UInt8] = [PayloadFormat.marker, PayloadFormat.version]
+        var out: [UInt8] = []
         do {
             if PayloadFormat.isScalar(T.self) {
                 try root.write(value, key: nil)
+                out.reserveCapacity(2 + root.content.count)
+                out += [PayloadFormat.marker, PayloadFormat.version]
                 out.append(contentsOf: root.content)
             } else {
                 try value.encode(to: root)
@@ -29,6 +31,11 @@ public enum WatchPayload {
                     throw EncodingError.invalidValue(
                         value, .init(codingPath: [], debugDescription: "top-level \(T.self) did not encode any values"))
                 }
+                // NB: sized once the values are encoded (room for the headers and for a few nested
+                // values written out of line), so the bytes are not moved as they grow.
+                out.reserveCapacity(root.content.count + 64)
+                out.append(PayloadFormat.marker)
+                out.append(PayloadFormat.version)
                 try root.writeOut(into: &out)
             }
         } catch {
