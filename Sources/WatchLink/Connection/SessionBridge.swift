@@ -74,12 +74,12 @@ final class SessionBridge: WatchSessionDelegate, Sendable {
         }
     }
 
-    /// Every input received so far, oldest first; an input pushed from now on asks for another pump.
-    func drain() -> [SessionInput] {
+    /// Swaps every input received so far, oldest first, into `inputs`, which must be empty, and
+    /// leaves its storage to the buffer: a caller that empties and keeps the array it drains into
+    /// (keeping its capacity) makes no allocation per input. An input pushed from now on asks for
+    /// another pump.
+    func drain(into inputs: inout [SessionInput]) {
         pumpRequested.store(false, ordering: .sequentiallyConsistent)
-        return buffer.withLock { inputs in
-            defer { inputs.removeAll() }
-            return inputs
-        }
+        buffer.withLock { swap(&$0, &inputs) }
     }
 }

@@ -43,7 +43,16 @@ extension WatchConnection {
         guard lifecycle == .running else { return }
         let now = currentTime()
         var lists: [[LinkAction]] = []
-        for input in bridge?.drain() ?? [] {
+        // NB: the inputs are swapped out of the bridge into the array kept for them, emptied
+        // after and swapped back in next time: no allocation per input.
+        var inputs: [SessionInput] = []
+        swap(&inputs, &drainedInputs)
+        bridge?.drain(into: &inputs)
+        defer {
+            inputs.removeAll(keepingCapacity: true)
+            swap(&inputs, &drainedInputs)
+        }
+        for input in inputs {
             switch input {
             case .activated(let state):
                 if state == .activated { lists.append(engine.activate(now: now)) }

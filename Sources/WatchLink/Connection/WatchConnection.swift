@@ -58,6 +58,8 @@ public final class WatchConnection: @unchecked Sendable {
     var wakeTask: Task<Void, Never>?
     var wakeAt: WatchTimestamp?
     var bridge: SessionBridge?
+    /// The array the pump drains the bridge into, kept empty with its capacity between pumps.
+    var drainedInputs: [SessionInput] = []
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
     var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
     var pumpScheduled = false
