@@ -42,15 +42,19 @@ extension WatchConnection {
         pumpScheduled = false
         guard lifecycle == .running else { return }
         let now = currentTime()
-        var lists: [[LinkAction]] = []
-        // NB: the inputs are swapped out of the bridge into the array kept for them, emptied
-        // after and swapped back in next time: no allocation per input.
+        // NB: the inputs are swapped out of the bridge into the array kept for them, and the
+        // engine's answers gather in another kept array; both are emptied after and swapped back:
+        // no allocation per pump for either.
         var inputs: [SessionInput] = []
+        var lists: [[LinkAction]] = []
         swap(&inputs, &drainedInputs)
+        swap(&lists, &pumpedLists)
         bridge?.drain(into: &inputs)
         defer {
             inputs.removeAll(keepingCapacity: true)
             swap(&inputs, &drainedInputs)
+            lists.removeAll(keepingCapacity: true)
+            swap(&lists, &pumpedLists)
         }
         for input in inputs {
             switch input {

@@ -60,6 +60,8 @@ public final class WatchConnection: @unchecked Sendable {
     var bridge: SessionBridge?
     /// The array the pump drains the bridge into, kept empty with its capacity between pumps.
     var drainedInputs: [SessionInput] = []
+    /// The array the pump gathers the engine's answers in, kept empty with its capacity between pumps.
+    var pumpedLists: [[LinkAction]] = []
     var queuedSubmissions: [(WireRequest, DeliveryStrategy, RetryPolicy)] = []
     var finishedCalls: [(InboundCall, Result<Data, WatchLinkError>)] = []
     var pumpScheduled = false
