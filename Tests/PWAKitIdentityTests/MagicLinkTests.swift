@@ -366,7 +366,7 @@ struct SMTPTLSTests {
             c.sendall(b"220 hi\\r\\n"); f.readline()
             c.sendall(b"250-hi\\r\\n250 STARTTLS\\r\\n"); f.readline()
             c.sendall(b"220 go\\r\\n250 ok\\r\\n250 ok\\r\\n250 ok\\r\\n354 go\\r\\n250 queued\\r\\n")
-            time.sleep(5)
+            time.sleep(120)
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -378,8 +378,10 @@ struct SMTPTLSTests {
         let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)))
         let error = await #expect(throws: MailError.self) {
+            // NB: the refusal comes at once; the server waits and the timeout is long, so a machine
+            // busy with other tests cannot turn it into a timeout or a closed connection instead.
             var mailer = try SMTPMailer(url: "smtp+starttls://127.0.0.1:\(port)")
-            mailer.timeout = .seconds(5)
+            mailer.timeout = .seconds(90)
             try await mailer.send(Self.message)
         }
         #expect(error?.message.contains("in the clear") == true, "\(String(describing: error))")

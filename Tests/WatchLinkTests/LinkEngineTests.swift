@@ -78,11 +78,14 @@ import Testing
     /// With no one listening (the connection turns this off), a request's accepted and settled
     /// events are not made; everything else a submission and its answer do is the same.
     @Test func requestEventsAreMadeOnlyForListeners() throws {
-        func run(reporting: Bool) throws -> (submitted: [LinkAction], settled: [LinkAction]) {
+        func run(reporting: Bool, durable: Bool) throws -> (submitted: [LinkAction], settled: [LinkAction]) {
             var phone = H.engine(.phone)
             var watch = H.engine(.watch)
             phone.reportsRequestEvents = reporting
-            let submitted = phone.submit(H.request(1), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
+            // NB: a non-durable request goes to the watch's incarnation once the phone knows it.
+            phone.peerIncarnation = watch.incarnation
+            let submitted = phone.submit(
+                H.request(1, durable: durable), strategy: .messageWithUserInfoFallback, retry: .standard, now: H.t0)
             let (_, data) = try #require(H.sends(submitted).first)
             let call = try #require(H.runs(watch.receive(data, on: .message, now: H.t0)).first)
             let answered = watch.handlerFinished(
@@ -94,13 +97,20 @@ import Testing
             guard case .event(let event) = action else { return false }
             return event.kind == .requestAccepted || event.kind == .requestSettled
         }
-        let quiet = try run(reporting: false)
-        let reported = try run(reporting: true)
-        #expect(!quiet.submitted.contains(where: isRequestEvent) && !quiet.settled.contains(where: isRequestEvent))
-        #expect(reported.submitted.filter(isRequestEvent).count == 1 && reported.settled.filter(isRequestEvent).count == 1)
-        #expect(reported.submitted.filter { !isRequestEvent($0) } == quiet.submitted)
-        #expect(reported.settled.filter { !isRequestEvent($0) } == quiet.settled)
-        #expect(H.completions(quiet.settled).count == 1)
+        // Durable (records, a sync, then the notifications) and not (the notifications and the send).
+        for durable in [true, false] {
+            let quiet = try run(reporting: false, durable: durable)
+            let reported = try run(reporting: true, durable: durable)
+            #expect(!quiet.submitted.contains(where: isRequestEvent) && !quiet.settled.contains(where: isRequestEvent))
+            #expect(reported.submitted.filter(isRequestEvent).count == 1 && reported.settled.filter(isRequestEvent).count == 1)
+            #expect(reported.submitted.filter { !isRequestEvent($0) } == quiet.submitted)
+            #expect(reported.settled.filter { !isRequestEvent($0) } == quiet.settled)
+            #expect(H.completions(quiet.settled).count == 1)
+            let accepted = quiet.submitted.firstIndex(of: .accepted(H.request(1).requestID))
+            let sent = quiet.submitted.firstIndex { if case .send = $0 { true } else { false } }
+            #expect(accepted != nil && sent != nil && accepted! < sent!)
+            #expect(quiet.submitted.contains(.sync) == durable)
+        }
     }
 
     @Test func crashAfterHandlerBeforeResultSaveAnswersOutcomeUnknown() {

@@ -54,6 +54,39 @@ import Testing
         #expect(phone.store.load().contains { if case .outboxSettled = $0 { true } else { false } })
     }
 
+    /// A request's accepted and settled events are made while a stream of events is open and not
+    /// otherwise: the flag follows the streams as they open and end, and stopping ends them all.
+    @Test func requestEventsFollowTheOpenStreams() async throws {
+        let (phone, watch) = makePair()
+        try watch.connection.register(Ping.self) { Pong(text: $0.text) }
+        try await watch.connection.start()
+        try await phone.connection.start()
+        @Sendable func reporting() async -> Bool {
+            await phone.connection.queue.perform { phone.connection.engine.reportsRequestEvents }
+        }
+        #expect(await reporting() == false)
+        _ = try await phone.connection.send(Ping(text: "unheard"))
+        var task: Task<Bool, Never>?
+        do {
+            let events = await phone.connection.events()
+            #expect(await reporting())
+            task = Task {
+                for await event in events where event.kind == .requestSettled && event.code == nil { return true }
+                return false
+            }
+            _ = try await phone.connection.send(Ping(text: "heard"))
+            #expect(await task?.value == true)
+        }
+        await eventually { await reporting() == false }
+        let again = await phone.connection.events()
+        #expect(await reporting())
+        await phone.connection.stop()
+        #expect(await reporting() == false)
+        var ended = true
+        for await _ in again { ended = false }
+        #expect(ended)
+    }
+
     @Test func handlerErrorsArriveAsStructuredCodes() async throws {
         let (phone, watch) = makePair()
         try watch.connection.register(Ping.self) { _ in

@@ -79,6 +79,7 @@ final class SessionBridge: WatchSessionDelegate, Sendable {
     /// (keeping its capacity) makes no allocation per input. An input pushed from now on asks for
     /// another pump.
     func drain(into inputs: inout [SessionInput]) {
+        assert(inputs.isEmpty, "drained into an array that still holds inputs")
         pumpRequested.store(false, ordering: .sequentiallyConsistent)
         buffer.withLock { swap(&$0, &inputs) }
     }

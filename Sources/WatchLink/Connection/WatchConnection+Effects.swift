@@ -36,6 +36,9 @@ extension WatchConnection {
         queue.run { self.pump() }
     }
 
+    /// The most elements the pump's kept arrays keep room for between pumps.
+    static let keptPumpCapacity = 64
+
     /// Processes everything that has arrived — session inputs, handler results, submissions — in
     /// that order, as one batch with a single durable sync (group commit).
     func pump() {
@@ -44,16 +47,17 @@ extension WatchConnection {
         let now = currentTime()
         // NB: the inputs are swapped out of the bridge into the array kept for them, and the
         // engine's answers gather in another kept array; both are emptied after and swapped back:
-        // no allocation per pump for either.
+        // no allocation per pump for either. Only a small array is kept: one that a burst made
+        // large is let go, not held for the connection's life.
         var inputs: [SessionInput] = []
         var lists: [[LinkAction]] = []
         swap(&inputs, &drainedInputs)
         swap(&lists, &pumpedLists)
         bridge?.drain(into: &inputs)
         defer {
-            inputs.removeAll(keepingCapacity: true)
+            inputs.removeAll(keepingCapacity: inputs.capacity <= Self.keptPumpCapacity)
             swap(&inputs, &drainedInputs)
-            lists.removeAll(keepingCapacity: true)
+            lists.removeAll(keepingCapacity: lists.capacity <= Self.keptPumpCapacity)
             swap(&lists, &pumpedLists)
         }
         for input in inputs {

@@ -330,6 +330,11 @@ public final class WatchConnection: @unchecked Sendable {
     }
 
     /// A stream of diagnostic events from now on.
+    ///
+    /// While no stream is open, the connection does not make each request's `requestAccepted` and
+    /// `requestSettled` events (two allocations a request, for no one). They are made when the
+    /// request is accepted or its answer handled, so a stream opened while that request's other
+    /// effects wait for a durable sync does not get them.
     public func events() async -> AsyncStream<LinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
         let id = UUID()

@@ -65,7 +65,7 @@ package struct InboundCall: Sendable, Hashable {
 extension Array where Element == LinkAction {
     /// Appends `actions`; into an empty array, takes them as they are (appending would copy them
     /// into a new buffer).
-    mutating func adopt(_ actions: [LinkAction]) {
+    mutating func append(taking actions: [LinkAction]) {
         if isEmpty { self = actions } else { self += actions }
     }
 }

@@ -160,7 +160,7 @@ extension LinkEngine {
                 actions += answer
                 continue
             }
-            actions.adopt(start(next, as: entry, now: now))
+            actions.append(taking: start(next, as: entry, now: now))
             if inbox[entry] != nil { messageBusy = (next.idempotencyKey, next.deadline) }
         }
         return actions
@@ -203,7 +203,7 @@ extension LinkEngine {
             }
             let started = start(next, as: entry, now: now)
             if inbox[entry] != nil { orderedBusy = next.idempotencyKey }
-            actions.adopt(started)
+            actions.append(taking: started)
         }
         return actions
     }

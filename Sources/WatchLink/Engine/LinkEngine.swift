@@ -378,6 +378,7 @@ struct SettleBatch {
     var persists: [LinkAction] = []
     var after: [LinkAction]
 
+    /// An empty batch.
     init() {
         // NB: room for a request's usual notifications (accepted or completed, and its event) and
         // a send, so the array they gather in is allocated once, not grown.
@@ -394,10 +395,15 @@ struct SettleBatch {
         return actions
     }
 
-    /// ``actions``, then `extra`, taken out of the batch: without records, the notifications'
-    /// own array, `extra` appended in place.
+    /// ``actions``, then `extra`, taken out of the batch, which is left empty: without records, the
+    /// notifications' own array, `extra` appended in place.
     mutating func take(then extra: [LinkAction]) -> [LinkAction] {
-        guard persists.isEmpty else { return actions + extra }
+        guard persists.isEmpty else {
+            let taken = actions + extra
+            persists = []
+            after = []
+            return taken
+        }
         var taken: [LinkAction] = []
         swap(&taken, &after)
         taken += extra
