@@ -85,6 +85,23 @@ import Testing
         var ended = true
         for await _ in again { ended = false }
         #expect(ended)
+        // Streams asked for after the stop end at once (they used to wait for events that never came);
+        // read in a task, so a stream that does not end fails the test instead of hanging it.
+        let events = await phone.connection.events()
+        let files = await phone.connection.receivedFiles()
+        let reader = Task {
+            for await _ in events { Issue.record("an event after the stop") }
+            for await _ in files { Issue.record("a file after the stop") }
+            return true
+        }
+        let finished = Mutex(false)
+        Task {
+            let ended = await reader.value
+            finished.withLock { $0 = ended }
+        }
+        await eventually { finished.withLock { $0 } }
+        reader.cancel()
+        #expect(await reporting() == false)
     }
 
     @Test func handlerErrorsArriveAsStructuredCodes() async throws {

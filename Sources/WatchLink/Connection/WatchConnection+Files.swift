@@ -47,13 +47,18 @@ extension WatchConnection {
         await Task.detached(operation: body).value
     }
 
-    /// A stream of the files copied into ``fileInbox`` from now on (each once, however often it was delivered).
+    /// A stream of the files copied into ``fileInbox`` from now on (each once, however often it was
+    /// delivered); it ends when the connection stops (at once, if it has stopped already).
     ///
     /// Files received while nobody listened, or before a restart, are in ``FileInbox/files()``.
     public func receivedFiles() async -> AsyncStream<ReceivedFile> {
         let (stream, continuation) = AsyncStream.makeStream(of: ReceivedFile.self, bufferingPolicy: .bufferingNewest(1024))
         let id = UUID()
-        await queue.perform { self.fileContinuations[id] = continuation }
+        await queue.perform {
+            // NB: a stopped connection receives no more files: the stream ends at once.
+            guard self.lifecycle != .stopped else { return continuation.finish() }
+            self.fileContinuations[id] = continuation
+        }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             self.queue.runElsewhere { self.fileContinuations[id] = nil }

@@ -329,7 +329,8 @@ public final class WatchConnection: @unchecked Sendable {
         }
     }
 
-    /// A stream of diagnostic events from now on.
+    /// A stream of diagnostic events from now on; it ends when the connection stops (at once, if it
+    /// has stopped already).
     ///
     /// While no stream is open, the connection does not make each request's `requestAccepted` and
     /// `requestSettled` events (two allocations a request, for no one). They are made when the
@@ -338,7 +339,11 @@ public final class WatchConnection: @unchecked Sendable {
     public func events() async -> AsyncStream<LinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
         let id = UUID()
-        await queue.perform { self.eventContinuations[id] = continuation }
+        await queue.perform {
+            // NB: a stopped connection makes no more events: the stream ends at once.
+            guard self.lifecycle != .stopped else { return continuation.finish() }
+            self.eventContinuations[id] = continuation
+        }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             self.queue.runElsewhere { self.eventContinuations[id] = nil }
