@@ -162,7 +162,7 @@ struct WatchLinkBenchmark {
         for (name, run) in [("global executor", concurrentRuns.ours), ("connection's executor", concurrentRuns.pinned)] {
             let ours = rate(count, run.elapsed)
             print(
-                "ours   non-durable throughput, \(concurrency) concurrent tasks on the \(name): \(format(ours)) round trips/s  CPU \(format(micros(run.cpu) / Double(count))) µs/round trip"
+                "ours   non-durable throughput, \(concurrency) concurrent tasks on the \(name): \(format(ours)) round trips/s  CPU \(format(micros(run.cpu) / Double(count))) µs/round trip (the watch \(format(micros(run.watchCPU) / Double(count))))"
             )
             ratios.append("\(String(format: "%.3f", ours / max(pipelinedRate, 0.001)))x on the \(name)")
         }
@@ -197,10 +197,18 @@ struct WatchLinkBenchmark {
         )
     }
 
-    /// What a part of a run took: time, and CPU of both processes.
+    /// What a part of a run took: time, and CPU of both processes (and of the watch's alone).
     struct Run {
         var elapsed = Duration.zero
         var cpu = Duration.zero
+        var watchCPU = Duration.zero
+
+        /// Adds a block that took `elapsed`, from CPU readings `before` and `after`.
+        mutating func add(_ elapsed: Duration, from before: (Duration, Duration), to after: (Duration, Duration)) {
+            self.elapsed += elapsed
+            cpu += (after.0 + after.1) - (before.0 + before.1)
+            watchCPU += after.1 - before.1
+        }
     }
 
     /// Runs `floor`, `ours` and `pinned` (when given) in `blocks` alternating blocks that add up to
@@ -216,7 +224,7 @@ struct WatchLinkBenchmark {
         var oursRun = Run()
         var pinnedRun = Run()
         var secondFloorRun = Run()
-        func cpu() -> Duration { CPUTime.ofSelf() + CPUTime.of(watch) }
+        func cpu() -> (Duration, Duration) { (CPUTime.ofSelf(), CPUTime.of(watch)) }
         // NB: each block starts on a quiet machine: without a pause, a block inherits the threads
         // of the one before it still winding down (the pool's, a connection's), which then compete
         // with it for the two cores; whichever part ran second paid for the first.
@@ -225,23 +233,19 @@ struct WatchLinkBenchmark {
             let size = count / blocks + (block < count % blocks ? 1 : 0)
             settle()
             var before = cpu()
-            floorRun.elapsed += try floor(size)
-            floorRun.cpu += cpu() - before
+            floorRun.add(try floor(size), from: before, to: cpu())
             settle()
             before = cpu()
-            oursRun.elapsed += try await ours(size)
-            oursRun.cpu += cpu() - before
+            oursRun.add(try await ours(size), from: before, to: cpu())
             if let pinned {
                 settle()
                 before = cpu()
-                pinnedRun.elapsed += try await pinned(size)
-                pinnedRun.cpu += cpu() - before
+                pinnedRun.add(try await pinned(size), from: before, to: cpu())
             }
             if let secondFloor {
                 settle()
                 before = cpu()
-                secondFloorRun.elapsed += try secondFloor(size)
-                secondFloorRun.cpu += cpu() - before
+                secondFloorRun.add(try secondFloor(size), from: before, to: cpu())
             }
         }
         return (floorRun, (oursRun, pinnedRun), secondFloorRun)
@@ -386,7 +390,7 @@ struct WatchLinkBenchmark {
         for (name, run) in [("global executor", oursRuns.ours), ("connection's executor", oursRuns.pinned)] {
             let oursRate = rate(count, run.elapsed)
             print(
-                "ours   durable sends (accepted = recorded + fsynced), \(senders) concurrent tasks on the \(name): \(format(oursRate)) sends/s  CPU \(format(micros(run.cpu) / Double(count))) µs/send (both processes)"
+                "ours   durable sends (accepted = recorded + fsynced), \(senders) concurrent tasks on the \(name): \(format(oursRate)) sends/s  CPU \(format(micros(run.cpu) / Double(count))) µs/send (both processes; the watch \(format(micros(run.watchCPU) / Double(count))))"
             )
             ratios.append("\(String(format: "%.3f", oursRate / max(floorRate, 0.001)))x on the \(name)")
             bothRatios.append("\(String(format: "%.3f", oursRate / max(bothRate, 0.001)))x on the \(name)")

@@ -125,6 +125,26 @@ extension WatchConnection {
     /// safe (accepting a request, running a handler, answering) is performed.
     func perform(_ actions: [LinkAction]) {
         guard storageError == nil else { return }
+        // NB: several live messages (a group's requests or answers, released by one sync) go to
+        // the session together, in one write on the socket transport instead of one each.
+        guard Self.sendsSeveralMessages(actions) else { return performEach(actions) }
+        session.sendingMessagesTogether { performEach(actions) }
+    }
+
+    /// Whether `actions` send more than one live message.
+    static func sendsSeveralMessages(_ actions: [LinkAction]) -> Bool {
+        var messages = 0
+        for action in actions {
+            guard case .send(.message, _, _) = action else { continue }
+            messages += 1
+            if messages > 1 { return true }
+        }
+        return false
+    }
+
+    /// ``perform(_:)``'s work.
+    private func performEach(_ actions: [LinkAction]) {
+        guard storageError == nil else { return }
         var pendingRecords: [DurableRecord] = []
         for action in actions {
             switch action {

@@ -163,11 +163,15 @@ extension WatchConnection {
             failStorage(failure)
             return
         }
-        while let group = pendingGroups.first, group.lsn <= synced {
-            pendingGroups.removeFirst()
-            perform(group.effects)
-            guard storageError == nil else { return }
+        // NB: the messages of every group this sync covers go to the session together.
+        session.sendingMessagesTogether {
+            while let group = pendingGroups.first, group.lsn <= synced {
+                pendingGroups.removeFirst()
+                perform(group.effects)
+                guard storageError == nil else { return }
+            }
         }
+        guard storageError == nil else { return }
         let covered = syncWaiters.prefix { $0.lsn <= synced }
         syncWaiters.removeFirst(covered.count)
         for waiter in covered { waiter.body(nil) }

@@ -41,6 +41,14 @@ public protocol WatchSession: AnyObject {
     func transferUserInfo(_ data: Data, replacingQueued key: UUID) throws(WatchLinkError)
     /// Replaces the application context.
     func updateApplicationContext(_ data: Data) throws(WatchLinkError)
+    /// Runs `body`, sending the live messages it sends on this thread together: in order, in as
+    /// few writes as the transport can make, at the latest when `body` returns. A message sent
+    /// this way counts as handed off once ``sendMessage(_:)`` returns; if the write then fails, it
+    /// is lost as a message lost after hand-off is. Calls may nest (the outermost one sends).
+    ///
+    /// A ``WatchConnection`` sends the messages of a group of effects this way (the requests and
+    /// answers a durable sync released), so they cost one write instead of one each.
+    func sendingMessagesTogether(_ body: () -> Void)
 
     /// Queues the file at `url` with `metadata`; the delegate hears `sessionDidFinishFileTransfer` once.
     ///
@@ -74,6 +82,9 @@ extension WatchSession {
 
     /// `false`: callbacks are handled on another thread.
     public var allowsCallsFromCallbacks: Bool { false }
+
+    /// Runs `body`; its messages are sent one by one, as they are sent.
+    public func sendingMessagesTogether(_ body: () -> Void) { body() }
 
     /// Hands user info sent for `purpose` to the session: a request's copies under the request's
     /// id, so a re-send takes its queued copy's place (``transferUserInfo(_:replacingQueued:)``);

@@ -22,8 +22,10 @@ extension SocketSession {
         var isEmpty: Bool { frames.isEmpty }
 
         /// Whether a writer other than the reader should send the queue now: always, except in the
-        /// reader's run of message frames, whose end sends it (unless the rest of a frame waits).
-        func isDue(readerBatching: Bool) -> Bool { !frames.isEmpty && (!readerBatching || startsWithRest) }
+        /// reader's run of message frames or while a thread gathers its messages (see
+        /// ``SocketSession/sendingMessagesTogether(_:)``), whose end sends it (unless the rest of a
+        /// frame waits).
+        func isDue(batching: Bool) -> Bool { !frames.isEmpty && (!batching || startsWithRest) }
 
         mutating func append(_ frame: [UInt8]) {
             frames.append(frame)
@@ -151,14 +153,17 @@ extension SocketSession {
         state.withLock { state in state.reader.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
-    /// Where a message sent on this thread went (see ``batchIfReader(_:)``).
+    /// Where a message sent on this thread went (see ``queueIfBatching(_:)``).
     enum ReaderBatching {
-        /// This is not the reading thread: the caller writes the frame itself.
+        /// This is neither the reading thread nor a thread gathering its messages (or the queue
+        /// has no room for a gatherer's): the caller writes the frame itself.
         case notReader
-        /// Queued, to go out when the run of frames it answers ends.
+        /// Queued, to go out when the run of frames it answers, or the gathering, ends.
         case batched
-        /// Queued, and the queue is now large enough to go out at once.
+        /// Queued by the reader, and the queue is now large enough to go out at once.
         case full
+        /// Queued by a gathering thread, and the queue is now large enough to go out at once.
+        case gatheredFull
         /// The reading thread, outside a run of message frames: it writes the frame now.
         case outsideRun
         /// The connection is gone (or the queue for it is full, and it was dropped).
@@ -173,11 +178,23 @@ extension SocketSession {
     /// with 64 KiB from tasks on the connection's executor, in `watchlink-benchmark`).
     static let maximumReaderBatch = 2_048
 
-    /// Queues `frame` when called on the reading thread in a run of message frames; otherwise
-    /// says why not.
-    func batchIfReader(_ frame: [UInt8]) -> ReaderBatching {
+    /// Queues `frame` when called on the reading thread in a run of message frames, or on a thread
+    /// gathering its messages; otherwise says why not.
+    func queueIfBatching(_ frame: [UInt8]) -> ReaderBatching {
         state.withLock { state in
-            guard let reader = state.reader, pthread_equal(reader, pthread_self()) != 0 else { return .notReader }
+            guard let reader = state.reader, pthread_equal(reader, pthread_self()) != 0 else {
+                guard let gatherer = state.gatherer, pthread_equal(gatherer, pthread_self()) != 0 else { return .notReader }
+                guard state.fd >= 0 else { return .notConnected }
+                // NB: past the room other threads have, the frame is written as any other thread's
+                // (after the queue, so in order).
+                let queued = pendingReplies.withLock { pending -> Int? in
+                    guard pending.bytes + frame.count <= Self.maximumSharedBytes else { return nil }
+                    pending.append(frame)
+                    return pending.bytes
+                }
+                guard let queued else { return .notReader }
+                return queued >= Self.maximumReaderBatch ? .gatheredFull : .batched
+            }
             guard state.fd >= 0 else { return .notConnected }
             guard state.readerBatching else { return .outsideRun }
             guard let queued = queueFromReader(frame, fd: state.fd) else { return .notConnected }
@@ -197,6 +214,54 @@ extension SocketSession {
         }
         if queued == nil { shutdown(fd, Int32(SHUT_RDWR)) }
         return queued
+    }
+
+    /// Runs `body`, sending the messages it sends on this thread together (see
+    /// ``WatchSession/sendingMessagesTogether(_:)``).
+    ///
+    /// On the reading thread, outside a run of message frames, `body` is made such a run: its
+    /// messages are queued and written as the run's are (never waiting). On another thread, its
+    /// messages are queued in ``pendingReplies`` as the reader's are, so no message sent later,
+    /// from any thread, overtakes them, and written once 2 KiB is queued and when `body` returns,
+    /// if no other thread holds the socket (else that thread sends them when it lets go, or the
+    /// reply writer does): as for any thread but the reader, this thread waits for another writer
+    /// only once 1 MiB is queued.
+    /// Within a run, within this thread's own gathering, or while another thread gathers, `body`
+    /// just runs (its messages then go as they would without it).
+    public func sendingMessagesTogether(_ body: () -> Void) {
+        enum Role { case reader, gatherer, inside }
+        let role = state.withLock { state -> Role in
+            let thread = pthread_self()
+            if let reader = state.reader, pthread_equal(reader, thread) != 0 {
+                guard !state.readerBatching else { return .inside }
+                state.readerBatching = true
+                return .reader
+            }
+            guard state.gatherer == nil, state.fd >= 0 else { return .inside }
+            state.gatherer = thread
+            return .gatherer
+        }
+        body()
+        switch role {
+        case .inside:
+            break
+        case .reader:
+            endReaderBatch()
+        case .gatherer:
+            state.withLock { $0.gatherer = nil }
+            flushGathered()
+        }
+    }
+
+    /// Sends the queue a gathering thread filled, if the socket is free; else leaves it to the
+    /// thread holding the socket (every writer sends the queue) and wakes the reply writer too.
+    func flushGathered() {
+        gatheredFlushes.add(1, ordering: .relaxed)
+        let sent = writeLock.withLockIfAvailable { _ -> Bool in
+            sendPendingReplies()
+            return true
+        }
+        if sent == nil { wakeReplyWriter() }
     }
 
     /// Ends the reader's run of message frames, writing what it queued.
@@ -316,13 +381,13 @@ extension SocketSession {
         if !writeAll(fd, Self.joined(frames)) { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
-    /// Whether the queue is due (``PendingFrames/isDue(readerBatching:)``).
+    /// Whether the queue is due (``PendingFrames/isDue(batching:)``).
     ///
     /// NB: the state lock, then the queue's, never nested: elsewhere the queue's lock is taken
     /// inside the state lock.
     func queueIsDue() -> Bool {
-        let batching = state.withLock { $0.readerBatching }
-        return pendingReplies.withLock { $0.isDue(readerBatching: batching) }
+        let batching = state.withLock { $0.isBatching }
+        return pendingReplies.withLock { $0.isDue(batching: batching) }
     }
 
     /// Sends queued replies if the write lock is free (a writer that is not the reader calls this

@@ -76,6 +76,13 @@ public final class SocketSession: WatchSession, Sendable {
         /// own frame, so no later message overtakes them) and written together when the run ends
         /// (see ``serve(_:)``).
         var readerBatching = false
+        /// A thread other than the reader gathering the messages it sends for one write (see
+        /// ``sendingMessagesTogether(_:)``): they are queued in ``pendingReplies`` as the reader's
+        /// are in its run, and the queue is not due meanwhile.
+        var gatherer: pthread_t?
+
+        /// Whether the queue waits for a batch to end: the reader's run, or a gatherer's.
+        var isBatching: Bool { readerBatching || gatherer != nil }
         /// The reader queued user info or a context, which the reply writer is to send.
         var userInfoFlushRequested = false
         var contextFlushRequested = false
@@ -118,6 +125,9 @@ public final class SocketSession: WatchSession, Sendable {
     /// reply writer does when another writer holds the socket, and may then join several into one
     /// write: ``writes`` can be fewer.)
     let readerFlushes = Atomic<Int>(0)
+    /// The times a thread gathering its messages (``sendingMessagesTogether(_:)``) sent on what it
+    /// queued: once the queue reached ``maximumReaderBatch``, and when it stopped gathering.
+    let gatheredFlushes = Atomic<Int>(0)
     /// Wakes the connection's reply writer when a control frame is queued or the connection ends.
     let replySignal = NSCondition()
     /// Wakes the file sender when a file is queued or cancelled, or the connection ends.
@@ -199,13 +209,16 @@ public final class SocketSession: WatchSession, Sendable {
         try precheck(data, .message)
         let sent: Bool
         let frame = Self.frame(.message, data)
-        switch batchIfReader(frame) {
+        switch queueIfBatching(frame) {
         case .notReader: sent = write(frame)
         case .outsideRun: sent = writeFromReader(frame)
         case .batched: sent = true
         case .full:
             readerFlushes.add(1, ordering: .relaxed)
             sent = flushFromReader()
+        case .gatheredFull:
+            flushGathered()
+            sent = true
         case .notConnected: sent = false
         }
         guard sent else { throw WatchLinkError(.notReachable, "counterpart not connected") }
