@@ -87,6 +87,106 @@ import Testing
         #expect(Self.messages(3, from: link.peer) == ["one", "two", "three"])
     }
 
+    @Test func gatheringsAmongConcurrentSendersLoseNothingAndKeepEachSendersOrder() throws {
+        let link = try Self.link()
+        defer { link.close() }
+        let (session, peer) = (link.session, link.peer)
+        let senders = 6
+        let perSender = 200
+        // Each body names its sender and number, and its length and filling follow from them, so a
+        // frame cut, interleaved with another or sent twice shows.
+        @Sendable func body(_ sender: Int, _ n: Int) -> [UInt8] {
+            [UInt8(sender), UInt8(n >> 8), UInt8(n & 0xFF)]
+                + [UInt8](repeating: UInt8((sender * 31 + n) & 0xFF), count: (n * 37 + sender) % 3_000)
+        }
+        let failures = Mutex(0)
+        let done = DispatchGroup()
+        for sender in 0..<senders {
+            done.enter()
+            Thread.detachNewThread {
+                @Sendable func send(_ n: Int) {
+                    do { try session.sendMessage(Data(body(sender, n))) } catch { failures.withLock { $0 += 1 } }
+                }
+                // Even senders gather their messages in groups of 1 to 7 (only one thread gathers at
+                // a time; the others' groups then go as sent), odd ones send each on its own.
+                var n = 0
+                while n < perSender {
+                    let group = min(1 + (n + sender) % 7, perSender - n)
+                    if sender.isMultiple(of: 2) {
+                        session.sendingMessagesTogether { for k in n..<(n + group) { send(k) } }
+                    } else {
+                        for k in n..<(n + group) { send(k) }
+                    }
+                    n += group
+                }
+                done.leave()
+            }
+        }
+        var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
+        var next = [Int](repeating: 0, count: senders)
+        var received = 0
+        var damaged = 0
+        // NB: a frame left queued with nobody to send it would stop this loop at the peer's
+        // 20-second receive timeout, short of every frame.
+        while received < senders * perSender, let frame = reader.next() {
+            guard frame.kind == SocketSession.Kind.message.rawValue else { continue }
+            received += 1
+            guard frame.body.count >= 3, Int(frame.body[0]) < senders else {
+                damaged += 1
+                continue
+            }
+            let sender = Int(frame.body[0])
+            let n = Int(frame.body[1]) << 8 | Int(frame.body[2])
+            if frame.body != body(sender, n) || n != next[sender] { damaged += 1 }
+            next[sender] = n + 1
+        }
+        done.wait()
+        #expect(failures.withLock { $0 } == 0)
+        #expect(received == senders * perSender)
+        #expect(damaged == 0)
+        #expect(next == [Int](repeating: perSender, count: senders))
+        #expect(session.state.withLock { $0.gatherer == nil })
+    }
+
+    @Test func aMessageQueuedWhileTheLastWriteOfAGatheringWaitsIsSentWhenItEnds() throws {
+        let link = try Self.link()
+        defer { link.close() }
+        let (session, peer) = (link.session, link.peer)
+        let fd = session.state.withLock { $0.fd }
+        // The socket filled with whole frames (the peer does not read yet), so the write that ends
+        // the next gathering waits for room, holding the socket.
+        var fillers = 0
+        let filler = WriteBatchingTests.frame(Array("filler".utf8) + [UInt8](repeating: 0x66, count: 94))
+        while filler.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }) == filler.count {
+            fillers += 1
+        }
+        #expect(errno == EAGAIN || errno == EWOULDBLOCK)
+        let gathered = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            session.sendingMessagesTogether { try? session.sendMessage(Data("gathered".utf8)) }
+            gathered.signal()
+        }
+        // NB: that thread holds the socket from when it starts writing until the peer reads.
+        var held = false
+        for _ in 0..<2_000 where !held {
+            held = session.writeLock.withLockIfAvailable { _ in true } == nil
+            if !held { usleep(1_000) }
+        }
+        #expect(held)
+        // Sent meanwhile from this thread: the socket is held, so it is queued, and this thread
+        // leaves it to the holder (it does not wait); the holder must send it once its write ends.
+        try session.sendMessage(Data("marker".utf8))
+        var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
+        var bodies: [String] = []
+        // NB: a marker left queued would stop this loop at the peer's 20-second receive timeout.
+        while bodies.count < fillers + 2, let frame = reader.next() {
+            if frame.kind == SocketSession.Kind.message.rawValue { bodies.append(String(decoding: frame.body, as: UTF8.self)) }
+        }
+        #expect(bodies.count == fillers + 2)
+        #expect(bodies.suffix(2) == ["gathered", "marker"])
+        #expect(gathered.wait(timeout: .now() + 20) == .success)
+    }
+
     @Test func gatheringsNestAndTheOutermostSends() throws {
         let link = try Self.link()
         defer { link.close() }

@@ -42,9 +42,10 @@ public protocol WatchSession: AnyObject {
     /// Replaces the application context.
     func updateApplicationContext(_ data: Data) throws(WatchLinkError)
     /// Runs `body`, sending the live messages it sends on this thread together: in order, in as
-    /// few writes as the transport can make, at the latest when `body` returns. A message sent
-    /// this way counts as handed off once ``sendMessage(_:)`` returns; if the write then fails, it
-    /// is lost as a message lost after hand-off is. Calls may nest (the outermost one sends).
+    /// few writes as the transport can make, when `body` returns (or, if another writer holds the
+    /// transport then, as soon as it lets go). A message sent this way counts as handed off once
+    /// ``sendMessage(_:)`` returns; if the write then fails, it is lost as a message lost after
+    /// hand-off is, with no error to the caller. Calls may nest (the outermost one sends).
     ///
     /// A ``WatchConnection`` sends the messages of a group of effects this way (the requests and
     /// answers a durable sync released), so they cost one write instead of one each.

@@ -222,12 +222,15 @@ extension SocketSession {
     /// On the reading thread, outside a run of message frames, `body` is made such a run: its
     /// messages are queued and written as the run's are (never waiting). On another thread, its
     /// messages are queued in ``pendingReplies`` as the reader's are, so no message sent later,
-    /// from any thread, overtakes them, and written once 2 KiB is queued and when `body` returns,
-    /// if no other thread holds the socket (else that thread sends them when it lets go, or the
-    /// reply writer does): as for any thread but the reader, this thread waits for another writer
-    /// only once 1 MiB is queued.
-    /// Within a run, within this thread's own gathering, or while another thread gathers, `body`
-    /// just runs (its messages then go as they would without it).
+    /// from any thread, overtakes them. They are written when `body` returns: by this thread if no
+    /// other holds the socket, else by the one that does once it lets go (every writer sends the
+    /// queue), or by the reply writer, which is woken. Each time 2 KiB is queued, this thread writes
+    /// the queue if the socket is free; if not, the queue waits for the next 2 KiB or the end (while
+    /// a thread gathers, the queue is not due for others). As for any thread but the reader, this
+    /// thread waits for another writer only once 1 MiB is queued. Meanwhile control frames and
+    /// other threads' messages that found the socket held wait in the queue too, until `body`
+    /// returns. Within a run, within this thread's own gathering, or while another thread gathers,
+    /// `body` just runs (its messages then go as they would without it).
     public func sendingMessagesTogether(_ body: () -> Void) {
         enum Role { case reader, gatherer, inside }
         let role = state.withLock { state -> Role in
@@ -249,19 +252,25 @@ extension SocketSession {
             endReaderBatch()
         case .gatherer:
             state.withLock { $0.gatherer = nil }
-            flushGathered()
+            flushGathered(ending: true)
         }
     }
 
-    /// Sends the queue a gathering thread filled, if the socket is free; else leaves it to the
-    /// thread holding the socket (every writer sends the queue) and wakes the reply writer too.
-    func flushGathered() {
-        gatheredFlushes.add(1, ordering: .relaxed)
+    /// Sends the queue a gathering thread filled, if the socket is free. Once the gathering has
+    /// ended, what others queued while this thread wrote is sent too (as every writer does after
+    /// its own frame); and if another thread holds the socket, it sends the queue once it lets go,
+    /// and the reply writer is woken as well.
+    func flushGathered(ending: Bool) {
         let sent = writeLock.withLockIfAvailable { _ -> Bool in
             sendPendingReplies()
             return true
         }
-        if sent == nil { wakeReplyWriter() }
+        if sent != nil {
+            gatheredFlushes.add(1, ordering: .relaxed)
+            if ending { flushReplies() }
+        } else if ending {
+            wakeReplyWriter()
+        }
     }
 
     /// Ends the reader's run of message frames, writing what it queued.

@@ -125,8 +125,9 @@ public final class SocketSession: WatchSession, Sendable {
     /// reply writer does when another writer holds the socket, and may then join several into one
     /// write: ``writes`` can be fewer.)
     let readerFlushes = Atomic<Int>(0)
-    /// The times a thread gathering its messages (``sendingMessagesTogether(_:)``) sent on what it
-    /// queued: once the queue reached ``maximumReaderBatch``, and when it stopped gathering.
+    /// The times a thread gathering its messages (``sendingMessagesTogether(_:)``) wrote what was
+    /// queued itself: on reaching ``maximumReaderBatch`` and when it stopped gathering, each time
+    /// the socket was free.
     let gatheredFlushes = Atomic<Int>(0)
     /// Wakes the connection's reply writer when a control frame is queued or the connection ends.
     let replySignal = NSCondition()
@@ -217,7 +218,7 @@ public final class SocketSession: WatchSession, Sendable {
             readerFlushes.add(1, ordering: .relaxed)
             sent = flushFromReader()
         case .gatheredFull:
-            flushGathered()
+            flushGathered(ending: false)
             sent = true
         case .notConnected: sent = false
         }
