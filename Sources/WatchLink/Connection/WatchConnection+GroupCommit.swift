@@ -217,6 +217,14 @@ extension WatchConnection {
         var rest: [LinkAction] = []
         var needsSync = false
         var compacts = false
+        // NB: both arrays sized once, from a first pass that only counts, not grown as they fill.
+        var (recordCount, total) = (0, 0)
+        for list in lists {
+            total += list.count
+            for case .persist in list { recordCount += 1 }
+        }
+        records.reserveCapacity(recordCount)
+        rest.reserveCapacity(total - recordCount)
         for action in lists.joined() {
             switch action {
             case .persist(let record): records.append(record)

@@ -213,6 +213,8 @@ extension LinkEngine {
     mutating func start(_ request: WireRequest, as entry: InboxKey, now: WatchTimestamp) -> [LinkAction] {
         let key = request.idempotencyKey
         var actions: [LinkAction] = []
+        // NB: sized once for a durable start (its mark, the sync and the run), not grown twice.
+        actions.reserveCapacity(3)
         if let horizon = inboxHorizon, request.deadline <= horizon {
             // NB: it may have run and been forgotten when the clock read later than it does now, so
             // it is not run, and the answer says it may have run (not "expired": that means it did not).

@@ -42,7 +42,7 @@ extension LinkEngine {
         }
         var batch = SettleBatch()
         while outbox.count >= configuration.outboxLimit, let oldest = outboxOrder.first {
-            batch.after.append(.event(.outboxOverflow(oldest)))
+            batch.notify(.event(.outboxOverflow(oldest)))
             settle(
                 oldest,
                 .failure(
@@ -57,16 +57,16 @@ extension LinkEngine {
                 // NB: a non-durable request leaves no record of its sequence; reserve a block durably so
                 // a restarted sender never reuses one while an older request may still be delivered.
                 reservedSequences = nextSequence + Self.sequenceReservation
-                batch.persists.append(.persist(.orderedNextSequence(reservedSequences)))
+                batch.persist(.orderedNextSequence(reservedSequences))
             }
         }
         let entry = OutboxEntry(request: request, strategy: strategy, retry: retry)
         outbox[id] = Pending(entry: entry, nextAttemptAt: nil)
         if let sequence = request.sequence { outboxSequences.insert(sequence) }
         outboxOrder.append(id)
-        if request.isDurable { batch.persists.append(.persist(.outboxAdded(entry))) }
-        batch.after.append(.accepted(id))
-        if reportsRequestEvents { batch.after.append(.event(.requestAccepted(id))) }
+        if request.isDurable { batch.persist(.outboxAdded(entry)) }
+        batch.notify(.accepted(id))
+        if reportsRequestEvents { batch.notify(.event(.requestAccepted(id))) }
         let sends = transmit(id, now: now, batch: &batch)
         return finish(batch.take(then: sends), now: now)
     }
@@ -184,7 +184,7 @@ extension LinkEngine {
         }
         let delay = max(pending.entry.retry.delay(forAttempt: pending.attempts, using: &random), .milliseconds(1))
         outbox[id]?.nextAttemptAt = now.advanced(by: delay)
-        batch.after.append(.event(.retryScheduled(id, attempt: pending.attempts, delay: delay)))
+        batch.notify(.event(.retryScheduled(id, attempt: pending.attempts, delay: delay)))
     }
 
     /// Removes `id` from the outbox with `outcome`: its record joins the batch, its completion follows the sync.
@@ -204,12 +204,12 @@ extension LinkEngine {
         let request = pending.entry.request
         if request.isDurable {
             let response = WireResponse(requestID: id, idempotencyKey: request.idempotencyKey, outcome: outcome, createdAt: now)
-            batch.persists.append(.persist(.outboxSettled(id, response)))
+            batch.persist(.outboxSettled(id, response))
         }
-        batch.after.append(.complete(id, outcome))
+        batch.notify(.complete(id, outcome))
         if reportsRequestEvents {
             let code: WatchLinkError.Code? = if case .failure(let error) = outcome { error.code } else { nil }
-            batch.after.append(.event(.requestSettled(id, code)))
+            batch.notify(.event(.requestSettled(id, code)))
         }
     }
 

@@ -365,47 +365,51 @@ package struct LinkEngine: Sendable {
     }
 
     mutating func noteFailure(into batch: inout SettleBatch) {
-        if let changed = health.recordFailure() { batch.after.append(.event(.healthChanged(changed))) }
+        if let changed = health.recordFailure() { batch.notify(.event(.healthChanged(changed))) }
     }
 
     mutating func noteSuccess(into batch: inout SettleBatch) {
-        if let changed = health.recordSuccess() { batch.after.append(.event(.healthChanged(changed))) }
+        if let changed = health.recordSuccess() { batch.notify(.event(.healthChanged(changed))) }
     }
 }
 
 /// Actions gathered while settling requests: all records, one sync, then the notifications.
+///
+/// NB: one array, in that order as it is built (a record goes in ahead of the sync, a
+/// notification at the end), sized once for a request's usual actions: separate arrays for the
+/// records and the notifications cost an allocation each, and a third to join them.
 struct SettleBatch {
-    var persists: [LinkAction] = []
-    var after: [LinkAction]
+    /// The records, then (with at least one record) the sync, then the notifications.
+    private(set) var actions: [LinkAction]
+    /// How many records lead ``actions``.
+    private var records = 0
 
     /// An empty batch.
     init() {
-        // NB: room for a request's usual notifications (accepted or completed, and its event) and
-        // a send, so the array they gather in is allocated once, not grown.
-        after = []
-        after.reserveCapacity(4)
+        // NB: room for a request's record, the sync, its notifications (accepted or completed,
+        // and its event), a send and one more, so the array is allocated once, not grown.
+        actions = []
+        actions.reserveCapacity(6)
     }
 
-    var actions: [LinkAction] {
-        guard !persists.isEmpty else { return after }
-        var actions = persists
-        actions.reserveCapacity(persists.count + 1 + after.count)
-        actions.append(.sync)
-        actions += after
-        return actions
+    /// Adds a record ahead of the sync (made by the first record).
+    mutating func persist(_ record: DurableRecord) {
+        actions.insert(.persist(record), at: records)
+        records += 1
+        if records == 1 { actions.insert(.sync, at: 1) }
     }
 
-    /// ``actions``, then `extra`, taken out of the batch, which is left empty: without records, the
-    /// notifications' own array, `extra` appended in place.
+    /// Adds a notification after the sync.
+    mutating func notify(_ action: LinkAction) {
+        actions.append(action)
+    }
+
+    /// ``actions``, then `extra`, taken out of the batch, which is left empty; `extra` is appended
+    /// in place.
     mutating func take(then extra: [LinkAction]) -> [LinkAction] {
-        guard persists.isEmpty else {
-            let taken = actions + extra
-            persists = []
-            after = []
-            return taken
-        }
         var taken: [LinkAction] = []
-        swap(&taken, &after)
+        swap(&taken, &actions)
+        records = 0
         taken += extra
         return taken
     }
