@@ -137,6 +137,68 @@ import Testing
         #expect(try WatchPayload.decode([String: [Int]].self, from: WatchPayload.encode([String: [Int]]())) == [:])
     }
 
+    /// The bytes of `value` as the general path writes them: an array, the deferred nodes spliced in.
+    static func generalBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let root = PayloadEncodingNode(parent: nil, key: nil)
+        if PayloadFormat.isScalar(T.self) {
+            try root.write(value, key: nil)
+            return [PayloadFormat.marker, PayloadFormat.version] + root.content
+        }
+        try value.encode(to: root)
+        var out: [UInt8] = [PayloadFormat.marker, PayloadFormat.version]
+        try root.writeOut(into: &out)
+        return out
+    }
+
+    /// A struct of `count` entries, for counts and lengths whose LEB128 takes one to three bytes.
+    struct Wide: Encodable {
+        var count: Int
+        var filler: Int
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for n in 0..<count {
+                try container.encode(String(repeating: "v", count: filler), forKey: Key(stringValue: "k\(n)"))
+            }
+        }
+    }
+
+    /// A value written through a single-value container.
+    struct Wrapped: Encodable {
+        var inner: [Int]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(inner)
+        }
+    }
+
+    @Test func aPayloadWrittenInOnePieceIsTheBytesTheGeneralPathWrites() throws {
+        func check<T: Encodable>(_ value: T, _ label: String) throws {
+            #expect([UInt8](try WatchPayload.encode(value)) == (try Self.generalBytes(value)), "\(label)")
+        }
+        try check("text", "string")
+        try check(String(repeating: "é", count: 10_000), "long string")
+        try check(Int.min, "int")
+        try check(Data(repeating: 7, count: 300), "data")
+        try check(true, "bool")
+        try check(-0.5, "double")
+        try check(Point(x: 1, y: 2), "small struct")
+        try check([1, 2, 3], "array")
+        try check([Int](), "empty array")
+        try check(Everything(), "everything")
+        try check(Interleaved(left: [1, 2], right: ["a", "b"]), "deferred nodes")
+        try check(Derived(), "super encoder")
+        try check(Wrapped(inner: [4, 5]), "single value")
+        for (count, filler) in [(1, 0), (127, 0), (128, 0), (200, 100), (20, 1_000), (3, 20_000)] {
+            try check(Wide(count: count, filler: filler), "\(count) entries of \(filler) bytes")
+        }
+    }
+
     @Test func itIsSmallerAndReadsJSONToo() throws {
         let value = Named(items: [.init(name: "a", count: 1), .init(name: "b", count: 2)])
         let binary = try WatchPayload.encode(value)

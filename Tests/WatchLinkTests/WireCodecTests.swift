@@ -49,6 +49,40 @@ import Testing
         }
     }
 
+    /// A frame as the fields' writer puts it in a growing array.
+    static func arrayFrame(_ kind: WireBinary.Kind, _ write: (inout ByteWriter) -> Void) -> [UInt8] {
+        var out = ByteWriter(capacity: 0)
+        out.byte(WireBinary.marker)
+        out.byte(UInt8(WireFrame.protocolVersion))
+        out.byte(kind.rawValue)
+        write(&out)
+        return out.bytes
+    }
+
+    @Test func aFrameWrittenInOnePieceIsTheBytesOfItsFields() {
+        var full = request(payload: Data(repeating: 9, count: 20_000))
+        full.sequence = 7
+        full.floor = 3
+        full.target = LinkIncarnation(boot: 1, nonce: 2)
+        full.isDurable = true
+        full.runsInArrivalOrder = true
+        for request in [request(), request(payload: Data()), full] {
+            #expect([UInt8](WireBinary.encode(request)) == Self.arrayFrame(.request) { WireBinary.write(request, into: &$0) })
+        }
+        var answered = WireResponse(
+            requestID: Self.id, idempotencyKey: "key", outcome: .success(Data(repeating: 1, count: 300)),
+            createdAt: WatchTimestamp(milliseconds: 9))
+        answered.incarnation = LinkIncarnation(boot: 4, nonce: 5)
+        answered.floor = 6
+        let refused = WireResponse(
+            requestID: Self.id, idempotencyKey: String(repeating: "k", count: 200),
+            outcome: .failure(WatchLinkError(.expired, "late", details: ["b": "2", "a": "1"])),
+            createdAt: WatchTimestamp(milliseconds: 10))
+        for response in [answered, refused] {
+            #expect([UInt8](WireBinary.encode(response)) == Self.arrayFrame(.response) { WireBinary.write(response, into: &$0) })
+        }
+    }
+
     @Test func requestRoundTrips() throws {
         let frame = WireFrame.request(request())
         #expect(try WireCodec.decode(WireCodec.encode(frame)) == frame)

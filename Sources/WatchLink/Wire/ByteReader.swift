@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads the primitives ``ByteWriter`` writes; every failure names the field being read.
+/// Reads the primitives a ``ByteSink`` writes; every failure names the field being read.
 ///
 /// It reads the bytes where they are (a frame's `Data`, a record's bytes), so it is made and
 /// used inside the `withUnsafeBytes` that lends them, and what it returns owns copies.

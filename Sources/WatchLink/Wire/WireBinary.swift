@@ -34,19 +34,35 @@ enum WireBinary {
     }
 
     static func encode(_ request: WireRequest) -> Data {
-        var out = header(.request, capacity: request.payload.count + request.typeKey.rawValue.utf8.count + 128)
-        write(request, into: &out)
-        return Data(out.bytes)
+        var counter = ByteCounter()
+        write(request, into: &counter)
+        return frame(.request, size: counter.count) { write(request, into: &$0) }
     }
 
     static func encode(_ response: WireResponse) -> Data {
-        var out = header(.response, capacity: (response.value?.count ?? 0) + 96)
-        write(response, into: &out)
-        return Data(out.bytes)
+        var counter = ByteCounter()
+        write(response, into: &counter)
+        return frame(.response, size: counter.count) { write(response, into: &$0) }
+    }
+
+    /// A frame of `kind` whose fields, `size` bytes counted beforehand, `fields` writes: into a
+    /// `Data` of that exact size (one allocation and one copy of each field, where an array built
+    /// first and then copied into a `Data` took two of each).
+    private static func frame(_ kind: Kind, size: Int, _ fields: (inout RawByteWriter) -> Void) -> Data {
+        var data = Data(count: 3 + size)
+        data.withUnsafeMutableBytes { raw in
+            var out = RawByteWriter(raw)
+            out.byte(marker)
+            out.byte(UInt8(WireFrame.protocolVersion))
+            out.byte(kind.rawValue)
+            fields(&out)
+            precondition(out.offset == raw.count, "a frame's fields wrote other than they counted")
+        }
+        return data
     }
 
     /// Appends a request's fields (no frame header).
-    static func write(_ request: WireRequest, into out: inout ByteWriter) {
+    static func write(_ request: WireRequest, into out: inout some ByteSink) {
         out.uuid(request.requestID)
         out.string(request.idempotencyKey)
         out.string(request.typeKey.rawValue)
@@ -71,7 +87,7 @@ enum WireBinary {
     }
 
     /// Appends a response's fields (no frame header).
-    static func write(_ response: WireResponse, into out: inout ByteWriter) {
+    static func write(_ response: WireResponse, into out: inout some ByteSink) {
         out.uuid(response.requestID)
         out.string(response.idempotencyKey)
         var flags: ResponseFlags = []
@@ -96,14 +112,6 @@ enum WireBinary {
             out.uint64(incarnation.nonce)
         }
         if let floor = response.floor { out.uint64(floor) }
-    }
-
-    private static func header(_ kind: Kind, capacity: Int) -> ByteWriter {
-        var out = ByteWriter(capacity: capacity)
-        out.byte(marker)
-        out.byte(UInt8(WireFrame.protocolVersion))
-        out.byte(kind.rawValue)
-        return out
     }
 
     /// Decodes a binary frame, read in place; fields are checked by the envelopes' own validation afterwards.

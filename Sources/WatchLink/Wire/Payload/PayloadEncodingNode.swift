@@ -151,6 +151,47 @@ final class PayloadEncodingNode: Encoder {
         }
     }
 
+    /// A whole payload: `marker` and `version`, then this node's value.
+    ///
+    /// NB: a node without deferred nodes (the common case) is written straight into a `Data` of
+    /// its exact size: one allocation and one copy of the content, where an array built first and
+    /// then copied into a `Data` took two of each.
+    func payload(marker: UInt8, version: UInt8) throws -> Data {
+        if let failure { throw failure }
+        let tag: UInt8?
+        switch kind {
+        case .single: tag = nil
+        case .keyed where deferred.isEmpty: tag = PayloadFormat.Tag.keyed.rawValue
+        case .unkeyed where deferred.isEmpty: tag = PayloadFormat.Tag.array.rawValue
+        case .empty, .keyed, .unkeyed:
+            var out: [UInt8] = []
+            out.reserveCapacity(content.count + 64)
+            out.append(marker)
+            out.append(version)
+            try writeOut(into: &out)
+            return Data(out)
+        }
+        let (count, length) = (UInt64(self.count), UInt64(content.count))
+        let header = tag == nil ? 0 : 1 + PayloadFormat.varintSize(count) + PayloadFormat.varintSize(length)
+        var data = Data(count: 2 + header + content.count)
+        data.withUnsafeMutableBytes { raw in
+            raw[0] = marker
+            raw[1] = version
+            var at = 2
+            if let tag {
+                raw[at] = tag
+                at += 1
+                at = PayloadFormat.writeVarint(count, into: raw, at: at)
+                at = PayloadFormat.writeVarint(length, into: raw, at: at)
+            }
+            content.withUnsafeBytes { bytes in
+                guard let source = bytes.baseAddress, let target = raw.baseAddress, !bytes.isEmpty else { return }
+                (target + at).copyMemory(from: source, byteCount: bytes.count)
+            }
+        }
+        return data
+    }
+
     /// Appends this node's value, with its deferred nodes spliced in.
     func writeOut(into out: inout [UInt8]) throws {
         if let failure { throw failure }

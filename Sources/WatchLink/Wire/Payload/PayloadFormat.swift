@@ -72,6 +72,29 @@ enum PayloadFormat {
         bytes.append(UInt8(rest))
     }
 
+    /// The bytes `value` takes as LEB128.
+    static func varintSize(_ value: UInt64) -> Int {
+        var (rest, size) = (value, 1)
+        while rest >= 0x80 {
+            rest >>= 7
+            size += 1
+        }
+        return size
+    }
+
+    /// Writes `value` as LEB128 into `bytes` at `offset`, which has room for it
+    /// (``varintSize(_:)``); returns the offset after it.
+    static func writeVarint(_ value: UInt64, into bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        var (rest, at) = (value, offset)
+        while rest >= 0x80 {
+            bytes[at] = UInt8(truncatingIfNeeded: rest) | 0x80
+            rest >>= 7
+            at += 1
+        }
+        bytes[at] = UInt8(rest)
+        return at + 1
+    }
+
     /// Appends a length-prefixed UTF-8 string (no tag).
     @inline(__always)
     static func appendText(_ text: String, to bytes: inout [UInt8]) {

@@ -18,30 +18,23 @@ public enum WatchPayload {
     /// - Throws: `encoding_failed` when the value's `encode(to:)` throws or misuses its encoder.
     public static func encode<T: Encodable>(_ value: T) throws(WatchLinkError) -> Data {
         let root = PayloadEncodingNode(parent: nil, key: nil)
-        var out: [UInt8] = []
+        // NB: room for a small value's entries, so they are not moved as the first few grow.
+        root.content.reserveCapacity(64)
         do {
             if PayloadFormat.isScalar(T.self) {
+                root.begin(.single, reusable: false)
                 try root.write(value, key: nil)
-                out.reserveCapacity(2 + root.content.count)
-                out += [PayloadFormat.marker, PayloadFormat.version]
-                out.append(contentsOf: root.content)
             } else {
                 try value.encode(to: root)
                 guard root.kind != .empty else {
                     throw EncodingError.invalidValue(
                         value, .init(codingPath: [], debugDescription: "top-level \(T.self) did not encode any values"))
                 }
-                // NB: sized once the values are encoded (room for the headers and for a few nested
-                // values written out of line), so the bytes are not moved as they grow.
-                out.reserveCapacity(root.content.count + 64)
-                out.append(PayloadFormat.marker)
-                out.append(PayloadFormat.version)
-                try root.writeOut(into: &out)
             }
+            return try root.payload(marker: PayloadFormat.marker, version: PayloadFormat.version)
         } catch {
             throw WatchLinkError(.encodingFailed, "cannot encode \(T.self): \(error)")
         }
-        return Data(out)
     }
 
     /// Encodes `response` in the encoding of `request`: JSON for a JSON request (from a peer of an
