@@ -93,19 +93,15 @@ import Testing
         let (session, peer) = (link.session, link.peer)
         let senders = 6
         let perSender = 200
-        // Each body names its sender and number, and its length and filling follow from them, so a
-        // frame cut, interleaved with another or sent twice shows.
-        @Sendable func body(_ sender: Int, _ n: Int) -> [UInt8] {
-            [UInt8(sender), UInt8(n >> 8), UInt8(n & 0xFF)]
-                + [UInt8](repeating: UInt8((sender * 31 + n) & 0xFF), count: (n * 37 + sender) % 3_000)
-        }
         let failures = Mutex(0)
         let done = DispatchGroup()
         for sender in 0..<senders {
             done.enter()
             Thread.detachNewThread {
                 @Sendable func send(_ n: Int) {
-                    do { try session.sendMessage(Data(body(sender, n))) } catch { failures.withLock { $0 += 1 } }
+                    do { try session.sendMessage(Data(WriteBatchingTests.numberedBody(sender, n))) } catch {
+                        failures.withLock { $0 += 1 }
+                    }
                 }
                 // Even senders gather their messages in groups of 1 to 7 (only one thread gathers at
                 // a time; the others' groups then go as sent), odd ones send each on its own.
@@ -122,24 +118,9 @@ import Testing
                 done.leave()
             }
         }
-        var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
-        var next = [Int](repeating: 0, count: senders)
-        var received = 0
-        var damaged = 0
-        // NB: a frame left queued with nobody to send it would stop this loop at the peer's
+        // NB: a frame left queued with nobody to send it would stop the reading at the peer's
         // 20-second receive timeout, short of every frame.
-        while received < senders * perSender, let frame = reader.next() {
-            guard frame.kind == SocketSession.Kind.message.rawValue else { continue }
-            received += 1
-            guard frame.body.count >= 3, Int(frame.body[0]) < senders else {
-                damaged += 1
-                continue
-            }
-            let sender = Int(frame.body[0])
-            let n = Int(frame.body[1]) << 8 | Int(frame.body[2])
-            if frame.body != body(sender, n) || n != next[sender] { damaged += 1 }
-            next[sender] = n + 1
-        }
+        let (received, damaged, next) = WriteBatchingTests.readNumbered(from: peer, senders: senders, perSender: perSender)
         done.wait()
         #expect(failures.withLock { $0 } == 0)
         #expect(received == senders * perSender)

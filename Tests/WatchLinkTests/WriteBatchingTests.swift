@@ -133,29 +133,19 @@ import Testing
         #expect(peer.receive().map { $0.1 } == Array("dnoces".utf8))
     }
 
-    @Test func concurrentSendersShareWritesAndEveryFrameArrivesWhole() throws {
-        let link = try Link()
-        defer { link.close() }
-        let (session, peer) = (link.session, link.peer)
-        let senders = 8
-        let perSender = 300
-        // Each body names its sender and number, and its length and filling follow from them, so
-        // a frame cut or interleaved with another shows.
-        @Sendable func body(_ sender: Int, _ n: Int) -> [UInt8] {
-            [UInt8(sender), UInt8(n >> 8), UInt8(n & 0xFF)]
-                + [UInt8](repeating: UInt8((sender * 31 + n) & 0xFF), count: (n * 37 + sender) % 3_000)
-        }
-        let failures = Mutex(0)
-        let done = DispatchGroup()
-        for sender in 0..<senders {
-            done.enter()
-            Thread.detachNewThread {
-                for n in 0..<perSender {
-                    do { try session.sendMessage(Data(body(sender, n))) } catch { failures.withLock { $0 += 1 } }
-                }
-                done.leave()
-            }
-        }
+    /// A message body naming its sender and number, its length and filling following from them,
+    /// so a frame cut, interleaved with another or sent twice shows.
+    static func numberedBody(_ sender: Int, _ n: Int) -> [UInt8] {
+        [UInt8(sender), UInt8(n >> 8), UInt8(n & 0xFF)]
+            + [UInt8](repeating: UInt8((sender * 31 + n) & 0xFF), count: (n * 37 + sender) % 3_000)
+    }
+
+    /// Reads `senders × perSender` numbered messages (``numberedBody(_:_:)``) from `peer`, or
+    /// until its receive timeout: how many arrived, how many were damaged or out of their
+    /// sender's order, and the number each sender's next message would carry.
+    static func readNumbered(
+        from peer: SocketFileTransferTests.RawPeer, senders: Int, perSender: Int
+    ) -> (received: Int, damaged: Int, next: [Int]) {
         var reader = FrameReader(fd: peer.fd, maximumLength: 1 << 20)
         var next = [Int](repeating: 0, count: senders)
         var received = 0
@@ -169,9 +159,32 @@ import Testing
             }
             let sender = Int(frame.body[0])
             let n = Int(frame.body[1]) << 8 | Int(frame.body[2])
-            if frame.body != body(sender, n) || n != next[sender] { damaged += 1 }
+            if frame.body != numberedBody(sender, n) || n != next[sender] { damaged += 1 }
             next[sender] = n + 1
         }
+        return (received, damaged, next)
+    }
+
+    @Test func concurrentSendersShareWritesAndEveryFrameArrivesWhole() throws {
+        let link = try Link()
+        defer { link.close() }
+        let (session, peer) = (link.session, link.peer)
+        let senders = 8
+        let perSender = 300
+        let failures = Mutex(0)
+        let done = DispatchGroup()
+        for sender in 0..<senders {
+            done.enter()
+            Thread.detachNewThread {
+                for n in 0..<perSender {
+                    do { try session.sendMessage(Data(Self.numberedBody(sender, n))) } catch {
+                        failures.withLock { $0 += 1 }
+                    }
+                }
+                done.leave()
+            }
+        }
+        let (received, damaged, next) = Self.readNumbered(from: peer, senders: senders, perSender: perSender)
         done.wait()
         #expect(failures.withLock { $0 } == 0)
         #expect(received == senders * perSender)

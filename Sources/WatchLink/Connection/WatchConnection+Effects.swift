@@ -124,7 +124,6 @@ extension WatchConnection {
     /// A failed write stops the connection at once: no effect that the write was meant to make
     /// safe (accepting a request, running a handler, answering) is performed.
     func perform(_ actions: [LinkAction]) {
-        guard storageError == nil else { return }
         // NB: several live messages (a group's requests or answers, released by one sync) go to
         // the session together, in one write on the socket transport instead of one each.
         guard Self.sendsSeveralMessages(actions) else { return performEach(actions) }

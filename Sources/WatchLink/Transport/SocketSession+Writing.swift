@@ -32,6 +32,14 @@ extension SocketSession {
             bytes += frame.count
         }
 
+        /// Appends `frame` if the queue then holds at most `limit` bytes: the bytes queued, or
+        /// `nil` (and nothing appended) when it would pass the limit.
+        mutating func append(_ frame: [UInt8], upTo limit: Int) -> Int? {
+            guard bytes + frame.count <= limit else { return nil }
+            append(frame)
+            return bytes
+        }
+
         /// Puts the rest of a frame whose start is already written ahead of every queued frame.
         mutating func prepend(_ rest: [UInt8]) {
             frames.insert(rest, at: 0)
@@ -122,11 +130,7 @@ extension SocketSession {
         // for a connection already gone.
         let queued = state.withLock { state -> Bool? in
             guard state.fd >= 0 else { return false }
-            return pendingReplies.withLock { pending -> Bool? in
-                guard pending.bytes + frame.count <= Self.maximumSharedBytes else { return nil }
-                pending.append(frame)
-                return true
-            }
+            return pendingReplies.withLock { $0.append(frame, upTo: Self.maximumSharedBytes) }.map { _ in true }
         }
         guard let queued else { return write(waiting: frame) }
         // NB: the writer may have finished before the frame was queued; then send it here.
@@ -187,12 +191,9 @@ extension SocketSession {
                 guard state.fd >= 0 else { return .notConnected }
                 // NB: past the room other threads have, the frame is written as any other thread's
                 // (after the queue, so in order).
-                let queued = pendingReplies.withLock { pending -> Int? in
-                    guard pending.bytes + frame.count <= Self.maximumSharedBytes else { return nil }
-                    pending.append(frame)
-                    return pending.bytes
+                guard let queued = pendingReplies.withLock({ $0.append(frame, upTo: Self.maximumSharedBytes) }) else {
+                    return .notReader
                 }
-                guard let queued else { return .notReader }
                 return queued >= Self.maximumReaderBatch ? .gatheredFull : .batched
             }
             guard state.fd >= 0 else { return .notConnected }
@@ -207,11 +208,7 @@ extension SocketSession {
     /// after dropping the connection when the queue would pass ``maximumQueuedBytes``: a
     /// counterpart that lets this much pile up loses the connection, as one whose writes stall does.
     private func queueFromReader(_ frame: [UInt8], fd: Int32) -> Int? {
-        let queued = pendingReplies.withLock { pending -> Int? in
-            guard pending.bytes + frame.count <= Self.maximumQueuedBytes else { return nil }
-            pending.append(frame)
-            return pending.bytes
-        }
+        let queued = pendingReplies.withLock { $0.append(frame, upTo: Self.maximumQueuedBytes) }
         if queued == nil { shutdown(fd, Int32(SHUT_RDWR)) }
         return queued
     }
