@@ -59,6 +59,42 @@ struct FrameReaderTests {
         #expect(reader.next() == nil)
     }
 
+    @Test(
+        "reads that end inside frames, with a small chunk, move the unread bytes to the front and lose none",
+        arguments: [1, 7, 64, 300])
+    func readsEndingInsideFrames(chunk: Int) {
+        let (a, b) = Self.pair()
+        defer { close(b) }
+        let frames = (0..<200).map { Self.frame(UInt8($0 % 7), [UInt8](repeating: UInt8($0), count: $0 * 53 % 400)) }
+        let writer = Thread {
+            _ = SocketIO.writeAll(a, frames.flatMap { $0 })
+            close(a)
+        }
+        writer.start()
+        var reader = FrameReader(fd: b, maximumLength: 1 << 20, chunk: chunk)
+        for n in 0..<200 {
+            let frame = reader.next()
+            #expect(frame?.kind == UInt8(n % 7), "frame \(n)")
+            #expect(frame?.body == [UInt8](repeating: UInt8(n), count: n * 53 % 400), "frame \(n)")
+        }
+        #expect(reader.next() == nil)
+    }
+
+    @Test("a reader with a chunk of 1 takes no byte past the frame it returns")
+    func chunkOfOneReadsNoFurther() {
+        let (a, b) = Self.pair()
+        defer {
+            close(a)
+            close(b)
+        }
+        #expect(SocketIO.writeAll(a, Self.frame(1, [1, 2, 3]) + Self.frame(2, [4, 5])))
+        var first = FrameReader(fd: b, maximumLength: 1024, chunk: 1)
+        #expect(first.next() == FrameReader.Frame(kind: 1, body: [1, 2, 3]))
+        #expect(!first.hasBuffered)
+        var second = FrameReader(fd: b, maximumLength: 1024, chunk: 1)
+        #expect(second.next() == FrameReader.Frame(kind: 2, body: [4, 5]))
+    }
+
     @Test("a length of zero, one over the limit, or a stream that ends inside a frame ends the reading")
     func hostileLengths() {
         for bytes: [UInt8] in [

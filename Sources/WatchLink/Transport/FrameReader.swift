@@ -19,9 +19,14 @@ struct FrameReader {
     let maximumLength: Int
     /// The least a read asks for beyond what the next frame still needs.
     let chunk: Int
+    /// The read buffer: its count is the room, `start..<end` the bytes read and not yet returned.
+    /// It is only ever grown (to the largest frame read, at most ``maximumLength`` and a chunk),
+    /// never filled or shrunk per read.
     private var buffer: [UInt8] = []
     /// Where the first unread byte of `buffer` is.
     private var start = 0
+    /// Where the bytes read so far end.
+    private var end = 0
 
     /// A reader of `fd`; `chunk` 1 reads no byte past the frame it needs (a reader made per frame).
     init(fd: Int32, maximumLength: Int, chunk: Int = 16_384) {
@@ -31,11 +36,11 @@ struct FrameReader {
     }
 
     /// Whether bytes of a frame not yet returned are already here.
-    var hasBuffered: Bool { start < buffer.count }
+    var hasBuffered: Bool { start < end }
 
     /// Whether a whole frame is already here, so the next ``next()`` returns without reading.
     var hasWholeFrame: Bool {
-        let available = buffer.count - start
+        let available = end - start
         guard available >= 4 else { return false }
         let length =
             Int(buffer[start]) << 24 | Int(buffer[start + 1]) << 16 | Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
@@ -53,7 +58,7 @@ struct FrameReader {
     /// `make` must not keep the buffer it is given. `nil` as for ``next()``.
     mutating func next<Made>(_ make: (_ kind: UInt8, _ body: UnsafeRawBufferPointer) -> Made) -> Made? {
         while true {
-            let available = buffer.count - start
+            let available = end - start
             var needed = 5
             if available >= 4 {
                 let length =
@@ -71,20 +76,35 @@ struct FrameReader {
         }
     }
 
-    /// Reads once, into room for at least `count` bytes from `start`; false at the end or on an error.
+    /// Reads once, at most `max(count - unread, chunk)` bytes, so that `count` bytes from the first
+    /// unread one can be held; false at the end or on an error. The unread bytes move to the
+    /// buffer's front only when the room after them is too small (once every byte read has been
+    /// returned, none are left, and nothing moves).
     private mutating func fill(toHold count: Int) -> Bool {
-        if start > 0 {
-            buffer.removeSubrange(0..<start)
+        let unread = end - start
+        let wanted = max(count - unread, chunk)
+        if unread == 0 {
             start = 0
+            end = 0
+        } else if buffer.count - end < wanted, start > 0 {
+            let from = start
+            buffer.withUnsafeMutableBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                _ = memmove(base, base + from, unread)
+            }
+            start = 0
+            end = unread
         }
-        let have = buffer.count
-        let room = max(count - have, chunk)
-        buffer.append(contentsOf: repeatElement(0, count: room))
+        if buffer.count - end < wanted {
+            buffer.append(contentsOf: repeatElement(0, count: end + wanted - buffer.count))
+        }
+        let at = end
         while true {
-            let n = buffer[have...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress.map { $0 + at }, wanted) }
             if n < 0 && errno == EINTR { continue }
-            buffer.removeSubrange((have + max(n, 0))...)
-            return n > 0
+            guard n > 0 else { return false }
+            end += n
+            return true
         }
     }
 }
