@@ -12,23 +12,43 @@ import Synchronization
 /// once (503 `busy` with `Retry-After`) instead of queueing behind a flood and making everyone
 /// wait. A registration flood then costs the flood, not the signed-in users.
 final class HashingPool: Sendable {
-    /// The threads every server in this process hashes on: one per core but one (at least one).
-    static let threads = NIOThreadPool(numberOfThreads: max(1, System.coreCount - 1))
+    /// The threads every server in this process hashes on unless it has threads of its own: one per
+    /// core but one (at least one).
+    static let shared = NIOThreadPool(numberOfThreads: max(1, System.coreCount - 1))
     private static let started = Mutex(false)
 
     /// Hashes admitted (running or waiting) at once.
     let limit: Int
     private let admitted = Atomic<Int>(0)
+    /// The threads this queue's hashes run on: ``shared``, or threads of its own.
+    let threads: NIOThreadPool
+    /// Whether ``threads`` are this queue's own: started with it, shut down when it goes.
+    private let ownsThreads: Bool
 
-    /// A queue of at most `limit` hashes on the shared hashing threads.
-    init(limit: Int) {
+    /// A queue of at most `limit` hashes, on the shared hashing threads, or, with `threads`, on that
+    /// many threads of its own, so that another server's hashes in the same process never wait in
+    /// front of its own.
+    init(limit: Int, threads count: Int? = nil) {
         self.limit = max(1, limit)
-        Self.started.withLock { started in
-            if !started {
-                Self.threads.start()
-                started = true
+        if let count {
+            threads = NIOThreadPool(numberOfThreads: max(1, count))
+            threads.start()
+            ownsThreads = true
+        } else {
+            Self.started.withLock { started in
+                if !started {
+                    Self.shared.start()
+                    started = true
+                }
             }
+            threads = Self.shared
+            ownsThreads = false
         }
+    }
+
+    deinit {
+        // NB: hashes already queued still run; the threads end once they have.
+        if ownsThreads { threads.shutdownGracefully { _ in } }
     }
 
     /// Runs `body` on a hashing thread, or throws `busy` when the queue is full.
@@ -39,7 +59,7 @@ final class HashingPool: Sendable {
             throw APIError(
                 .serviceUnavailable, .busy, "the server is busy; try again in a moment", headers: [.retryAfter: "1"])
         }
-        return try await Self.threads.runIfActive {
+        return try await threads.runIfActive {
             Self.yieldToRequests()
             return try body()
         }

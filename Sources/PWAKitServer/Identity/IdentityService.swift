@@ -22,7 +22,8 @@ struct IdentityService: Sendable {
         self.environment = environment
         self.configuration = configuration
         self.hasher = PasswordHasher(
-            parameters: configuration.passwordHashing, pool: HashingPool(limit: configuration.hashingQueueLimit))
+            parameters: configuration.passwordHashing,
+            pool: HashingPool(limit: configuration.hashingQueueLimit, threads: configuration.hashingThreads))
         self.decoyHash = try hasher.hash(environment.token(), salt: environment.randomBytes(16))
     }
 
