@@ -143,11 +143,20 @@ import Testing
         }
         #expect(errno == EAGAIN || errno == EWOULDBLOCK)
         let gathered = DispatchSemaphore(value: 0)
+        let queued = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            session.sendingMessagesTogether { try? session.sendMessage(Data("gathered".utf8)) }
+            session.sendingMessagesTogether {
+                try? session.sendMessage(Data("gathered".utf8))
+                queued.signal()
+            }
             gathered.signal()
         }
-        // NB: that thread holds the socket from when it starts writing until the peer reads.
+        // NB: "gathered" is queued before the socket is looked at: another thread that held it for a
+        // moment (the reply writer, say) must not be taken for the gathering's write, nor the marker
+        // queued ahead of the gathered message.
+        #expect(queued.wait(timeout: .now() + 20) == .success)
+        // NB: that thread (or the reply writer it wakes, when the socket was busy as the gathering
+        // ended) holds the socket from when it starts writing until the peer reads.
         var held = false
         for _ in 0..<2_000 where !held {
             held = session.writeLock.withLockIfAvailable { _ in true } == nil

@@ -26,8 +26,8 @@ final class HashingPool: Sendable {
     private let ownsThreads: Bool
 
     /// A queue of at most `limit` hashes, on the shared hashing threads, or, with `threads`, on that
-    /// many threads of its own, so that another server's hashes in the same process never wait in
-    /// front of its own.
+    /// many threads of its own (at least one), so that another server's hashes in the same process
+    /// never wait in front of its own.
     init(limit: Int, threads count: Int? = nil) {
         self.limit = max(1, limit)
         if let count {
@@ -47,7 +47,7 @@ final class HashingPool: Sendable {
     }
 
     deinit {
-        // NB: hashes already queued still run; the threads end once they have.
+        // NB: a hash holds its queue until it returns, so none is queued or running here; the threads end.
         if ownsThreads { threads.shutdownGracefully { _ in } }
     }
 

@@ -22,9 +22,10 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashing = ScryptParameters.standard
     /// Password hashes running or waiting at once; more answer 503 `busy` with `Retry-After`.
     public var hashingQueueLimit = 64
-    /// Threads that hash this server's passwords alone; `nil` (the default) hashes on the threads every
-    /// server in the process shares (one per core but one, at least one). A server embedded beside
-    /// others gets threads of its own here, so that their hashes never queue in front of its own.
+    /// Threads that hash this server's passwords alone (a value below 1 is taken as 1); `nil` (the
+    /// default) hashes on the threads every server in the process shares (one per core but one, at
+    /// least one). A server embedded beside others gets threads of its own here, so that their hashes
+    /// never queue in front of its own. Set in code; `pwakit server` has no flag for it.
     public var hashingThreads: Int?
     /// Failed logins allowed per account from one client address within ``throttleWindow``: what
     /// stops one guesser.

@@ -20,8 +20,8 @@ struct FrameReader {
     /// The least a read asks for beyond what the next frame still needs.
     let chunk: Int
     /// The read buffer: its count is the room, `start..<end` the bytes read and not yet returned.
-    /// It is only ever grown (to the largest frame read, at most ``maximumLength`` and a chunk),
-    /// never filled or shrunk per read.
+    /// It is only ever grown (to what the largest frame read, or a chunk past a partial one, needed:
+    /// at most ``maximumLength`` + 3 bytes and a chunk), never filled or shrunk per read.
     private var buffer: [UInt8] = []
     /// Where the first unread byte of `buffer` is.
     private var start = 0

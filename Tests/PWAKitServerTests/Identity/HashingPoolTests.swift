@@ -34,14 +34,42 @@ struct HashingPoolTests {
         }
     }
 
-    /// Runs on `pool`'s threads, once arrived, until `gate` is opened (hashing threads may block).
+    /// Runs on `pool`'s threads, once arrived, until `gate` is opened (hashing threads may block); arrives
+    /// too if the pool refuses it, so that no test waits for it forever.
     static func holdThread(_ pool: HashingPool, _ arrivals: Arrivals, _ gate: DispatchSemaphore) -> Task<Void, any Error> {
         Task {
-            try await pool.run {
+            do {
+                try await pool.run {
+                    arrivals.arrive()
+                    gate.wait()
+                    gate.signal()
+                }
+            } catch {
                 arrivals.arrive()
-                gate.wait()
-                gate.signal()
+                throw error
             }
+        }
+    }
+
+    /// Opens `gate` once; `true` for the call that opened it.
+    static func opener(_ gate: DispatchSemaphore) -> @Sendable () -> Bool {
+        let opened = Mutex(false)
+        return {
+            let first = opened.withLock { opened in
+                defer { opened = true }
+                return !opened
+            }
+            if first { gate.signal() }
+            return first
+        }
+    }
+
+    /// Opens `gate` after 60 s unless cancelled first: a test whose hash waits for a held thread then
+    /// fails instead of hanging.
+    static func watchdog(_ open: @escaping @Sendable () -> Bool) -> Task<Void, any Error> {
+        Task {
+            try await Task.sleep(for: .seconds(60))
+            _ = open()
         }
     }
 
@@ -59,23 +87,10 @@ struct HashingPoolTests {
         let busy = HashingPool(limit: 64, threads: 1)
         let arrivals = Arrivals()
         let gate = DispatchSemaphore(value: 0)
-        let opened = Mutex(false)
-        let open: @Sendable () -> Bool = {
-            let first = opened.withLock { opened in
-                defer { opened = true }
-                return !opened
-            }
-            if first { gate.signal() }
-            return first
-        }
+        let open = Self.opener(gate)
         let holder = Self.holdThread(busy, arrivals, gate)
         await arrivals.reached(1)
-        // NB: only if the queue below ran on the held thread would this fire; it opens the gate so the
-        // test fails instead of hanging.
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
-            _ = open()
-        }
+        let watchdog = Self.watchdog(open)
         let hasher = PasswordHasher(
             parameters: ScryptParameters(n: 16, r: 8, p: 1), pool: HashingPool(limit: 1, threads: 1))
         let encoded = try await hasher.hashOffLoop("correct horse", salt: Array(repeating: 7, count: 16))
@@ -86,13 +101,52 @@ struct HashingPoolTests {
         try await holder.value
     }
 
+    @Test("a queue with threads of its own runs its hashes there: with its one thread held, the next waits")
+    func ownThreadsAreTheOnesUsed() async throws {
+        let own = HashingPool(limit: 2, threads: 1)
+        let arrivals = Arrivals()
+        let gate = DispatchSemaphore(value: 0)
+        let open = Self.opener(gate)
+        let holder = Self.holdThread(own, arrivals, gate)
+        await arrivals.reached(1)
+        let watchdog = Self.watchdog(open)
+        let finished = Atomic(false)
+        let next = Task {
+            try await own.run { finished.store(true, ordering: .relaxed) }
+        }
+        // NB: on threads that are free (the shared ones, say) it would be done long before this; on the
+        // held thread it cannot be, however slow the machine.
+        try await Task.sleep(for: .milliseconds(200))
+        let finishedWhileHeld = finished.load(ordering: .relaxed)
+        #expect(!finishedWhileHeld, "the second hash ran while the queue's only thread was held")
+        #expect(open(), "the watchdog opened the gate")
+        watchdog.cancel()
+        try await next.value
+        let finishedOnceFreed = finished.load(ordering: .relaxed)
+        #expect(finishedOnceFreed)
+        try await holder.value
+    }
+
+    @Test("a server configured with hashingThreads hashes on threads of its own")
+    func configurationReachesTheServer() async throws {
+        let harness = try await Harness.make(engine: .sqlite) { $0.hashingThreads = 1 }
+        #expect(harness.server.identity.hasher.pool.threads !== HashingPool.shared)
+        try await harness.server.storage.close()
+        let shared = try await Harness.make(engine: .sqlite)
+        #expect(shared.server.identity.hasher.pool.threads === HashingPool.shared)
+        try await shared.server.storage.close()
+    }
+
     @Test("a queue with threads of its own keeps its limit: past it, 503 busy at once")
     func ownThreadsKeepTheLimit() async throws {
         let own = HashingPool(limit: 1, threads: 1)
         let arrivals = Arrivals()
         let gate = DispatchSemaphore(value: 0)
+        let open = Self.opener(gate)
         let first = Self.holdThread(own, arrivals, gate)
         await arrivals.reached(1)
+        // NB: a second hash admitted past the limit would wait for the held thread; this frees it.
+        let watchdog = Self.watchdog(open)
         do {
             try await own.run { () }
             Issue.record("a second hash was admitted past a limit of 1")
@@ -101,7 +155,8 @@ struct HashingPoolTests {
             #expect(error.code == .busy)
             #expect(error.headers[.retryAfter] == "1")
         }
-        gate.signal()
+        #expect(open(), "the watchdog opened the gate")
+        watchdog.cancel()
         try await first.value
         #expect(try await own.run { 42 } == 42)
     }
