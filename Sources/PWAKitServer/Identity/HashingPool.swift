@@ -20,10 +20,9 @@ final class HashingPool: Sendable {
     /// Hashes admitted (running or waiting) at once.
     let limit: Int
     private let admitted = Atomic<Int>(0)
-    /// The threads this queue's hashes run on: ``shared``, or threads of its own.
+    /// The threads this queue's hashes run on: ``shared``, or threads of its own (started with it,
+    /// shut down when it goes).
     let threads: NIOThreadPool
-    /// Whether ``threads`` are this queue's own: started with it, shut down when it goes.
-    private let ownsThreads: Bool
 
     /// A queue of at most `limit` hashes, on the shared hashing threads, or, with `threads`, on that
     /// many threads of its own (at least one), so that another server's hashes in the same process
@@ -33,7 +32,6 @@ final class HashingPool: Sendable {
         if let count {
             threads = NIOThreadPool(numberOfThreads: max(1, count))
             threads.start()
-            ownsThreads = true
         } else {
             Self.started.withLock { started in
                 if !started {
@@ -42,13 +40,12 @@ final class HashingPool: Sendable {
                 }
             }
             threads = Self.shared
-            ownsThreads = false
         }
     }
 
     deinit {
         // NB: a hash holds its queue until it returns, so none is queued or running here; the threads end.
-        if ownsThreads { threads.shutdownGracefully { _ in } }
+        if threads !== Self.shared { threads.shutdownGracefully { _ in } }
     }
 
     /// Runs `body` on a hashing thread, or throws `busy` when the queue is full.

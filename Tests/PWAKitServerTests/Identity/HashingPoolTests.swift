@@ -7,69 +7,74 @@ import Testing
 
 @Suite("Password hashing threads: shared by default, a server's own when configured")
 struct HashingPoolTests {
-    /// Counts arrivals; ``reached(_:)`` returns once `count` have arrived, whichever comes first.
-    final class Arrivals: Sendable {
-        private let state = Mutex<(count: Int, goal: Int, waiter: CheckedContinuation<Void, Never>?)>((0, 0, nil))
-
-        func arrive() {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                state.count += 1
-                guard state.count >= state.goal, let waiter = state.waiter else { return nil }
-                state.waiter = nil
-                return waiter
-            }
-            waiter?.resume()
+    /// One of a pool's threads, held (hashing threads may block) until ``finish()``; a watchdog lets it
+    /// go after 60 s, so that a test whose hash waits for it fails instead of hanging.
+    final class HeldThread: Sendable {
+        private struct State {
+            var arrived = false
+            var waiter: CheckedContinuation<Void, Never>?
+            var released = false
         }
+        private let gate = DispatchSemaphore(value: 0)
+        private let state = Mutex(State())
+        private let tasks = Mutex<(holder: Task<Void, any Error>?, watchdog: Task<Void, any Error>?)>((nil, nil))
 
-        func reached(_ goal: Int) async {
+        /// Holds one of `pool`'s threads; returns once it is held (or the pool refused the holder).
+        static func hold(_ pool: HashingPool) async -> HeldThread {
+            let held = HeldThread()
+            let holder = Task {
+                do {
+                    try await pool.run {
+                        held.arrive()
+                        held.gate.wait()
+                    }
+                } catch {
+                    held.arrive()
+                    throw error
+                }
+            }
             await withCheckedContinuation { continuation in
-                let now = state.withLock { state -> Bool in
-                    guard state.count < goal else { return true }
-                    state.goal = goal
+                let now = held.state.withLock { state -> Bool in
+                    guard !state.arrived else { return true }
                     state.waiter = continuation
                     return false
                 }
                 if now { continuation.resume() }
             }
-        }
-    }
-
-    /// Runs on `pool`'s threads, once arrived, until `gate` is opened (hashing threads may block); arrives
-    /// too if the pool refuses it, so that no test waits for it forever.
-    static func holdThread(_ pool: HashingPool, _ arrivals: Arrivals, _ gate: DispatchSemaphore) -> Task<Void, any Error> {
-        Task {
-            do {
-                try await pool.run {
-                    arrivals.arrive()
-                    gate.wait()
-                    gate.signal()
-                }
-            } catch {
-                arrivals.arrive()
-                throw error
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(60))
+                _ = held.release()
             }
+            held.tasks.withLock { $0 = (holder, watchdog) }
+            return held
         }
-    }
 
-    /// Opens `gate` once; `true` for the call that opened it.
-    static func opener(_ gate: DispatchSemaphore) -> @Sendable () -> Bool {
-        let opened = Mutex(false)
-        return {
-            let first = opened.withLock { opened in
-                defer { opened = true }
-                return !opened
+        private func arrive() {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.arrived = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+
+        /// Lets the thread go; `true` for the call that did.
+        private func release() -> Bool {
+            let first = state.withLock { state in
+                defer { state.released = true }
+                return !state.released
             }
             if first { gate.signal() }
             return first
         }
-    }
 
-    /// Opens `gate` after 60 s unless cancelled first: a test whose hash waits for a held thread then
-    /// fails instead of hanging.
-    static func watchdog(_ open: @escaping @Sendable () -> Bool) -> Task<Void, any Error> {
-        Task {
-            try await Task.sleep(for: .seconds(60))
-            _ = open()
+        /// Lets the thread go and waits for its holder to end; `false` if the watchdog had let it go.
+        func finish() async throws -> Bool {
+            let inTime = release()
+            let (holder, watchdog) = tasks.withLock { $0 }
+            watchdog?.cancel()
+            try await holder?.value
+            return inTime
         }
     }
 
@@ -84,32 +89,18 @@ struct HashingPoolTests {
     @Test("a queue with threads of its own hashes while another queue's threads are all held")
     func ownThreadsDoNotWaitForOthers() async throws {
         // NB: the shared threads are not held here: the other suites in this process hash on them.
-        let busy = HashingPool(limit: 64, threads: 1)
-        let arrivals = Arrivals()
-        let gate = DispatchSemaphore(value: 0)
-        let open = Self.opener(gate)
-        let holder = Self.holdThread(busy, arrivals, gate)
-        await arrivals.reached(1)
-        let watchdog = Self.watchdog(open)
+        let held = await HeldThread.hold(HashingPool(limit: 64, threads: 1))
         let hasher = PasswordHasher(
             parameters: ScryptParameters(n: 16, r: 8, p: 1), pool: HashingPool(limit: 1, threads: 1))
         let encoded = try await hasher.hashOffLoop("correct horse", salt: Array(repeating: 7, count: 16))
         #expect(try await hasher.verifyOffLoop("correct horse", encoded: encoded))
-        let openedByWatchdog = !open()
-        watchdog.cancel()
-        #expect(!openedByWatchdog, "the queue with threads of its own waited for another queue's")
-        try await holder.value
+        #expect(try await held.finish(), "the queue with threads of its own waited for another queue's")
     }
 
     @Test("a queue with threads of its own runs its hashes there: with its one thread held, the next waits")
     func ownThreadsAreTheOnesUsed() async throws {
         let own = HashingPool(limit: 2, threads: 1)
-        let arrivals = Arrivals()
-        let gate = DispatchSemaphore(value: 0)
-        let open = Self.opener(gate)
-        let holder = Self.holdThread(own, arrivals, gate)
-        await arrivals.reached(1)
-        let watchdog = Self.watchdog(open)
+        let held = await HeldThread.hold(own)
         let finished = Atomic(false)
         let next = Task {
             try await own.run { finished.store(true, ordering: .relaxed) }
@@ -119,12 +110,10 @@ struct HashingPoolTests {
         try await Task.sleep(for: .milliseconds(200))
         let finishedWhileHeld = finished.load(ordering: .relaxed)
         #expect(!finishedWhileHeld, "the second hash ran while the queue's only thread was held")
-        #expect(open(), "the watchdog opened the gate")
-        watchdog.cancel()
+        #expect(try await held.finish(), "the watchdog let the thread go")
         try await next.value
         let finishedOnceFreed = finished.load(ordering: .relaxed)
         #expect(finishedOnceFreed)
-        try await holder.value
     }
 
     @Test("a server configured with hashingThreads hashes on threads of its own")
@@ -140,13 +129,8 @@ struct HashingPoolTests {
     @Test("a queue with threads of its own keeps its limit: past it, 503 busy at once")
     func ownThreadsKeepTheLimit() async throws {
         let own = HashingPool(limit: 1, threads: 1)
-        let arrivals = Arrivals()
-        let gate = DispatchSemaphore(value: 0)
-        let open = Self.opener(gate)
-        let first = Self.holdThread(own, arrivals, gate)
-        await arrivals.reached(1)
-        // NB: a second hash admitted past the limit would wait for the held thread; this frees it.
-        let watchdog = Self.watchdog(open)
+        // NB: a second hash admitted past the limit would wait for the held thread (until the watchdog).
+        let held = await HeldThread.hold(own)
         do {
             try await own.run { () }
             Issue.record("a second hash was admitted past a limit of 1")
@@ -155,9 +139,7 @@ struct HashingPoolTests {
             #expect(error.code == .busy)
             #expect(error.headers[.retryAfter] == "1")
         }
-        #expect(open(), "the watchdog opened the gate")
-        watchdog.cancel()
-        try await first.value
+        #expect(try await held.finish(), "the watchdog let the thread go")
         #expect(try await own.run { 42 } == 42)
     }
 }
