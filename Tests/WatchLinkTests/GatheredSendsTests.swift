@@ -15,7 +15,7 @@ import Testing
     /// is counted.
     static func link() throws -> WriteBatchingTests.Link {
         let link = try WriteBatchingTests.Link()
-        #expect(link.peer.receive(skipping: []).map { $0.0 } == .fileOutstanding)
+        #expect(link.readOpeningFrames())
         return link
     }
 
@@ -227,6 +227,8 @@ import Testing
         let peer = try SocketFileTransferTests.RawPeer.connection(from: listener)
         defer { close(peer.fd) }
         #expect(peer.receive(skipping: []).map { $0.0 } == .fileOutstanding)
+        // NB: once the thread that wrote the opening frames lets go of the socket (see `Link.readOpeningFrames()`).
+        session.writeLock.withLock { _ in }
         for _ in 0..<500 where !phone.status.isReachable { try await Task.sleep(for: .milliseconds(10)) }
         let before = Self.counts(session)
         // Twelve durable requests in one batch: one group, one sync, and then their twelve messages.

@@ -55,6 +55,18 @@ import Testing
             for _ in 0..<500 where !session.isReachable { usleep(10_000) }
         }
 
+        /// Reads the session's opening frames, then waits until the thread that wrote them lets go
+        /// of the socket, so the writes a test counts next are its own; whether the last was the
+        /// list of outstanding files.
+        ///
+        /// NB: the peer can read that list before its writer leaves the write lock. Under load, a
+        /// test gathering at once found the socket held at each of its five flushes.
+        func readOpeningFrames() -> Bool {
+            let last = peer.receive(skipping: []).map { $0.0 }
+            session.writeLock.withLock { _ in }
+            return last == .fileOutstanding
+        }
+
         func close() {
             session.invalidate()
             Glibc.close(peer.fd)
@@ -78,7 +90,7 @@ import Testing
         defer { link.close() }
         let (session, answerer, peer) = (link.session, link.answerer, link.peer)
         // NB: once the connection's opening frames are written, so only the answers are counted.
-        #expect(peer.receive(skipping: []).map { $0.0 } == .fileOutstanding)
+        #expect(link.readOpeningFrames())
         let before = session.writes.load(ordering: .relaxed)
         let flushesBefore = session.readerFlushes.load(ordering: .relaxed)
         #expect(SocketIO.writeAll(peer.fd, questions.flatMap(Self.frame)))
