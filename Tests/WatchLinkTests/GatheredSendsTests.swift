@@ -222,7 +222,11 @@ import Testing
         let session = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
         defer { session.invalidate() }
         let store = try FileStore(path: root + "/log")
-        let phone = WatchConnection(origin: .phone, session: session, store: store, clock: ContinuousClock())
+        // NB: no re-send within the test, however long its syncs take (the raw peer never answers).
+        var configuration = WatchLinkConfiguration()
+        configuration.messageReplyTimeout = .seconds(600)
+        let phone = WatchConnection(
+            origin: .phone, session: session, store: store, clock: ContinuousClock(), configuration: configuration)
         try await phone.start()
         let peer = try SocketFileTransferTests.RawPeer.connection(from: listener)
         defer { close(peer.fd) }

@@ -74,9 +74,11 @@ import Testing
     }
 
     func eventually(_ condition: @Sendable () async -> Bool) async {
-        for _ in 0..<10_000 {
+        // NB: yields first, then sleeps for up to 30 s: the change may wait for a thread of a
+        // loaded machine that yielding alone does not let run.
+        for attempt in 0..<13_000 {
             if await condition() { return }
-            await Task.yield()
+            if attempt < 10_000 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(10)) }
         }
         Issue.record("condition never became true")
     }

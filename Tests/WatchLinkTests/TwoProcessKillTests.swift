@@ -13,6 +13,8 @@ import Testing
     final class LineBuffer: Sendable {
         let lines = Mutex<[String]>([])
         let partial = Mutex(Data())
+        /// Whether the end of the output was read (every line the process wrote is in ``lines``).
+        let ended = Mutex(false)
 
         func append(_ chunk: Data) {
             partial.withLock { data in
@@ -38,11 +40,26 @@ import Testing
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             let buffer = self.buffer
-            pipe.fileHandleForReading.readabilityHandler = { handle in buffer.append(handle.availableData) }
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let chunk = handle.availableData
+                guard chunk.isEmpty else { return buffer.append(chunk) }
+                handle.readabilityHandler = nil
+                buffer.ended.withLock { $0 = true }
+            }
             try process.run()
         }
 
         var output: [String] { buffer.lines.withLock { $0 } }
+
+        /// Waits until the output was read to its end, so a line the process wrote just before it
+        /// exited (or was killed) is in ``output``: its reader runs on a thread of its own, which
+        /// may not have read the last lines when `waitUntilExit()` returns. Gives up after `limit`.
+        func outputEnded(limit: Duration = .seconds(30)) async {
+            let deadline = ContinuousClock.now.advanced(by: limit)
+            while !buffer.ended.withLock({ $0 }), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
 
         func kill9() {
             kill(process.processIdentifier, SIGKILL)
@@ -94,6 +111,7 @@ import Testing
         let watch = try Child(binary, ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path])
         defer { watch.kill9() }
         phone.process.waitUntilExit()
+        await phone.outputEnded()
         #expect(phone.process.terminationStatus == 0)
         #expect(phone.output.contains("done ok=20 err=0 health=healthy"), "\(phone.output)")
         #expect(phone.output.contains("watch confirmed mood finished"), "\(phone.output)")
@@ -136,6 +154,7 @@ import Testing
         try hold(at: 88)
         try await waitFor("80 steps") { firstPhone.output.filter { $0.hasPrefix("ok") }.count >= 80 }
         phone.kill9()
+        await phone.outputEnded()
         let beforeKill = phone.output
         #expect(!beforeKill.contains { $0.hasPrefix("done") }, "the phone must die mid-stream")
         try await Task.sleep(for: .milliseconds(200))
@@ -159,6 +178,7 @@ import Testing
         #expect(converged.contains("last-step=299@"), "the watch's last step reached the phone: \(converged)")
         watch.kill9()
         phone.kill9()
+        await phone.outputEnded()
 
         let ran = try String(contentsOfFile: runs, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
         var seen = Set<Int>()

@@ -244,7 +244,8 @@ import Testing
         }
         try await watch.connection.start()
         await eventually { changed.withLock { $0 } }
-        #expect(phone.connection.status.isReachable)
+        // NB: the change is told before the new value is stored.
+        await eventually { phone.connection.status.isReachable }
     }
 
     @Test func sharedStateConvergesAcrossConnections() async throws {

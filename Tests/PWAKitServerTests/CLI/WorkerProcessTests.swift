@@ -237,6 +237,8 @@ struct WorkerProcessTests {
 final class ChildProcess: Sendable {
     let process: Process
     private let output = Mutex(Data())
+    /// Whether the end of its output was read.
+    private let ended = Mutex(false)
 
     private init(process: Process) { self.process = process }
 
@@ -257,7 +259,9 @@ final class ChildProcess: Sendable {
         let child = ChildProcess(process: process)
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let chunk = handle.availableData
-            child.output.withLock { $0.append(chunk) }
+            guard chunk.isEmpty else { return child.output.withLock { $0.append(chunk) } }
+            handle.readabilityHandler = nil
+            child.ended.withLock { $0 = true }
         }
         try process.run()
         let deadline = ContinuousClock.now + .seconds(30)
@@ -280,7 +284,10 @@ final class ChildProcess: Sendable {
     func terminate() async -> (Int32, String) {
         if process.isRunning { process.terminate() }
         while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        try? await Task.sleep(for: .milliseconds(50))
+        // NB: until the output was read to its end (its reader runs on a thread of its own, and may
+        // not have read the last line when the process has exited), or 30 s.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !ended.withLock({ $0 }), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         return (process.terminationStatus, text)
     }
 }
