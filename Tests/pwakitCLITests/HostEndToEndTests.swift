@@ -205,9 +205,10 @@
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // NB: the server writes its port once it listens; wait for that file, not a fixed time.
+            // NB: the server writes its port once it listens; wait for that file, not a fixed time
+            // (up to 120 s on a loaded machine), and no longer once it has exited.
             var port: Int?
-            for _ in 0..<1000 where port == nil {
+            for _ in 0..<12_000 where port == nil && process.isRunning {
                 port = (try? String(contentsOf: scratch, encoding: .utf8)).flatMap { Int($0) }
                 if port == nil { usleep(10_000) }
             }

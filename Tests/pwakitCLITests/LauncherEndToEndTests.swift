@@ -56,7 +56,8 @@
         }
 
         static func listeningURL(_ running: Running) throws -> String {
-            for _ in 0..<600 {
+            // NB: up to 120 s: a debug build starting among suites that load pages can take long.
+            for _ in 0..<6_000 where running.process.isRunning {
                 let lines = running.text.split(separator: "\n").filter { $0.contains("listening on") }
                 if let url = lines.lazy.compactMap({ $0.split(separator: " ").first { $0.hasPrefix("http://") } }).first {
                     return String(url)

@@ -17,7 +17,8 @@
                 ["-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", work.url.appendingPathComponent("site").path],
                 log: work.url.appendingPathComponent("site.log"), environment: ["PYTHONUNBUFFERED": "1"])
             var port: String?
-            for _ in 0..<500 where port == nil {
+            // NB: up to 120 s on a loaded machine.
+            for _ in 0..<6_000 where port == nil && site.process.isRunning {
                 port = site.text.split(separator: " ").drop { $0 != "port" }.dropFirst().first.map(String.init)
                 if port == nil { usleep(20_000) }
             }

@@ -224,16 +224,20 @@ struct SafeFetcherTests {
         let site = CountingSite { path in path == "/big" ? Self.ok(big) : nil }
         try await site.start()
         let port = site.port
+        func fetcher(_ limits: SafeFetcher.Limits) -> SafeFetcher {
+            SafeFetcher(resolver: FixedResolver([:]), limits: limits) { address, candidate in
+                address == [127, 0, 0, 1] && candidate == port ? nil : "not the test site"
+            }
+        }
+        // NB: the huge page with the default timeout: on a loaded machine, reading 1 MiB of it
+        // may take longer than the second the slow page is given.
+        let cut = try await fetcher(SafeFetcher.Limits()).fetch(try CanonicalURL("http://127.0.0.1:\(port)/big"))
+        #expect(cut.truncated && cut.body.count == 1 << 20)
         var limits = SafeFetcher.Limits()
         limits.requestTimeout = .seconds(1)
-        let fetcher = SafeFetcher(resolver: FixedResolver([:]), limits: limits) { address, candidate in
-            address == [127, 0, 0, 1] && candidate == port ? nil : "not the test site"
-        }
-        let cut = try await fetcher.fetch(try CanonicalURL("http://127.0.0.1:\(port)/big"))
-        #expect(cut.truncated && cut.body.count == 1 << 20)
         let slow = try CanonicalURL("http://127.0.0.1:\(port)/slow")
         do {
-            _ = try await fetcher.fetch(slow)
+            _ = try await fetcher(limits).fetch(slow)
             Issue.record("the slow page answered")
         } catch {
             #expect(error.code == .timedOut)
