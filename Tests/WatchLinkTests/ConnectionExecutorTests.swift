@@ -95,10 +95,10 @@ import Testing
     @Test func cancellingATaskOnItCancelsItsRequest() async throws {
         try await Self.withPair { phone, phoneSession, root in
             let call = Task(executorPreference: phone.taskExecutor) { () async throws(WatchLinkError) -> Int in
-                // NB: a deadline short enough for the test (the watch's handler runs on, and holds up
-                // the ordered channel until then), long enough that no stall of a loaded machine
-                // between the start and the cancel lets it pass first.
-                try await phone.send(Never(), strategy: .messageOnly, timeout: .seconds(10), durable: false)
+                // NB: a deadline long enough that no stall of a loaded machine between the start and
+                // the cancel lets it pass first (the CLI suites' runs can hold the cooperative
+                // threads for many seconds).
+                try await phone.send(Never(), strategy: .messageOnly, timeout: .seconds(120), durable: false)
             }
             try await Task.sleep(for: .milliseconds(50))
             call.cancel()
@@ -107,8 +107,10 @@ import Testing
             #expect(throws: WatchLinkError.self) { try result.get() }
             if case .failure(let error) = result { #expect((error as? WatchLinkError)?.code == .cancelled) }
             // The connection still serves tasks on its executor after the cancellation.
+            // NB: not `messageOnly`, whose requests the watch runs in arrival order: the cancelled
+            // one's handler runs on, and holds those up until its deadline.
             let doubled = try await Task(executorPreference: phone.taskExecutor) {
-                try await phone.send(Double(value: 21), strategy: .messageOnly, durable: false)
+                try await phone.send(Double(value: 21), strategy: .messageWithUserInfoFallback, durable: false)
             }.value
             #expect(doubled == 42)
         }

@@ -99,7 +99,7 @@
                 PWAKitBinary.locate().path,
                 // NB: long enough for the page to load and open the dialog on a loaded machine;
                 // the run always ends at this timeout, with the dialog open.
-                try Self.runArguments("print.html", scratch: scratch, timeout: 30, ["--dialogs", "native"]),
+                try Self.runArguments("print.html", scratch: scratch, timeout: 15, ["--dialogs", "native"]),
                 environment: Self.environment())
             #expect(run.status == 3, "timed out with the dialog open, and ended: \(run.stdout) \(run.stderr)")
             let messages = run.events.filter { $0["module"] as? String == "print" }.compactMap { $0["message"] as? String }
