@@ -73,16 +73,6 @@ import Testing
         return (phone, phoneStore, watch)
     }
 
-    func eventually(_ condition: @Sendable () async -> Bool) async {
-        // NB: yields first, then sleeps for up to 30 s: the change may wait for a thread of a
-        // loaded machine that yielding alone does not let run.
-        for attempt in 0..<13_000 {
-            if await condition() { return }
-            if attempt < 10_000 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(10)) }
-        }
-        Issue.record("condition never became true")
-    }
-
     /// The texts of the runs of a handler, in run order.
     final class RunLog: Sendable {
         let texts = Mutex<[String]>([])

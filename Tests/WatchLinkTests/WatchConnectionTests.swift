@@ -31,17 +31,6 @@ import Testing
         )
     }
 
-    /// Waits for work the connections hand to other threads (the session's callbacks, transfers),
-    /// never for time: the clock is a `ManualClock`. Yields first, then polls for up to 30 s of a
-    /// loaded machine.
-    func eventually(_ condition: @Sendable () async -> Bool) async {
-        for attempt in 0..<13_000 {
-            if await condition() { return }
-            if attempt < 10_000 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(10)) }
-        }
-        Issue.record("condition never became true")
-    }
-
     @Test func typedRequestRoundTrips() async throws {
         let (phone, watch) = makePair()
         try watch.connection.register(Ping.self) { Pong(text: "pong:" + $0.text) }
@@ -343,4 +332,15 @@ import Testing
         for call in calls { _ = try await call.value }
         #expect(log.withLock { $0 } == ["start a", "end a", "start b", "end b", "start c", "end c"])
     }
+}
+
+/// Waits for work the connections hand to other threads (the session's callbacks, transfers),
+/// never for time: the tests that use it run on a `ManualClock`. Yields first, then polls for up
+/// to 30 s of a loaded machine.
+func eventually(_ condition: @Sendable () async -> Bool) async {
+    for attempt in 0..<13_000 {
+        if await condition() { return }
+        if attempt < 10_000 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+    Issue.record("condition never became true")
 }
