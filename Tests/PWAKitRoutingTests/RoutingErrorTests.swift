@@ -203,11 +203,25 @@ struct RoutingErrorTests {
     }
 
     @Test("messages quote at most 80 characters of what arrived")
-    func clippedMessages() {
+    func clippedMessages() throws {
         let long = String(repeating: "x", count: 4000)
-        let error = Self.refusal("myapp://app/\(long.uppercased())")
-        #expect(error?.code == .invalidParameter)
-        #expect((error?.message.count ?? .max) < 200)
-        #expect((Self.refusal("zz\(long):x")?.message.count ?? .max) < 200)
+        /// The text a message quotes between its first two `'`.
+        func quoted(_ error: RoutingError?) throws -> Substring {
+            let message = try #require(error?.message)
+            let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+            try #require(parts.count >= 3, "no quote in: \(message)")
+            return parts[1]
+        }
+        let clipped = String(repeating: "x", count: 80) + "…"
+        let parameter = Self.refusal("myapp://app/\(long.uppercased())")
+        #expect(parameter?.code == .invalidParameter)
+        #expect(try quoted(parameter) == String(repeating: "X", count: 80) + "…")
+        let scheme = Self.refusal("zz\(long):x")
+        #expect(scheme?.code == .malformedURL)
+        #expect(try quoted(scheme) == "zz" + String(repeating: "x", count: 78) + "…")
+        let unmatched = Self.refusal("myapp://settings/\(long)")
+        #expect(unmatched?.code == .noMatchingRoute)
+        #expect(try quoted(unmatched) == "settings/" + clipped.dropFirst(9))
+        for error in [parameter, scheme, unmatched] { #expect((error?.message.count ?? .max) < 200) }
     }
 }

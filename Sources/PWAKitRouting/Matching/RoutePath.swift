@@ -10,6 +10,6 @@ struct RoutePath: Sendable, Hashable {
 
     /// The path as it would be written, for messages.
     var summary: String {
-        Clip.text(segments.map(PercentEncoding.encode).joined(separator: "/"), limit: 120)
+        Clip.text(segments.map(PercentEncoding.encode).joined(separator: "/"))
     }
 }
