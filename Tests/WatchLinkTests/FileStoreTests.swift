@@ -313,6 +313,35 @@ extension FileStore {
         #expect(reopened.lastRecovery.isEmpty)
     }
 
+    /// With both copies of the salt damaged no record can be checked: the log is refused and left
+    /// as it was, not read as empty (its records would be lost); one that never held a record opens.
+    @Test func aSaltDamagedInBothCopiesIsRefusedNotReadAsAnEmptyLog() throws {
+        func damageBothCopies(_ path: String) throws -> [UInt8] {
+            var bytes = try fileBytes(path)
+            bytes[9] ^= 0x20
+            bytes[20] ^= 0x04
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return bytes
+        }
+        let path = temporaryPath()
+        do {
+            let store = try FileStore(path: path)
+            try store.append([.boot(1), .orderedWatermark(2)])
+            try store.sync()
+        }
+        let bytes = try damageBothCopies(path)
+        let error = #expect(throws: WatchLinkError.self) { _ = try FileStore(path: path) }
+        #expect(error?.code == .storageFailed)
+        #expect(error?.details["field"] == "log.salt")
+        #expect(try fileBytes(path) == bytes, "left as it was")
+        let empty = temporaryPath()
+        _ = try FileStore(path: empty)
+        _ = try damageBothCopies(empty)
+        let store = try FileStore(path: empty)
+        #expect(try store.load() == [])
+        #expect(store.lastRecovery == [8..<24])
+    }
+
     @Test func replaceIsAtomicAndAppendsContinue() throws {
         let path = temporaryPath()
         let store = try FileStore(path: path)

@@ -207,6 +207,25 @@ import Testing
         }
     }
 
+    /// A queue file that is there but cannot be read (here a directory stands in its place) is
+    /// `storage_failed`, not an empty queue: the queued files' copies are kept.
+    @Test func aFileQueueThatCannotBeReadIsReportedAndTheQueuedCopiesKept() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: root + "/a/files-queue.json", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: root + "/a/files-outgoing", withIntermediateDirectories: true)
+        let copy = root + "/a/files-outgoing/" + UUID().uuidString
+        try Data("queued".utf8).write(to: URL(fileURLWithPath: copy))
+        do {
+            _ = try SocketSession(socketPath: root + "/s", role: .connect, directory: root + "/a")
+            Issue.record("expected storage_failed")
+        } catch {
+            #expect(error.code == .storageFailed && error.details["path"]?.hasSuffix("files-queue.json") == true)
+        }
+        #expect(manager.fileExists(atPath: copy), "the queued file's copy is kept")
+    }
+
     // MARK: Hostile frames
 
     /// A raw peer: the test plays the counterpart byte by byte.

@@ -172,6 +172,33 @@ import Testing
         }
     }
 
+    /// With both copies of the salt damaged no record can be checked: the log is refused and left
+    /// as it was, never read as an empty queue; one that never held a record opens.
+    @Test func aSaltDamagedInBothCopiesIsRefusedNotReadAsAnEmptyQueue() throws {
+        let root = directory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func damageBothCopies(_ path: String) throws -> [UInt8] {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes[9] ^= 0x20
+            bytes[20] ^= 0x04
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return bytes
+        }
+        let path = root + "/userinfo.log"
+        _ = try writeLog(path, ["one", "two"])
+        let bytes = try damageBothCopies(path)
+        let error = #expect(throws: WatchLinkError.self) { _ = try UserInfoLog.load(path: path) }
+        #expect(error?.code == .storageFailed)
+        #expect(error?.details["field"] == "salt")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "left as it was")
+        let empty = root + "/empty.log"
+        _ = try writeLog(empty, [])
+        _ = try damageBothCopies(empty)
+        let (log, items) = try UserInfoLog.load(path: empty)
+        #expect(items.isEmpty)
+        #expect(try log.add(Data("next".utf8)) >= 1)
+    }
+
     @Test func aChangedByteInACompactedLogsNextIDNeverBringsIdsBack() throws {
         let root = directory()
         defer { try? FileManager.default.removeItem(atPath: root) }

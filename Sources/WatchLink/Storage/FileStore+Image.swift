@@ -48,6 +48,13 @@ extension FileStore {
                     var other = try readFrames(bytes, from: headerSize, seed: LogFrame.seed(salt: copies[1]), decoding: decoding)
                     other.salt = copies[1]
                     if other.frames > read.frames { read = other }
+                    // NB: both copies damaged: the records cannot be checked, so none is dropped
+                    // as damage; the file is left as it is (a log that never held one opens).
+                    if read.frames == 0, bytes[headerSize...].contains(where: { $0 != 0 }) {
+                        throw WatchLinkError(
+                            .storageFailed, "the log's salt is damaged in both of its copies; no record checks out with either",
+                            details: ["field": "log.salt"])
+                    }
                     read.damaged.insert(magic.count..<headerSize, at: 0)
                 }
                 let versionTwo = magicDamage == [magic.count - 1] && bytes[magic.count - 1] == unsaltedMagic[magic.count - 1]

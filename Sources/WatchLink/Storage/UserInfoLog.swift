@@ -160,6 +160,14 @@ final class UserInfoLog {
                     scan = other
                     salt = copies[1]
                 }
+                // NB: both copies damaged: the records cannot be checked, so none is dropped as
+                // damage; the file is left as it is (a log that never held one opens).
+                if scan.bodies.isEmpty, bytes[headerSize...].contains(where: { $0 != 0 }) {
+                    throw WatchLinkError(
+                        .storageFailed,
+                        "the user-info log's salt is damaged in both of its copies; no record checks out with either",
+                        details: ["path": path, "field": "salt"])
+                }
             }
             dropped += scan.damaged
             let firstDamage = scan.damaged.first?.lowerBound ?? Int.max

@@ -60,8 +60,10 @@ extension SocketSession {
         let manager = FileManager.default
         let queuePath = directory + "/files-queue.json"
         var queue = FileQueue(items: [])
-        if let data = manager.contents(atPath: queuePath) {
-            do { queue = try JSONDecoder().decode(FileQueue.self, from: data) } catch {
+        // NB: only a queue that is not there is empty: one there but unreadable is an error, since
+        // read as empty it would delete every queued file's copy below.
+        if let bytes = try FileStore.readIfPresent(queuePath) {
+            do { queue = try JSONDecoder().decode(FileQueue.self, from: Data(bytes)) } catch {
                 throw WatchLinkError(.storageFailed, "unreadable file-transfer queue", details: ["path": queuePath])
             }
         }
