@@ -290,10 +290,10 @@ public struct ConfigurationValidator: Sendable {
     static let maximumFlags = 256
 
     private func checkFlags(_ value: ConfigurationJSON, _ context: inout ValidationContext) {
-        guard let members = value.members else {
-            context.wrongType(value, at: "flags", expected: "an object of flag defaults")
-            return
-        }
+        // NB: through `object`, as every other object, so a flag written twice is `duplicate_key`
+        // and only its first value is checked.
+        guard let members = context.object(value, at: "flags", known: nil, describedAs: "an object of flag defaults")
+        else { return }
         if members.count > Self.maximumFlags {
             context.error("flags", .invalidValue, "at most \(Self.maximumFlags) flags, found \(members.count)")
         }

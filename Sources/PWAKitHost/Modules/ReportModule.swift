@@ -10,18 +10,21 @@ public struct ReportModule: ActionModule {
     /// The actions: `log {message, data?}`, `finish {passed, failed, data?}`, `hold {ms, label?}`
     /// and `hideAndShow`.
     public static let actions = ModuleActions<ReportModule>()
-        .action("log", payload: Line.self, result: Bool.self) { module, line, context in
+        .action("log", payload: Line.self, result: Bool.self, example: Line(message: "step 1 done", data: nil)) {
+            module, line, context in
             module.sink(.log(line, origin: context.caller.origin))
             return true
         }
-        .action("finish", payload: Verdict.self, result: Bool.self) { module, verdict, context in
+        .action("finish", payload: Verdict.self, result: Bool.self, example: Verdict(passed: 12, failed: 0, data: nil)) {
+            module, verdict, context in
             guard verdict.passed >= 0, verdict.failed >= 0 else {
                 throw BridgeError.field(.invalidPayload, path: "payload.failed", "counts must not be negative")
             }
             module.sink(.finish(verdict, origin: context.caller.origin))
             return true
         }
-        .action("hold", payload: Hold.self, result: Bool.self) { module, hold, context in
+        .action("hold", payload: Hold.self, result: Bool.self, example: Hold(ms: 1000, label: "slow call")) {
+            module, hold, context in
             // A call that stays open, so pages can test timeouts, cancellation and what a
             // navigation does to calls in flight; the host prints how it ended.
             guard (0...600_000).contains(hold.ms) else {

@@ -35,7 +35,8 @@ public struct LauncherModule: ActionModule {
         }
         .action(
             "signIn", payload: SignInPayload.self, result: LauncherSnapshot.self,
-            summary: "Signs in; problems show in `signIn` of the snapshot."
+            summary: "Signs in; problems show in `signIn` of the snapshot.",
+            example: SignInPayload(email: "ada@example.com", password: "correct horse battery")
         ) { module, payload, context in
             try module.check(context)
             await module.controller.signIn(email: payload.email, password: payload.password)
@@ -43,7 +44,10 @@ public struct LauncherModule: ActionModule {
         }
         .action(
             "register", payload: RegisterPayload.self, result: LauncherSnapshot.self,
-            summary: "Creates an account and signs in; problems show in `signIn` of the snapshot."
+            summary: "Creates an account and signs in; problems show in `signIn` of the snapshot.",
+            example: RegisterPayload(
+                email: "ada@example.com", password: "correct horse battery", confirmation: "correct horse battery",
+                displayName: "Ada")
         ) { module, payload, context in
             try module.check(context)
             await module.controller.register(
@@ -59,7 +63,7 @@ public struct LauncherModule: ActionModule {
         }
         .action(
             "install", payload: AppPayload.self, result: LauncherSnapshot.self,
-            summary: "Installs an app, or downloads its update for the next launch."
+            summary: "Installs an app, or downloads its update for the next launch.", example: AppPayload(appId: "notes")
         ) { module, payload, context in
             try module.check(context)
             try await module.run { try await $0.install(payload.appId) }
@@ -67,21 +71,23 @@ public struct LauncherModule: ActionModule {
         }
         .action(
             "open", payload: AppPayload.self, result: LauncherSnapshot.self,
-            summary: "Opens an app (installing it first when needed)."
+            summary: "Opens an app (installing it first when needed).", example: AppPayload(appId: "notes")
         ) { module, payload, context in
             try module.check(context)
             try await module.run { try await $0.open(payload.appId) }
             return await module.controller.snapshot()
         }
-        .action("clear", payload: AppPayload.self, result: LauncherSnapshot.self, summary: "Removes an app's files.") {
-            module, payload, context in
+        .action(
+            "clear", payload: AppPayload.self, result: LauncherSnapshot.self, summary: "Removes an app's files.",
+            example: AppPayload(appId: "notes")
+        ) { module, payload, context in
             try module.check(context)
             try await module.run { try await $0.clear(payload.appId) }
             return await module.controller.snapshot()
         }
         .action(
             "setChannel", payload: ChannelPayload.self, result: LauncherSnapshot.self,
-            summary: "Follows another channel of an app."
+            summary: "Follows another channel of an app.", example: ChannelPayload(appId: "notes", channel: "beta")
         ) { module, payload, context in
             try module.check(context)
             try await module.run { try await $0.setChannel(payload.channel, for: payload.appId) }
@@ -95,7 +101,8 @@ public struct LauncherModule: ActionModule {
         }
         .action(
             "unlockWithPassword", payload: PasswordPayload.self, result: LauncherSnapshot.self,
-            summary: "Unlocks with the password (checked by the server): the fallback."
+            summary: "Unlocks with the password (checked by the server): the fallback.",
+            example: PasswordPayload(password: "correct horse battery")
         ) { module, payload, context in
             try module.check(context)
             await module.controller.unlock(password: payload.password)
@@ -103,7 +110,8 @@ public struct LauncherModule: ActionModule {
         }
         .action(
             "setBiometricUnlock", payload: BiometricUnlockPayload.self, result: LauncherSnapshot.self,
-            summary: "Turns biometric unlock on (after a check) or off (with the password)."
+            summary: "Turns biometric unlock on (after a check) or off (with the password).",
+            example: BiometricUnlockPayload(enabled: true, password: nil)
         ) { module, payload, context in
             try module.check(context)
             if payload.enabled {

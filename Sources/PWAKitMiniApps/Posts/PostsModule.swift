@@ -34,7 +34,8 @@ public struct PostsModule: ActionModule {
     public static let actions = ModuleActions<PostsModule>()
         .action(
             "share", payload: PostSharePayload.self, result: PostShareResult.self,
-            summary: "Keeps a link in the outbox, then sends every queued share; `state` says whether it was posted or kept."
+            summary: "Keeps a link in the outbox, then sends every queued share; `state` says whether it was posted or kept.",
+            example: PostSharePayload(url: "https://example.com/article", note: "worth a read")
         ) { module, payload, context in
             try module.check(context)
             return try await module.share(payload)
@@ -50,8 +51,10 @@ public struct PostsModule: ActionModule {
             }
             return SharedPostsPage(posts: page.posts.map(SharedPost.init), nextCursor: page.nextCursor)
         }
-        .action("get", payload: PostIdPayload.self, result: SharedPost.self, summary: "One post and its status.") {
-            module, payload, context in
+        .action(
+            "get", payload: PostIdPayload.self, result: SharedPost.self, summary: "One post and its status.",
+            example: PostIdPayload(id: "EXAMPLE-POST-ID")
+        ) { module, payload, context in
             try module.check(context)
             return SharedPost(
                 try await module.call { client, token in try await client.post(id: payload.id, accessToken: token) })

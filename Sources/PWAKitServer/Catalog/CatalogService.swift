@@ -32,6 +32,15 @@ struct CatalogService: Sendable {
     }
 
     func create(_ request: CreateAppRequest) async throws -> AppRecord {
+        let app = try Self.validatedApp(request, createdAt: environment.now())
+        guard try await storage.insertApp(app) else {
+            throw APIError(.conflict, .conflict, "app \(app.id) already exists", field: "id")
+        }
+        return app
+    }
+
+    /// The app `request` describes, or the first rule it breaks (the field named as in the request).
+    static func validatedApp(_ request: CreateAppRequest, createdAt: Date) throws -> AppRecord {
         try Validation.appId(request.id, field: "id")
         let permissions = try (request.permissions ?? []).enumerated().map { index, value in
             try Validation.text(value, field: "permissions[\(index)]", maximum: 64)
@@ -49,11 +58,8 @@ struct CatalogService: Sendable {
             id: request.id, name: try Validation.text(request.name, field: "name", maximum: 100),
             description: try Validation.text(request.description ?? "", field: "description", maximum: 2000, allowEmpty: true),
             icon: try Validation.text(request.icon ?? "", field: "icon", maximum: 2048, allowEmpty: true),
-            entryPath: entryPath, permissions: permissions, channels: channels, createdAt: environment.now()
+            entryPath: entryPath, permissions: permissions, channels: channels, createdAt: createdAt
         )
-        guard try await storage.insertApp(app) else {
-            throw APIError(.conflict, .conflict, "app \(app.id) already exists", field: "id")
-        }
         return app
     }
 

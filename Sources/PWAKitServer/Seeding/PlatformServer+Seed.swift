@@ -6,7 +6,22 @@ extension PlatformServer {
     /// changes nothing and throws a ``SeedError`` listing all of them.
     @discardableResult
     public func apply(_ seed: ServerSeed) async throws -> [String] {
-        let problems = seed.problems()
+        var problems = seed.problems()
+        // NB: a publisher must name an account the seed creates or one the server has; checked
+        // here, before anything is created, so a seed with problems changes nothing.
+        let seeded = Set((seed.users ?? []).compactMap { try? Validation.email($0.email, field: "email") })
+        for (index, app) in (seed.apps ?? []).enumerated() {
+            for (publisherIndex, email) in (app.publishers ?? []).enumerated() {
+                guard let normalized = try? Validation.email(email, field: "email"), !seeded.contains(normalized) else {
+                    continue
+                }
+                if try await storage.user(email: normalized) == nil {
+                    problems.append(
+                        "apps[\(index)].publishers[\(publisherIndex)]: no account has the email \(normalized); list it under users"
+                    )
+                }
+            }
+        }
         guard problems.isEmpty else { throw SeedError(problems: problems) }
         var created: [String] = []
         for (index, entry) in (seed.users ?? []).enumerated() {

@@ -4,7 +4,8 @@ import PWAKitBundles
 
 extension ServerSeed {
     /// Every problem of the seed at once, each as `path: what is wrong`, before anything is created.
-    /// (Whether a publisher's email names an account is known only when the seed is applied.)
+    /// (Whether a publisher's email names an account that is not in the seed is checked against the
+    /// server's accounts by ``PlatformServer/apply(_:)``, before it creates anything either.)
     public func problems() -> [String] {
         var problems: [String] = []
         func check(_ body: () throws -> Void) {
@@ -29,6 +30,22 @@ extension ServerSeed {
             let field = "apps[\(index)]"
             check { try Validation.appId(app.id, field: "\(field).id") }
             check { _ = try Validation.text(app.name, field: "\(field).name", maximum: 100) }
+            // NB: the other fields by the rules an app is created by, one field at a time (the
+            // rest left to their valid defaults), so each is reported, named under the app's path.
+            let base = CreateAppRequest(id: "seed", name: "seed")
+            var variants = [base, base, base, base, base]
+            variants[0].description = app.description
+            variants[1].icon = app.icon
+            variants[2].entryPath = app.entryPath
+            variants[3].permissions = app.permissions
+            variants[4].channels = app.channels
+            for variant in variants {
+                check {
+                    do { _ = try CatalogService.validatedApp(variant, createdAt: .distantPast) } catch let error as APIError {
+                        throw APIError.invalid("\(field).\(error.field ?? "")", error.message)
+                    }
+                }
+            }
             for (keyIndex, key) in (app.publisherKeys ?? []).enumerated() {
                 check {
                     do { _ = try VerifyingKey(base64: key) } catch let error as BundleError {

@@ -34,6 +34,7 @@ struct FlagDefaultsTests {
             (#"{"limits": {"a": 1}}"#, "flags.limits", .wrongType),
             (#"{"list": [1]}"#, "flags.list", .wrongType),
             (#"{"nothing": null}"#, "flags.nothing", .wrongType),
+            (#"{"beta": true, "beta": false}"#, "flags.beta", .duplicateKey),
             (#"{"long": "\#(String(repeating: "x", count: 1025))"}"#, "flags.long", .invalidValue),
             ("[]", "flags", .wrongType),
             ("{" + (0..<257).map { #""f\#($0)": true"# }.joined(separator: ",") + "}", "flags", .invalidValue),
@@ -41,6 +42,12 @@ struct FlagDefaultsTests {
         for (flags, path, code) in cases {
             let report = ConfigurationValidator().validate(Data(Self.document(flags).utf8))
             #expect(report.issues.contains { $0.path == path && $0.code == code }, "\(flags.prefix(40)): \(report.issues)")
+        }
+        // A flag written twice is an error, as any key is, and only its first value is checked.
+        let twice = ConfigurationValidator().validate(Data(Self.document(#"{"beta": true, "beta": [1]}"#).utf8))
+        #expect(twice.issues.map(\.code) == [.duplicateKey], "\(twice.issues)")
+        #expect(throws: (any Error).self) {
+            try ConfigurationLoader.load(from: Data(Self.document(#"{"beta": true, "beta": false}"#).utf8))
         }
     }
 }

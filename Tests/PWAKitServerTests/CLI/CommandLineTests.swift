@@ -197,17 +197,17 @@ struct CommandLineTests {
         }
         let badSeed = work.appendingPathComponent("seed.json")
         try Self.write(
-            #"{"users":[{"email":"not-an-email","password":"long enough"},{"email":"b@example.com","password":"short","role":"root"}],"apps":[{"id":"Bad App","name":"","publisherKeys":["nope"],"credentials":[{"credentialId":"c","secret":"tiny"}]}]}"#,
+            #"{"users":[{"email":"not-an-email","password":"long enough"},{"email":"b@example.com","password":"short","role":"root"}],"apps":[{"id":"Bad App","name":"","entryPath":"../x","channels":["Not A Channel"],"publisherKeys":["nope"],"credentials":[{"credentialId":"c","secret":"tiny"}]}]}"#,
             to: badSeed)
         let seeded = try await PWAKitBinary.run([
             "server", "--port", "0", "--data-dir", work.appendingPathComponent("d").path, "--seed", badSeed.path,
         ])
         #expect(seeded.status == 1)
         // Every problem at once, each with its path, and no HTTP status or code: this is a file, not a request.
-        #expect(seeded.stderr.contains("the seed has 7 problems"), "\(seeded.stderr)")
+        #expect(seeded.stderr.contains("the seed has 9 problems"), "\(seeded.stderr)")
         for path in [
-            "users[0].email", "users[1].password", "users[1].role", "apps[0].id", "apps[0].name", "apps[0].publisherKeys[0]",
-            "apps[0].credentials[0].secret",
+            "users[0].email", "users[1].password", "users[1].role", "apps[0].id", "apps[0].name", "apps[0].entryPath",
+            "apps[0].channels[0]", "apps[0].publisherKeys[0]", "apps[0].credentials[0].secret",
         ] {
             #expect(seeded.stderr.contains("  \(path): "), "\(path) missing from \(seeded.stderr)")
         }
@@ -222,6 +222,19 @@ struct CommandLineTests {
         ])
         #expect(partial.stderr.contains("the seed has 1 problem:"))
         #expect(!partial.stderr.contains("seeded user"))
+        // A publisher that names no account, in the seed or on the server, is found before anything
+        // is created too: the user before it is not created.
+        try Self.write(
+            #"{"users":[{"email":"ok@example.com","password":"long enough"}],"apps":[{"id":"x","name":"X","publishers":["ok@example.com","nobody@example.com"]}]}"#,
+            to: badSeed)
+        let unknown = try await PWAKitBinary.run([
+            "server", "--port", "0", "--data-dir", work.appendingPathComponent("d").path, "--seed", badSeed.path,
+        ])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("the seed has 1 problem:"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("  apps[0].publishers[1]: no account has the email nobody@example.com"), "\(unknown.stderr)")
+        #expect(!unknown.stderr.contains("seeded user"))
     }
 
     @Test("outputs are never overwritten without --force; key JSON is plain; no command is a usage error")
