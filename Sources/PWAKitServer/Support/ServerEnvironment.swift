@@ -24,8 +24,16 @@ public struct ServerEnvironment: Sendable {
         }
     )
 
-    /// A random URL-safe token of `byteCount` random bytes (base64url, no padding).
-    func token(byteCount: Int = 32) -> String { Base64URL.encode(randomBytes(byteCount)) }
+    /// A random URL-safe token of `byteCount` random bytes (base64url, no padding) that does not
+    /// start with `-`, which a command line would read as an option: a person types ids and codes
+    /// into `pwakit` (`pwakit identity approve <id>`), and one draw in 64 starts with it.
+    func token(byteCount: Int = 32) -> String {
+        // NB: drawn again (dropping under 0.03 bits of the token's entropy); bounded, so that
+        // injected bytes that always start with `-` still end, with the first character replaced.
+        var token = Base64URL.encode(randomBytes(byteCount))
+        for _ in 0..<16 where token.hasPrefix("-") { token = Base64URL.encode(randomBytes(byteCount)) }
+        return token.hasPrefix("-") ? "A" + token.dropFirst() : token
+    }
 
     /// A random opaque identifier.
     func identifier() -> String { token(byteCount: 16) }
