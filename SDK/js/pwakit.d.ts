@@ -396,7 +396,7 @@ interface PWAKitPermissions {
 interface PWAKitNativeEntry {
   /** The handshake, set by the host before page scripts run. */
   protocol?: PWAKitProtocol;
-  /** Delivers a response; `true` when it settled a call. */
+  /** Delivers a response; `true` when it was used (it settled a call, or went to the page's own handler). */
   _handleResponse(response: unknown): boolean;
   /** Delivers an event; `true` when it was dispatched. */
   _handleEvent(event: unknown): boolean;

@@ -10,8 +10,6 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
 
         /// Reading, writing, syncing or renaming failed; ``FileSystemError/errno`` says why.
         public static let ioFailed = Code("io_failed")
-        /// Another holder has the lock and the caller asked not to wait.
-        public static let locked = Code("locked")
     }
 
     /// The stable code.

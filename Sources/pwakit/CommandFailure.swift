@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PWAKitAPI
+import PWAKitBundles
 import PWAKitCore
 import PWAKitErrors
 import PWAKitFiles
@@ -65,6 +66,9 @@ struct CommandFailure: Error {
             ?? report.message
         if let file = error as? FileSystemError {
             status = ["open", "read"].contains(file.operation) ? .unreadable : .cannotWrite
+        } else if let bundle = error as? BundleError, bundle.code == .ioFailure {
+            status = .unreadable
+            message += " (\(report.code))"
         } else if let client = error as? APIClientError, client.code == .network || client.code == .timeout {
             message = "the server cannot be reached (\(report.message))"
         } else {

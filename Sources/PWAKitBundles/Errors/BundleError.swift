@@ -15,8 +15,6 @@ public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let badSignature = Code("bad_signature")
         /// A key file or key string could not be read.
         public static let invalidKey = Code("invalid_key")
-        /// A file's content does not match the hash the manifest lists for it.
-        public static let hashMismatch = Code("hash_mismatch")
         /// A directory or file could not be read.
         public static let ioFailure = Code("io_failure")
 

@@ -39,15 +39,29 @@ struct BundleCommand: AsyncParsableCommand {
             Console.writeError("error: \(output) exists; pass --force to overwrite it")
             throw ExitCode(CommandFailure.Status.outputExists.rawValue)
         }
-        let signingKey = try SigningKey(fileContents: try Data(contentsOf: URL(fileURLWithPath: key)))
-        let builder = BundleBuilder(root: URL(fileURLWithPath: directory, isDirectory: true))
-        let manifest = try builder.manifest(appId: appId, version: version, channel: channel, entry: entry)
-        let release = try SignedRelease.sign(manifest, with: signingKey)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try DurableFile.replace(output, with: try encoder.encode(release))
-        print(
-            "bundled \(manifest.files.count) files, \(manifest.totalSize) bytes; bundle hash \(try release.bundleHash()); signed by \(signingKey.keyId)"
-        )
+        // NB: through CommandFailure, as every command: the error line and the exit status of
+        // docs/errors.md (2 for a key or a directory that cannot be read, 4 for an output that
+        // cannot be written, 1 for anything else).
+        try await CommandFailure.run {
+            let keyData: Data
+            do { keyData = try Data(contentsOf: URL(fileURLWithPath: key)) } catch {
+                throw CommandFailure(
+                    status: .unreadable, code: "bundle.key_unreadable", message: "--key: cannot read \(key)")
+            }
+            let signingKey = try SigningKey(fileContents: keyData)
+            let builder = BundleBuilder(root: URL(fileURLWithPath: directory, isDirectory: true))
+            let manifest = try builder.manifest(appId: appId, version: version, channel: channel, entry: entry)
+            let release = try SignedRelease.sign(manifest, with: signingKey)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data: Data
+            do { data = try encoder.encode(release) } catch {
+                throw CommandFailure("cannot encode the signed release: \(error)")
+            }
+            try DurableFile.replace(output, with: data)
+            print(
+                "bundled \(manifest.files.count) files, \(manifest.totalSize) bytes; bundle hash \(try release.bundleHash()); signed by \(signingKey.keyId)"
+            )
+        }
     }
 }

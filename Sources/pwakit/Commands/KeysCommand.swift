@@ -33,10 +33,13 @@ struct KeysGenerateCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(key.file)
-        guard FileManager.default.createFile(atPath: output, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw ValidationError("cannot write \(output)")
+        try CommandFailure.run(json: false) {
+            guard FileManager.default.createFile(atPath: output, contents: data, attributes: [.posixPermissions: 0o600]),
+                (try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: output)) != nil
+            else {
+                throw CommandFailure(status: .cannotWrite, code: "keys.cannot_write", message: "cannot write \(output)")
+            }
         }
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: output)
         let summary = ["keyId": key.keyId, "publicKey": key.verifyingKey.base64]
         print(String(decoding: try encoder.encode(summary), as: UTF8.self))
     }

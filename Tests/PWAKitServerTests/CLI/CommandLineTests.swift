@@ -263,6 +263,17 @@ struct CommandLineTests {
         #expect(refused.stderr.contains("pass --force"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == written)
         #expect(try await PWAKitBinary.run(bundle + ["--force"]).status == 0)
+        // The exit statuses of docs/errors.md: 4 for an output that cannot be written, 2 for input
+        // that cannot be read, each with an `error:` line.
+        let unwritable = try await PWAKitBinary.run([
+            "keys", "generate", "--output", work.appendingPathComponent("missing/key.json").path,
+        ])
+        #expect(unwritable.status == 4)
+        #expect(unwritable.stderr.contains("error: cannot write"), "\(unwritable.stderr)")
+        let noKey = Array(bundle.prefix(7)) + [work.appendingPathComponent("missing.json").path, "--output", output, "--force"]
+        let unreadable = try await PWAKitBinary.run(noKey)
+        #expect(unreadable.status == 2)
+        #expect(unreadable.stderr.contains("error: --key: cannot read"), "\(unreadable.stderr)")
         let bare = try await PWAKitBinary.run([])
         #expect(bare.status == 64)
         #expect(bare.stderr.contains("choose a command"))
