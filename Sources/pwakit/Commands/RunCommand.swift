@@ -25,7 +25,7 @@ struct RunCommand: ParsableCommand {
             applinks: hosts under identifiers.linkPathPrefix) opens its path and query on the \
             start page's origin instead of the start page. Exit status: 0 done; 1 the page \
             reported failures; 2 a target, configuration or link that cannot be used; 3 timed out; 4 screenshot failed; 5 no display or web engine; \
-            64 a bad flag.
+            7 the start page did not load (printed as a loadFailed line); 64 a bad flag.
 
             The clipboard, printing, desktop notifications and secure storage are real; the \
             other device features are simulated (each simulated action is printed as a JSON \

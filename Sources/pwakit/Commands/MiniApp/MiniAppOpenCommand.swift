@@ -23,8 +23,8 @@ struct MiniAppOpenCommand: ParsableCommand {
         discussion: """
             The release the store has active (a pending one becomes active first) is served as \
             app://<appId>/ from the store. Its bridge grants are the permissions its catalog entry \
-            asks for (from the copy `pwakit miniapp list` keeps), plus `lifecycle`, `session` and \
-            `platform`. With --server and --email the person is signed in and the `session` module \
+            asks for (from the copy `pwakit miniapp list` keeps), plus `lifecycle`, `session`, \
+            `platform` and `flags`. With --server and --email the person is signed in and the `session` module \
             hands out launch codes; without them (or offline) it answers session.not_signed_in. A \
             release on probation must call PWAKit.ready() within --ready-timeout seconds of its first \
             document, or it is rolled back and marked bad (exit status 6). Other exit statuses as \
