@@ -66,12 +66,10 @@ struct CommandFailure: Error {
             ?? report.message
         if let file = error as? FileSystemError {
             status = ["open", "read"].contains(file.operation) ? .unreadable : .cannotWrite
-        } else if let bundle = error as? BundleError, bundle.code == .ioFailure {
-            status = .unreadable
-            message += " (\(report.code))"
         } else if let client = error as? APIClientError, client.code == .network || client.code == .timeout {
             message = "the server cannot be reached (\(report.message))"
         } else {
+            if let bundle = error as? BundleError, bundle.code == .ioFailure { status = .unreadable }
             message += " (\(report.code))"
         }
         self.init(status: status, code: report.code, message: message)

@@ -274,6 +274,11 @@ struct CommandLineTests {
         let unreadable = try await PWAKitBinary.run(noKey)
         #expect(unreadable.status == 2)
         #expect(unreadable.stderr.contains("error: --key: cannot read"), "\(unreadable.stderr)")
+        var noSite = bundle
+        noSite[1] = work.appendingPathComponent("no-site").path
+        let noDirectory = try await PWAKitBinary.run(noSite + ["--force"])
+        #expect(noDirectory.status == 2)
+        #expect(noDirectory.stderr.contains("(io_failure)"), "\(noDirectory.stderr)")
         let bare = try await PWAKitBinary.run([])
         #expect(bare.status == 64)
         #expect(bare.stderr.contains("choose a command"))
