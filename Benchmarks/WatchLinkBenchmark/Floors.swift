@@ -113,7 +113,7 @@ enum Floors {
     }
 
     /// Appends `count` records of `size` bytes, calling fdatasync once per `batch` records; records/s.
-    static func appendSync(directory: String, size: Int, count: Int, batch: Int) -> Double {
+    static func appendSync(directory: String, size: Int, count: Int, batch: Int, latency: SyncLatency) -> Double {
         let path = directory + "/floor-\(batch).log"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer {
@@ -129,6 +129,7 @@ enum Floors {
             for _ in 0..<min(batch, count - written) { chunk += record }
             _ = GroupCommitFloor.writeAll(fd, chunk, at: written * size)
             fdatasync(fd)
+            latency.pause()
             written += min(batch, count - written)
         }
         return rate(count, start.duration(to: clock.now))

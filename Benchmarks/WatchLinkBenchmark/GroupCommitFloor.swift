@@ -12,7 +12,8 @@ import Foundation
 /// exactly the senders of that group (each on its own semaphore, no thundering herd). Like
 /// WatchLink's log it grows its file ahead of the log with written zeros (a step as large as the
 /// file, from 64 KiB to 1 MiB), so most syncs flush data only: a floor that paid a metadata commit
-/// per sync would be slower than the raw best, and flatter WatchLink.
+/// per sync would be slower than the raw best, and flatter WatchLink. With `--sync-latency`, each
+/// sync then sleeps as long as WatchLink's do (``SyncLatency``).
 final class GroupCommitFloor: @unchecked Sendable {
     private let fd: Int32
     private let path: String
@@ -34,14 +35,19 @@ final class GroupCommitFloor: @unchecked Sendable {
     /// The counterpart's log, in a floor of both sides: each group synced here appends as many
     /// sends' records there, which its own writer syncs with no sender waiting for it.
     private let follower: GroupCommitFloor?
+    /// What each sync waits beyond `fdatasync`.
+    private let latency: SyncLatency
 
     /// A floor appending, per send, `recordsPerSend` records totalling `bytesPerSend` bytes, and
     /// then, once they are synced, the follower's records for the same sends.
-    init?(path: String, recordsPerSend: Int, bytesPerSend: Int, follower: GroupCommitFloor? = nil) {
+    init?(
+        path: String, recordsPerSend: Int, bytesPerSend: Int, latency: SyncLatency = .none, follower: GroupCommitFloor? = nil
+    ) {
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { return nil }
         self.path = path
         self.follower = follower
+        self.latency = latency
         let count = max(1, recordsPerSend)
         let size = max(1, bytesPerSend / count)
         send = (0..<count).map { _ in [UInt8](repeating: 0x72, count: size) }
@@ -93,6 +99,7 @@ final class GroupCommitFloor: @unchecked Sendable {
                 allocated = grown
             }
             fdatasync(fd)
+            latency.pause()
             for sender in group { sender.signal() }
             follower?.follow(sends: group.count)
             condition.lock()

@@ -6,7 +6,7 @@ import WatchLink
     import Glibc
 #endif
 
-/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one] [--round-trip-only | --throughput-only | --durable-only | --engine-only]` (`--help` says what each does): the floors and WatchLink, measured in one run.
+/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one] [--sync-latency µS] [--round-trip-only | --throughput-only | --durable-only | --engine-only]` (`--help` says what each does): the floors and WatchLink, measured in one run.
 ///
 /// The process acts as the phone and spawns a copy of itself (`serve`) as the watch; both the
 /// echo floor and WatchLink run between those same two processes.
@@ -14,12 +14,14 @@ import WatchLink
 struct WatchLinkBenchmark {
     static let usage = """
         usage: watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one]
-                                   [--round-trip-only | --throughput-only | --durable-only | --engine-only]
+                                   [--sync-latency µS] [--round-trip-only | --throughput-only | --durable-only | --engine-only]
           --dir DIR          where the logs and sockets go (default .build/watchlink-bench; use a real disk)
           --count N          round trips or sends of each kind (default 5000)
           --concurrency N    concurrent tasks, and durable senders (default 32)
           --cores PLACE      free: the scheduler places both processes; split: phone on CPU 0, watch on 1;
                              one: both on CPU 0 (default free)
+          --sync-latency µS  a slower disk: every sync that writes, in the floors and in WatchLink's logs,
+                             then sleeps this many microseconds more (default 0)
           --round-trip-only  the round trip and the non-durable throughput only
           --throughput-only  the non-durable throughput only
           --durable-only     the durable sends only
@@ -33,6 +35,7 @@ struct WatchLinkBenchmark {
         var cores = CorePlacement.free
         var count = 5000
         var concurrency = 32
+        var syncLatency = SyncLatency.none
         var only: String?
     }
 
@@ -46,6 +49,8 @@ struct WatchLinkBenchmark {
                 rawValue: try arguments.choice("--cores", default: "free", of: CorePlacement.allCases.map(\.rawValue)))!
             options.count = try arguments.integer("--count", default: 5000, in: 10...100_000_000)
             options.concurrency = try arguments.integer("--concurrency", default: 32, in: 1...10_000)
+            options.syncLatency = SyncLatency(
+                latency: .microseconds(try arguments.integer("--sync-latency", default: 0, in: 0...1_000_000)))
             options.only = try arguments.oneOf(["--round-trip-only", "--throughput-only", "--durable-only", "--engine-only"])
             return options
         }
@@ -56,8 +61,9 @@ struct WatchLinkBenchmark {
             print("watchlink-benchmark: cannot pin the \(options.serve ? "watch" : "phone") to CPU \(cpu)")
             exit(1)
         }
+        let latency = options.syncLatency
         if options.serve {
-            try await serve(directory)
+            try await serve(directory, latency: latency)
             return
         }
         let count = options.count
@@ -79,11 +85,16 @@ struct WatchLinkBenchmark {
 
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["serve", "--dir", directory, "--cores", cores.rawValue]
+        child.arguments = [
+            "serve", "--dir", directory, "--cores", cores.rawValue, "--sync-latency",
+            String(Int(micros(latency.latency))),
+        ]
         try child.run()
         defer { child.terminate() }
 
-        print("watchlink-benchmark: data directory \(directory) on \(filesystemType(of: directory)); cores: \(cores.rawValue)")
+        print(
+            "watchlink-benchmark: data directory \(directory) on \(filesystemType(of: directory)); cores: \(cores.rawValue); sync latency added: \(Int(micros(latency.latency))) µs"
+        )
         let payload = Echo(text: String(repeating: "x", count: 64))
         let frame = [UInt8](
             WireCodec.encode(
@@ -92,10 +103,11 @@ struct WatchLinkBenchmark {
                         typeKey: Echo.typeKey, payload: try WatchPayload.encode(payload), requestID: UUID(),
                         createdAt: WatchTimestamp(milliseconds: 0), deadline: WatchTimestamp(milliseconds: 1)))))
 
-        let unbatched = Floors.appendSync(directory: directory, size: 256, count: 500, batch: 1)
+        let unbatched = Floors.appendSync(
+            directory: directory, size: 256, count: latency.latency > .zero ? 50 : 500, batch: 1, latency: latency)
         print("disk   append+fdatasync 256 B, one record per sync: \(format(unbatched)) records/s")
 
-        let (connection, _, store) = try makeConnection(.phone, directory)
+        let (connection, _, store) = try makeConnection(.phone, directory, latency: latency)
         try await connection.start()
         for _ in 0..<200 where !connection.status.isReachable { try await Task.sleep(for: .milliseconds(10)) }
         let clock = ContinuousClock()
@@ -109,7 +121,8 @@ struct WatchLinkBenchmark {
         let blocks = 10
         if options.only == "--durable-only" {
             try await durableSends(
-                connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch)
+                connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch,
+                latency: latency)
             return
         }
         // NB: ours twice: from tasks on the global executor, and from tasks that prefer the
@@ -178,7 +191,8 @@ struct WatchLinkBenchmark {
         if options.only == "--round-trip-only" || options.only == "--throughput-only" { return }
 
         try await durableSends(
-            connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch)
+            connection, store: store, directory: directory, count: count, senders: concurrency, blocks: blocks, watch: watch,
+            latency: latency)
 
         let roundStart = clock.now
         let roundTrips = count / 4
@@ -290,7 +304,8 @@ struct WatchLinkBenchmark {
     /// says how many records, of how many bytes, WatchLink's log takes per send; the floor then
     /// appends exactly those from as many concurrent senders.
     static func durableSends(
-        _ connection: WatchConnection, store: FileStore, directory: String, count: Int, senders: Int, blocks: Int, watch: Int32
+        _ connection: WatchConnection, store: FileStore, directory: String, count: Int, senders: Int, blocks: Int, watch: Int32,
+        latency: SyncLatency
     ) async throws {
         let record = Record(text: String(repeating: "r", count: 128))
         func ours(_ sends: Int, on executor: (any TaskExecutor)? = nil) async throws -> Duration {
@@ -326,7 +341,7 @@ struct WatchLinkBenchmark {
         guard
             let floor = GroupCommitFloor(
                 path: directory + "/group-commit-floor.log", recordsPerSend: Int(recordsPerSend.rounded()),
-                bytesPerSend: Int(bytesPerSend.rounded()))
+                bytesPerSend: Int(bytesPerSend.rounded()), latency: latency)
         else {
             print("watchlink-benchmark: cannot open the floor's log in \(directory)")
             return
@@ -339,10 +354,10 @@ struct WatchLinkBenchmark {
             let watchFloor = GroupCommitFloor(
                 path: directory + "/group-commit-floor-watch.log",
                 recordsPerSend: Int((Double(watchWarmUp.records) / Double(warmUp)).rounded()),
-                bytesPerSend: Int((Double(watchWarmUp.bytes) / Double(warmUp)).rounded())),
+                bytesPerSend: Int((Double(watchWarmUp.bytes) / Double(warmUp)).rounded()), latency: latency),
             let bothFloor = GroupCommitFloor(
                 path: directory + "/group-commit-floor-both.log", recordsPerSend: Int(recordsPerSend.rounded()),
-                bytesPerSend: Int(bytesPerSend.rounded()), follower: watchFloor)
+                bytesPerSend: Int(bytesPerSend.rounded()), latency: latency, follower: watchFloor)
         else {
             print("watchlink-benchmark: cannot open the floor's logs in \(directory)")
             return
@@ -400,7 +415,8 @@ struct WatchLinkBenchmark {
         print("ratio  durable sends ours/floor of both logs = \(bothRatios.joined(separator: ", "))")
     }
 
-    static func makeConnection(_ origin: DeviceOrigin, _ directory: String) throws -> (
+    /// A connection of `origin` with its log in `directory`, on a disk as slow as `latency` says.
+    static func makeConnection(_ origin: DeviceOrigin, _ directory: String, latency: SyncLatency) throws -> (
         WatchConnection, SocketSession, FileStore
     ) {
         let dir = directory + "/" + (origin == .phone ? "phone" : "watch")
@@ -410,14 +426,19 @@ struct WatchLinkBenchmark {
         var configuration = LinkEngine.Configuration()
         configuration.outboxLimit = 1_000_000
         let store = try FileStore(path: dir + "/watchlink.log")
-        let connection = WatchConnection(
-            origin: origin, session: session, store: store, clock: ContinuousClock(), configuration: configuration)
+        let connection =
+            latency.latency > .zero
+            ? WatchConnection(
+                origin: origin, session: session, durableStore: SlowFileStore(store, latency: latency), clock: ContinuousClock(),
+                configuration: configuration)
+            : WatchConnection(
+                origin: origin, session: session, store: store, clock: ContinuousClock(), configuration: configuration)
         return (connection, session, store)
     }
 
-    static func serve(_ directory: String) async throws {
+    static func serve(_ directory: String, latency: SyncLatency) async throws {
         Floors.serveEcho(path: directory + "/echo.sock")
-        let (connection, _, store) = try makeConnection(.watch, directory)
+        let (connection, _, store) = try makeConnection(.watch, directory, latency: latency)
         try connection.register(Echo.self) { $0 }
         try connection.register(WatchLogStatistics.self) { _ in LogStatistics(store.statistics) }
         try connection.register(Record.self) { _ in WatchAck() }
