@@ -91,9 +91,17 @@ struct ManifestCodingTests {
     }
 
     @Test("oversized manifests are refused before parsing")
-    func oversized() {
-        let big = Data(repeating: 0x20, count: ManifestCoding.maximumManifestSize + 1)
-        #expect(throws: BundleError.self) { try ManifestCoding.decode(big) }
+    func oversized() throws {
+        // NB: a valid manifest padded with whitespace, which JSON allows: only the size can refuse it.
+        let valid = try ManifestCoding.encode(Self.manifest())
+        func padded(to size: Int) -> Data { valid + Data(repeating: 0x20, count: size - valid.count) }
+        #expect(try ManifestCoding.decode(padded(to: ManifestCoding.maximumManifestSize)) == ManifestCoding.decode(valid))
+        let error = #expect(throws: BundleError.self) {
+            try ManifestCoding.decode(padded(to: ManifestCoding.maximumManifestSize + 1))
+        }
+        #expect(error?.code == .malformedManifest)
+        #expect(error?.field == "manifest")
+        #expect(error?.message.contains("larger than \(ManifestCoding.maximumManifestSize) bytes") == true)
     }
 }
 

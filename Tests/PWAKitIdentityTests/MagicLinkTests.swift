@@ -201,19 +201,28 @@ struct MagicLinkTests {
         try await LiveIdentityServer.run(configure: {
             $0.mailer = mailer
             $0.magicLinkEmailLimit = 3
+            $0.magicLinkAddressLimit = 5
+            $0.trustForwardedFor = true
             $0.publicOrigin = "https://id.example.com"
         }) { live in
             let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-            var statuses: [Int] = []
-            for _ in 0..<4 {
-                statuses.append(
-                    try await live.api.exchange(
-                        "POST", "/v1/auth/magic-link",
-                        body: try APIClient.encode(MagicLinkRequest(email: "limit@example.com", codeChallenge: challenge)),
-                        idempotent: false
-                    ).status)
+            func ask(_ email: String, from address: String) async throws -> Int {
+                try await live.api.exchange(
+                    "POST", "/v1/auth/magic-link",
+                    body: try APIClient.encode(MagicLinkRequest(email: email, codeChallenge: challenge)),
+                    headers: ["X-Forwarded-For": address], idempotent: false
+                ).status
             }
+            // Per address: one email asked for four times, from one client.
+            var statuses: [Int] = []
+            for _ in 0..<4 { statuses.append(try await ask("limit@example.com", from: "198.51.100.1")) }
             #expect(statuses == [202, 202, 202, 429])
+            // Per client: six different emails from one client, each under its own limit.
+            statuses = []
+            for index in 0..<6 { statuses.append(try await ask("client\(index)@example.com", from: "198.51.100.2")) }
+            #expect(statuses == [202, 202, 202, 202, 202, 429])
+            // Another client is not held back by either.
+            #expect(try await ask("other@example.com", from: "198.51.100.3") == 202)
             for (body, field) in [
                 (#"{"email":"x","codeChallenge":"\#(challenge)","codeChallengeMethod":"S256"}"#, "email"),
                 (#"{"email":"a@example.com","codeChallenge":"short","codeChallengeMethod":"S256"}"#, "codeChallenge"),

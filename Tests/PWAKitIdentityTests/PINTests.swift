@@ -32,7 +32,11 @@ struct PINTests {
     func rightClears() async throws {
         try await LiveIdentityServer.run { live in
             let (client, _, _) = try await live.enrolled(pin: "27491")
-            for _ in 0..<2 { _ = try? await client.signIn(.pin("11235")) }
+            for _ in 0..<2 {
+                let error = await #expect(throws: APIClientError.self) { try await client.signIn(.pin("11235")) }
+                #expect(error?.code.rawValue == "wrong_pin")
+            }
+            #expect(try await client.device().pinAttemptsLeft == 1)
             _ = try await client.signIn(.pin("27491"))
             #expect(try await client.device().pinAttemptsLeft == 3)
         }

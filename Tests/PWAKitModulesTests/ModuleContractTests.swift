@@ -14,7 +14,6 @@ import Testing
         "notifications.getToken": "notifications.push_unavailable",
     ]
 
-    static let schemas: [ModuleSchema] = (try? ModuleCatalog.schemas()) ?? []
     /// Every feature flag on.
     static let allOn = FeatureFlags(
         healthkit: true, iap: true, payments: true, liveActivity: true, widgets: true, backgroundRefresh: true)
@@ -43,7 +42,9 @@ import Testing
         _ = try await harness.data("notifications", "requestPermission")
         _ = try await harness.data(
             "healthkit", "requestAuthorization", ["read": ["steps", "heartRate", "workouts", "sleep"], "write": ["workouts"]])
-        for schema in Self.schemas {
+        let schemas = try ModuleCatalog.schemas()
+        #expect(schemas.count >= 20)
+        for schema in schemas {
             for action in schema.actions {
                 let name = "\(schema.name).\(action.name)"
                 let response = try await harness.call(schema.name, action.name, action.example)
@@ -68,7 +69,9 @@ import Testing
     @Test func malformedPayloadsAreRefusedNamingTheField() async throws {
         let harness = try await ModuleHarness(
             features: Self.allOn, payments: PaymentsModuleTests.merchant)
-        for schema in Self.schemas {
+        let schemas = try ModuleCatalog.schemas()
+        #expect(schemas.count >= 20)
+        for schema in schemas {
             for action in schema.actions {
                 let name = "\(schema.name).\(action.name)"
                 guard let payload = action.payload else {

@@ -24,7 +24,7 @@ public enum ManifestCoding {
     /// Decodes manifest bytes and validates every field; throws ``BundleError`` naming the field at fault.
     public static func decode(_ bytes: Data) throws -> ReleaseManifest {
         guard bytes.count <= maximumManifestSize else {
-            throw BundleError(.malformedManifest, "manifest is larger than \(maximumManifestSize) bytes")
+            throw BundleError(.malformedManifest, "manifest is larger than \(maximumManifestSize) bytes", field: "manifest")
         }
         let manifest: ReleaseManifest
         do {

@@ -235,6 +235,14 @@ struct CommandLineTests {
         #expect(
             unknown.stderr.contains("  apps[0].publishers[1]: no account has the email nobody@example.com"), "\(unknown.stderr)")
         #expect(!unknown.stderr.contains("seeded user"))
+        // NB: no "seeded" line is printed before the whole seed is applied, so its absence proves
+        // nothing: the account itself must be missing from the data directory.
+        let server = try await ServerProcess.start(["--data-dir", work.appendingPathComponent("d").path])
+        let (status, body) = try await HTTPProbe.call(
+            "POST", server.baseURL.appendingPathComponent("v1/auth/login"),
+            json: ["email": "ok@example.com", "password": "long enough"])
+        await server.stop()
+        #expect(status == 401, "ok@example.com exists after two refused seeds: \(body)")
     }
 
     @Test("outputs are never overwritten without --force; key JSON is plain; no command is a usage error")

@@ -87,11 +87,18 @@ struct PostEndpointTests {
         try await harness.test(.router) { client in
             let user = try await client.register()
             var made: [String] = []
+            /// The second each post was made in.
+            var second: [String: Int] = [:]
+            var now = 0
             for index in 0..<25 {
-                if index % 3 != 0 { clock.advance(seconds: 1) }  // some share a millisecond: the id breaks the tie
+                if index % 3 != 0 {  // some share a millisecond: the id breaks the tie
+                    clock.advance(seconds: 1)
+                    now += 1
+                }
                 let answer = try await client.send(
                     .post, "/v1/posts", json: ["url": "https://page-\(index).example.com/"], token: user.access)
                 made.append(try #require(answer.json["id"]?.string))
+                second[made[made.count - 1]] = now
             }
             var seen: [String] = []
             var cursor: String?
@@ -106,6 +113,11 @@ struct PostEndpointTests {
             } while cursor != nil && pages < 10
             #expect(pages == 3)
             #expect(seen.count == 25 && Set(seen) == Set(made))
+            // NB: newest first; ids that share a second come in the database's order of ids, which
+            // depends on its collation, so only the seconds are compared.
+            let seconds = seen.map { second[$0] ?? -1 }
+            #expect(seconds == seconds.sorted(by: >), "\(seconds)")
+            #expect(seconds.first == now && seconds.last == 0)
             for (query, field) in [
                 ("limit=0", "limit"), ("limit=101", "limit"), ("limit=ten", "limit"), ("cursor=%%%", "cursor"),
                 ("cursor=bm90LWEtY3Vyc29y", "cursor"), ("cursor=" + String(repeating: "A", count: 300), "cursor"),
