@@ -913,7 +913,7 @@ interface PWAKitActivityContent {
   icon?: string;
   /** #RRGGBB */
   tint?: string;
-  /** at most 16, each value 1…256 bytes */
+  /** at most 16; each key 1…64 bytes, no control characters; each value 1…256 bytes */
   fields?: Record<string, string>;
   activityId?: string;
 }

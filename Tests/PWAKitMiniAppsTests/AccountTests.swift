@@ -86,6 +86,60 @@ struct AccountTests {
         }
     }
 
+    @Test("an unreadable stored session is store_corrupt naming it, its refresh token revoked, the item kept")
+    func unreadableSessionRevoked() async throws {
+        try await LivePlatform.run { platform in
+            let (_, vault) = try await platform.signedInAccount()
+            let kept = try #require(try await vault.value(for: "session", app: AccountSession.secureStoreApp))
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(kept.utf8)) as? [String: Any])
+            let refreshToken = try #require(object["refreshToken"] as? String)
+            object["user"] = "no longer a user"
+            let damaged = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+            try await vault.set(damaged, for: "session", app: AccountSession.secureStoreApp)
+
+            let account = AccountSession(client: platform.client, vault: vault)
+            let error = await #expect(throws: MiniAppError.self) { try await account.restore() }
+            #expect(error?.code == .storeCorrupt)
+            #expect(error?.field == "session")
+            #expect(await account.state == .signedOut)
+            #expect(
+                try await vault.value(for: "session", app: AccountSession.secureStoreApp) == damaged, "reported, not deleted")
+            // The token that could still be read no longer buys a session.
+            let refused = await #expect(throws: APIClientError.self) { try await platform.client.refresh(refreshToken) }
+            #expect(refused?.status == 401)
+        }
+    }
+
+    @Test(
+        "a stored session with no token for this server is store_corrupt, kept, and sends nothing",
+        arguments: ["not json", #"{"refreshToken":"r","server":"https://elsewhere.example","user":7}"#])
+    func unreadableSessionKept(_ damaged: String) async throws {
+        let transport = RecordingOfflineTransport()
+        let vault: any SecureStore = InMemorySecureStore()
+        try await vault.set(damaged, for: "session", app: AccountSession.secureStoreApp)
+        let account = AccountSession(
+            client: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: transport), vault: vault)
+        let error = await #expect(throws: MiniAppError.self) { try await account.restore() }
+        #expect(error?.code == .storeCorrupt)
+        #expect(error?.field == "session")
+        #expect(await account.state == .signedOut)
+        #expect(try await vault.value(for: "session", app: AccountSession.secureStoreApp) == damaged)
+        #expect(transport.requests.isEmpty, "a token whose server is unknown is sent nowhere")
+    }
+
+    @Test("the login screen says why an unreadable stored session was not restored")
+    @MainActor
+    func unreadableSessionNotice() async throws {
+        let vault: any SecureStore = InMemorySecureStore()
+        try await vault.set("not json", for: "session", app: AccountSession.secureStoreApp)
+        let offline = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: RecordingOfflineTransport())
+        let root = RootModel(account: AccountSession(client: offline, vault: vault))
+        await root.start()
+        #expect(root.route == .login)
+        #expect(root.notice?.contains("cannot be read") == true, "\(String(describing: root.notice))")
+        root.stop()
+    }
+
     @Test("a wrong password keeps the state signed out and reports the server's code")
     func wrongPassword() async throws {
         try await LivePlatform.run { platform in
@@ -121,6 +175,18 @@ struct AccountTests {
 /// A transport for a device with no network.
 struct UnreachableTransport: HTTPTransport {
     func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        throw APIClientError(.network, "cannot reach the server: this device is offline")
+    }
+}
+
+/// A transport for a device with no network that records every request it was asked to send.
+final class RecordingOfflineTransport: HTTPTransport {
+    private let sent = Mutex<[String]>([])
+    /// The requests asked for, as `METHOD path`.
+    var requests: [String] { sent.withLock { $0 } }
+
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        sent.withLock { $0.append("\(request.method) \(request.url.path)") }
         throw APIClientError(.network, "cannot reach the server: this device is offline")
     }
 }

@@ -146,6 +146,69 @@ struct BiometricUnlockTests {
         }
     }
 
+    @Test(
+        "an unreadable settings item keeps the gate closed, says so naming the item, and is left as it is",
+        arguments: [#"{"enabled":"yes"}"#, "not json at all"])
+    func unreadableSettings(_ settings: String) async throws {
+        let app = AccountSession.secureStoreApp
+        let vault: any SecureStore = InMemorySecureStore()
+        try await vault.set(#"{"refreshToken":"kept"}"#, for: "session", app: app)
+        try await vault.set(settings, for: "biometric-unlock", app: app)
+        let device = SimulatedDevice()
+        await device.scriptBiometrics([nil, nil])
+        let gate = BiometricGate(inner: vault, biometrics: device, enrollment: device)
+
+        let read = await #expect(throws: MiniAppError.self, "the refresh token is not handed out unchecked") {
+            _ = try await gate.value(for: "session", app: app)
+        }
+        #expect(read?.code == .storeCorrupt)
+        #expect(read?.field == "biometric-unlock")
+        let check = await #expect(throws: MiniAppError.self, "a check does not answer .unlocked") {
+            _ = try await gate.unlock(reason: "Unlock PWAKit")
+        }
+        #expect(check?.code == .storeCorrupt)
+        #expect(check?.field == "biometric-unlock")
+        await #expect(throws: MiniAppError.self) { _ = try await gate.isReleased() }
+        // Asked again, still closed; nothing stored was deleted or rewritten.
+        await #expect(throws: MiniAppError.self) { _ = try await gate.value(for: "session", app: app) }
+        #expect(try await vault.value(for: "biometric-unlock", app: app) == settings)
+        #expect(try await vault.value(for: "session", app: app) == #"{"refreshToken":"kept"}"#)
+
+        // The password opens the gate for this run; the item stays as it is.
+        try await gate.openWithPassword()
+        #expect(try await gate.value(for: "session", app: app) == #"{"refreshToken":"kept"}"#)
+        #expect(try await vault.value(for: "biometric-unlock", app: app) == settings)
+    }
+
+    @Test("a launcher whose biometric settings cannot be read starts locked, says why, and opens with the password")
+    func unreadableSettingsAtStart() async throws {
+        try await LivePlatform.run { @MainActor platform in
+            _ = try await platform.signedInAccount(email: "damaged@example.com")
+            let vault: any SecureStore = InMemorySecureStore()
+            let device = SimulatedDevice()
+            let first = launcher(platform, vault: vault, device: device)
+            await first.start()
+            await first.signIn(email: "damaged@example.com", password: "correct horse battery")
+            await device.scriptBiometrics([nil])
+            await first.enableBiometricUnlock()
+            #expect(first.snapshot().unlock.enabled)
+            let damaged = #"{"enabled":"yes"}"#
+            try await vault.set(damaged, for: "biometric-unlock", app: AccountSession.secureStoreApp)
+
+            await device.scriptBiometrics([nil, nil])
+            let second = launcher(platform, vault: vault, device: device)
+            await second.start()
+            #expect(second.snapshot().route == "locked", "unreadable settings must not release the session")
+            #expect(second.snapshot().user?.email == "damaged@example.com")
+            #expect(second.snapshot().unlock.error?.contains("biometric-unlock") == true)
+            await second.unlock()
+            #expect(second.snapshot().route == "locked")
+            await second.unlock(password: "correct horse battery")
+            #expect(second.snapshot().route == "launcher")
+            #expect(try await vault.value(for: "biometric-unlock", app: AccountSession.secureStoreApp) == damaged)
+        }
+    }
+
     @Test("turning it off needs the password; the module refuses without one, naming the field")
     func disableNeedsPassword() async throws {
         try await LivePlatform.run { @MainActor platform in

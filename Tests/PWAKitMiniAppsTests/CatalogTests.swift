@@ -52,6 +52,46 @@ struct CatalogTests {
         let error = await #expect(throws: APIClientError.self) { try await empty.refresh() }
         #expect(error?.code == .network)
     }
+
+    @Test("a kept copy that cannot be read is store_corrupt naming it, offline too, and is left as it is")
+    func unreadableCopy() async throws {
+        let offline = APIClient(
+            baseURL: URL(string: "http://127.0.0.1:9")!, transport: UnreachableTransport(), clock: ImmediateClock())
+        let cases = [
+            ("not json", "catalog"),
+            (#"{"apps":[{"id":1}],"fetchedAt":"2024-01-01T00:00:00Z","isStale":false}"#, "catalog.apps[0]"),
+        ]
+        for (text, field) in cases {
+            let directory = temporaryDirectory("catalog")
+            let file = directory.appendingPathComponent("catalog.json")
+            try Data(text.utf8).write(to: file)
+            let catalog = CatalogStore(client: offline, tokens: FixedToken(token: "t"), directory: directory)
+            let read = await #expect(throws: MiniAppError.self, "not taken for no copy") { try await catalog.cached() }
+            #expect(read?.code == .storeCorrupt)
+            #expect(read?.field?.hasPrefix(field) == true, "\(String(describing: read))")
+            let refreshed = await #expect(throws: MiniAppError.self, "not 'the server cannot be reached'") {
+                try await catalog.refresh()
+            }
+            #expect(refreshed?.code == .storeCorrupt)
+            #expect(refreshed?.field?.hasPrefix(field) == true, "\(String(describing: refreshed))")
+            #expect(refreshed?.message.contains("catalog.json") == true)
+            #expect(try Data(contentsOf: file) == Data(text.utf8), "left as it is")
+        }
+    }
+
+    @Test("a successful fetch replaces a kept copy that cannot be read")
+    func unreadableCopyReplaced() async throws {
+        try await LivePlatform.run { platform in
+            try await platform.createApp("quiz", key: .generate())
+            let (account, _) = try await platform.signedInAccount()
+            let directory = temporaryDirectory("catalog")
+            try Data("not json".utf8).write(to: directory.appendingPathComponent("catalog.json"))
+            let catalog = CatalogStore(client: platform.client, tokens: account, directory: directory)
+            #expect(try await catalog.refresh().apps.map(\.id) == ["quiz"])
+            let reread = CatalogStore(client: platform.client, tokens: account, directory: directory)
+            #expect(try await reread.cached()?.apps.map(\.id) == ["quiz"])
+        }
+    }
 }
 
 @Suite("Catalog entries for the launcher")

@@ -85,6 +85,33 @@ struct PostsModuleTests {
         }
     }
 
+    @Test("a malformed answer of the server is posts.failed with no payload path; its refusal of a page value names it")
+    func serverFaultsNameNoPayloadPath() async throws {
+        try await LivePlatform.run { platform in
+            let (account, _) = try await platform.signedInAccount()
+            let module = PostsModule(account: account, outbox: try ShareOutbox(directory: temporaryDirectory("outbox")))
+            platform.transport.rewrite.withLock {
+                $0 = { request, response in
+                    request.url.path == "/v1/posts" && request.method == "GET"
+                        ? HTTPResponseData(status: 200, body: Data(#"{"posts":[{"id":1}]}"#.utf8))
+                        : response
+                }
+            }
+            let malformed = await #expect(throws: BridgeError.self) { _ = try await Self.call(module, "list", .object([:])) }
+            #expect(malformed?.code == .module("posts", "failed"), "\(String(describing: malformed))")
+            #expect(malformed?.details?["path"] == nil)
+            #expect(malformed?.message.contains("payload.") == false)
+
+            platform.transport.rewrite.withLock { $0 = nil }
+            // A cursor this server never gave is what the page sent: invalid_payload naming it.
+            let cursor = await #expect(throws: BridgeError.self) {
+                _ = try await Self.call(module, "list", .object(["cursor": "bogus"]))
+            }
+            #expect(cursor?.code == .invalidPayload)
+            #expect(cursor?.details?["path"]?.stringValue == "payload.cursor")
+        }
+    }
+
     @Test("signed out, a share is kept for later and reading says not signed in")
     func signedOut() async throws {
         let offline = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: UnreachableTransport())

@@ -82,10 +82,12 @@ import Testing
         await third.stop()
     }
 
-    @Test func anUnreadableStoreStartsEmptyAndIsReplacedOnTheNextSave() async throws {
+    @Test func anUnreadableStoreIsSetAsideUnchangedAndANewOneStarts() async throws {
         let url = try Self.temporaryFile()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent().deletingLastPathComponent()) }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // As ShareOutbox does: `rejected/` beside the file, the bytes and a `.reason`.
+        let rejected = url.deletingLastPathComponent().appendingPathComponent("rejected")
         for garbage in ["not json", #"{"pending":[{"id":1}],"held":[]}"#, String(repeating: "[", count: 10_000)] {
             try Data(garbage.utf8).write(to: url)
             let errors = Errors()
@@ -94,11 +96,47 @@ import Testing
                 onStoreError: { errors.add($0) }
             ) { _ in }
             #expect(await scheduler.pending.isEmpty)
-            #expect(errors.all.count == 1 && errors.all[0].contains("could not be read"))
+            #expect(errors.all.count == 1 && errors.all[0].contains("could not be read"), "\(errors.all)")
+            // Before anything is saved, the bytes are already out of the way, unchanged.
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+            let names = try FileManager.default.contentsOfDirectory(atPath: rejected.path).sorted()
+            let moved = try #require(names.first { $0.hasPrefix("notifications-") && $0.hasSuffix(".json") }, "\(names)")
+            #expect(errors.all[0].contains(moved), "\(errors.all)")
+            #expect(names == [moved, String(moved.dropLast(5)) + ".reason"])
+            #expect(try Data(contentsOf: rejected.appendingPathComponent(moved)) == Data(garbage.utf8))
+            let reason = try String(
+                contentsOf: rejected.appendingPathComponent(String(moved.dropLast(5)) + ".reason"), encoding: .utf8)
+            #expect(reason.contains("could not be read"))
+            // The new store works, and saving it leaves the set-aside file as it was.
             _ = try await scheduler.add(note("fresh", seconds: 60))
             await scheduler.stop()
             #expect(try FileNotificationStore(url: url).load()?.pending.map(\.id) == ["fresh"])
+            #expect(try Data(contentsOf: rejected.appendingPathComponent(moved)) == Data(garbage.utf8))
+            try FileManager.default.removeItem(at: rejected)
         }
+    }
+
+    @Test func anUnreadableStoreThatCannotBeSetAsideIsNeverOverwritten() async throws {
+        let url = try Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent().deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let garbage = Data(#"{"pending":[{"id":1}],"held":[]}"#.utf8)
+        try garbage.write(to: url)
+        // A file where the `rejected/` folder would go: nothing can be moved into it.
+        try Data("in the way".utf8).write(to: url.deletingLastPathComponent().appendingPathComponent("rejected"))
+        let errors = Errors()
+        let scheduler = NotificationScheduler(
+            clock: ManualWallClock(now: Self.now), store: FileNotificationStore(url: url), onStoreError: { errors.add($0) }
+        ) { _ in }
+        #expect(errors.all.count == 1 && errors.all[0].contains("could not be moved aside"), "\(errors.all)")
+        _ = try await scheduler.add(note("fresh", seconds: 60))
+        #expect(await scheduler.pending.map(\.id) == ["fresh"])
+        _ = await scheduler.cancel("fresh")
+        await scheduler.cancelAll()
+        await scheduler.fireDue()
+        await scheduler.stop()
+        #expect(try Data(contentsOf: url) == garbage)
+        #expect(errors.all.count == 1, "\(errors.all)")
     }
 
     @Test func scheduleSaysWhenDeliveryIsDeferred() async throws {

@@ -28,9 +28,10 @@ public enum BridgeMessage: Sendable, Hashable {
     /// Cancel the call with this id (`{ "id": X, "cancel": true }`).
     case cancel(id: String)
 
-    /// The longest id accepted.
+    /// The longest id accepted, in UTF-8 bytes (not characters: one character can hold any
+    /// number of combining marks).
     public static let maxIDLength = 256
-    /// The longest module or action name accepted.
+    /// The longest module or action name accepted, in UTF-8 bytes.
     public static let maxNameLength = 128
 
     /// Validates a parsed message, naming the field at fault when it is invalid.
@@ -38,8 +39,8 @@ public enum BridgeMessage: Sendable, Hashable {
         guard case .object(let members) = value else {
             throw BridgeError(.invalidMessage, "a message must be a JSON object, not \(value.typeName)")
         }
-        guard id.count <= Self.maxIDLength else {
-            throw .field(.invalidMessage, path: "id", "longer than \(Self.maxIDLength) characters")
+        guard id.utf8.count <= Self.maxIDLength else {
+            throw .field(.invalidMessage, path: "id", "longer than \(Self.maxIDLength) bytes")
         }
         if let cancel = members["cancel"] {
             guard cancel == .bool(true) else {

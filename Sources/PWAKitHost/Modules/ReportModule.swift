@@ -17,8 +17,8 @@ public struct ReportModule: ActionModule {
         }
         .action("finish", payload: Verdict.self, result: Bool.self, example: Verdict(passed: 12, failed: 0, data: nil)) {
             module, verdict, context in
-            guard verdict.passed >= 0, verdict.failed >= 0 else {
-                throw BridgeError.field(.invalidPayload, path: "payload.failed", "counts must not be negative")
+            for (count, field) in [(verdict.passed, "passed"), (verdict.failed, "failed")] where count < 0 {
+                throw BridgeError.field(.invalidPayload, path: "payload.\(field)", "must not be negative, got \(count)")
             }
             module.sink(.finish(verdict, origin: context.caller.origin))
             return true

@@ -1,5 +1,6 @@
 public import Foundation
 public import PWAKitAPI
+import PWAKitErrors
 public import PWAKitModules
 
 /// The person's account on this device: sign-in, registration, sign-out (revoked on the server),
@@ -9,7 +10,10 @@ public import PWAKitModules
 /// Tokens live only in memory and in the ``SecureStore`` (Secret Service on Linux, the Keychain
 /// on Apple), never in files, URLs or logs. When the server refuses the refresh token
 /// (`refresh_token_reused`, `invalid_refresh_token`) the stored session is wiped and the state
-/// becomes ``AccountState/expired``.
+/// becomes ``AccountState/expired``. A stored session that cannot be decoded is `store_corrupt`
+/// naming `session`, never a silent sign-out: its refresh token is revoked on the server when it
+/// can still be read and belongs to this server, and the item is left as it is (the next sign-in
+/// replaces it).
 public actor AccountSession: AccessTokenSource {
     /// The secure-store partition the session is kept in.
     public static let secureStoreApp = "pwakit.account"
@@ -60,13 +64,19 @@ public actor AccountSession: AccessTokenSource {
 
     /// Reads the session kept from an earlier launch: signed in (offline too) when there is one
     /// for this server, signed out otherwise.
+    ///
+    /// A kept session that cannot be decoded throws ``MiniAppError`` `store_corrupt` naming
+    /// `session`, with the state signed out; see ``AccountSession``.
     @discardableResult
     public func restore() async throws -> AccountState {
         let text: String?
         do {
             text = try await vault.value(for: Self.secureStoreKey, app: Self.secureStoreApp)
-        } catch let error as MiniAppError where error.field == "session" {
-            // A biometric gate holds the session: locked, as the kept profile says who.
+        } catch let error as MiniAppError
+            where (error.code == .notSignedIn && error.field == "session") || error.field == BiometricGate.settingsKey
+        {
+            // A biometric gate holds the session (or cannot tell whether it may release it): locked, as the
+            // kept profile says who.
             guard let profile = try await self.profile() else { throw error }
             state = .locked(profile.user)
             return state
@@ -75,9 +85,8 @@ public actor AccountSession: AccessTokenSource {
             state = .signedOut
             return state
         }
-        guard let session = try? JSONDecoder().decode(StoredSession.self, from: Data(text.utf8)),
-            session.server == client.baseURL.absoluteString
-        else {
+        let session = try await decodeStored(text)
+        guard session.server == client.baseURL.absoluteString else {
             _ = try await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp)
             state = .signedOut
             return state
@@ -138,13 +147,16 @@ public actor AccountSession: AccessTokenSource {
         state = .locked(user)
     }
 
-    /// Unlocks a locked session by reading it from the vault again (the gate must be open).
+    /// Unlocks a locked session by reading it from the vault again (the gate must be open); a kept
+    /// session that cannot be decoded is `store_corrupt`, as in ``restore()``.
     public func unlockFromVault() async throws {
         guard case .locked = state else { return }
-        guard let text = try await vault.value(for: Self.secureStoreKey, app: Self.secureStoreApp),
-            let session = try? JSONDecoder().decode(StoredSession.self, from: Data(text.utf8)),
-            session.server == client.baseURL.absoluteString
-        else {
+        guard let text = try await vault.value(for: Self.secureStoreKey, app: Self.secureStoreApp) else {
+            await wipe(to: .signedOut)
+            return
+        }
+        let session = try await decodeStored(text)
+        guard session.server == client.baseURL.absoluteString else {
             await wipe(to: .signedOut)
             return
         }
@@ -250,6 +262,47 @@ public actor AccountSession: AccessTokenSource {
         let profile = String(
             decoding: try JSONEncoder().encode(StoredProfile(user: session.user, server: session.server)), as: UTF8.self)
         try await vault.set(profile, for: Self.profileKey, app: Self.secureStoreApp)
+    }
+
+    /// The kept session in `text`; one that cannot be decoded signs out here, has its refresh token
+    /// revoked on the server when the token can still be read and the item names this server, and
+    /// throws `store_corrupt` naming `session`. The item is left as it is.
+    private func decodeStored(_ text: String) async throws(MiniAppError) -> StoredSession {
+        do {
+            return try JSONDecoder().decode(StoredSession.self, from: Data(text.utf8))
+        } catch {
+            stored = nil
+            access = nil
+            state = .signedOut
+            let problem = (error as? DecodingError).map { "\($0.fieldPath(under: "session")) \($0.fieldProblem)" } ?? "\(error)"
+            let outcome: String
+            if let leftover = try? JSONDecoder().decode(LeftoverToken.self, from: Data(text.utf8)),
+                leftover.server == client.baseURL.absoluteString
+            {
+                let revoked = await revoke(leftover.refreshToken)
+                outcome = revoked ? "it was signed out on the server" : "it could not be signed out on the server now"
+            } else {
+                // NB: a token whose server is unknown is not sent anywhere: it may not be this server's.
+                outcome = "its refresh token cannot be read for this server, so it was not signed out on the server"
+            }
+            throw MiniAppError(
+                .storeCorrupt, "the session kept on this device cannot be read (\(problem)); \(outcome). Sign in again.",
+                field: Self.secureStoreKey, underlying: error)
+        }
+    }
+
+    /// Revokes the session `refreshToken` belongs to: one refresh buys the access token the logout
+    /// needs. True when the server no longer honours the token (revoked now, or refused already).
+    private func revoke(_ refreshToken: String) async -> Bool {
+        do {
+            let pair = try await client.refresh(refreshToken)
+            try await client.logout(refreshToken: pair.refreshToken, accessToken: pair.accessToken)
+            return true
+        } catch let error as APIClientError where error.status == 401 {
+            return true
+        } catch {
+            return false
+        }
     }
 
     private func wipe(to newState: AccountState) async {

@@ -14,7 +14,10 @@ public protocol BiometricEnrollmentSource: Sendable {
 /// On Apple the Keychain item carries the access control itself (`.biometryCurrentSet`); on
 /// Linux this gate is what stands between the Secret Service item and the app. Other items
 /// pass through. The gate's own settings (on or off, the enrolment it was turned on with) live
-/// in the vault beside the session, ungated.
+/// in the vault beside the session, ungated. Settings that cannot be read keep the gate closed:
+/// every read of the session, and every check, is `store_corrupt` naming `biometric-unlock`
+/// until the password opens it or biometric unlock is turned on or off again (which rewrites
+/// the item); the item itself is left as it is.
 public actor BiometricGate: SecureStore {
     /// The settings item.
     static let settingsKey = "biometric-unlock"
@@ -59,7 +62,10 @@ public actor BiometricGate: SecureStore {
     public func isEnabled() async throws -> Bool { try await load().enabled }
 
     /// Whether the session is released (unlock is off, or a check succeeded since the last lock).
-    public func isReleased() async throws -> Bool { try await !load().closes || isOpen }
+    public func isReleased() async throws -> Bool {
+        if isOpen { return true }
+        return try await !load().closes
+    }
 
     /// What the sensor offers.
     public func availability() async -> BiometricAvailability { await biometrics.availability() }
@@ -87,11 +93,17 @@ public actor BiometricGate: SecureStore {
     public func lock() { isOpen = false }
 
     /// Opens the gate without a biometric check: the person proved who they are with the password.
+    /// Settings that cannot be read are left as they are (the gate opens for this run only).
     public func openWithPassword() async throws {
-        var current = try await load()
-        if current.passwordRequired == true {
-            current.passwordRequired = nil
-            try await save(current)
+        do {
+            var current = try await load()
+            if current.passwordRequired == true {
+                current.passwordRequired = nil
+                try await save(current)
+            }
+        } catch let error as MiniAppError where error.code == .storeCorrupt {
+            // NB: the password is the stronger proof; whether a password-required state was pending is unknown,
+            // so nothing is rewritten.
         }
         isOpen = true
     }
@@ -124,7 +136,7 @@ public actor BiometricGate: SecureStore {
 
     /// The value; the session only while the gate is open.
     public func value(for key: String, app: String) async throws -> String? {
-        if isGated(key, app), try await load().closes, !isOpen {
+        if isGated(key, app), !isOpen, try await load().closes {
             throw MiniAppError(.notSignedIn, "the session is locked until a biometric check or the password", field: "session")
         }
         return try await inner.value(for: key, app: app)
@@ -139,12 +151,26 @@ public actor BiometricGate: SecureStore {
         app == AccountSession.secureStoreApp && key == AccountSession.secureStoreKey
     }
 
+    /// The settings: off when the item is absent; `store_corrupt` naming the item when it cannot be
+    /// decoded (never taken for "off": that would hand the session out unchecked).
     private func load() async throws -> Settings {
         if let settings { return settings }
-        let text = try await inner.value(for: Self.settingsKey, app: AccountSession.secureStoreApp)
-        let loaded = text.flatMap { try? JSONDecoder().decode(Settings.self, from: Data($0.utf8)) } ?? Settings(enabled: false)
-        settings = loaded
-        return loaded
+        guard let text = try await inner.value(for: Self.settingsKey, app: AccountSession.secureStoreApp) else {
+            let off = Settings(enabled: false)
+            settings = off
+            return off
+        }
+        do {
+            let loaded = try JSONDecoder().decode(Settings.self, from: Data(text.utf8))
+            settings = loaded
+            return loaded
+        } catch {
+            throw MiniAppError(
+                .storeCorrupt,
+                "the biometric unlock settings (\(Self.settingsKey)) cannot be read, so the session stays locked; "
+                    + "unlock with the password, then turn biometric unlock on or off again",
+                field: Self.settingsKey, underlying: error)
+        }
     }
 
     private func save(_ value: Settings) async throws {

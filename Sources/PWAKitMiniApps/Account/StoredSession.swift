@@ -18,3 +18,10 @@ struct StoredProfile: Codable, Sendable, Hashable {
     var user: UserResponse
     var server: String
 }
+
+/// What can still be read of a kept session that no longer decodes as a whole: its refresh token
+/// (to revoke it) and the server it belongs to.
+struct LeftoverToken: Decodable, Sendable {
+    var refreshToken: String
+    var server: String?
+}

@@ -1,9 +1,12 @@
 public import Foundation
 public import PWAKitAPI
+import PWAKitErrors
 import PWAKitFiles
 
 /// The mini-app catalog with conditional requests (`If-None-Match`) and the last good copy kept
-/// on disk for offline launches.
+/// on disk for offline launches. A kept copy that cannot be decoded is `store_corrupt` naming
+/// `catalog` (and the field at fault), never taken for "no copy"; it is left as it is until a
+/// successful fetch replaces it.
 public actor CatalogStore {
     private let client: APIClient
     private let tokens: any AccessTokenSource
@@ -21,27 +24,51 @@ public actor CatalogStore {
         self.now = now
     }
 
-    /// The last good copy, from memory or disk; nil when the catalog was never fetched.
+    /// The last good copy, from memory or disk; nil when the catalog was never fetched. A kept copy
+    /// that cannot be decoded throws ``MiniAppError`` `store_corrupt` (field `catalog`, or the
+    /// field at fault under it: `catalog.apps[0].id`).
     public func cached() throws -> CatalogSnapshot? {
         if let snapshot { return snapshot }
         guard let data = try DurableFile.contents(of: path) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        guard let loaded = try? decoder.decode(CatalogSnapshot.self, from: data) else { return nil }
-        snapshot = loaded
-        return loaded
+        do {
+            let loaded = try decoder.decode(CatalogSnapshot.self, from: data)
+            snapshot = loaded
+            return loaded
+        } catch {
+            let field = (error as? DecodingError)?.fieldPath(under: "catalog") ?? "catalog"
+            let problem = (error as? DecodingError).map { " (\(field) \($0.fieldProblem))" } ?? ""
+            throw MiniAppError(
+                .storeCorrupt, "the kept catalog (\(path)) cannot be read\(problem)", field: field, underlying: error)
+        }
     }
 
     /// Asks the server for the catalog (conditionally when a copy is kept); when the server
-    /// cannot be reached, answers the last good copy marked stale, and throws only when there is none.
+    /// cannot be reached, answers the last good copy marked stale, and throws only when there is
+    /// none: the server's error, or `store_corrupt` when the kept copy cannot be read. A successful
+    /// fetch replaces an unreadable copy.
     @discardableResult
     public func refresh() async throws -> CatalogSnapshot {
-        let previous = try cached()
+        let previous: CatalogSnapshot?
+        var unreadable: MiniAppError?
+        do {
+            previous = try cached()
+        } catch let error as MiniAppError where error.code == .storeCorrupt {
+            previous = nil
+            unreadable = error
+        }
         let answer: APIClient.Conditional<AppListResponse>
         do {
             let etag = previous?.etag
             answer = try await client.apps(accessToken: try await tokens.accessToken(), ifNoneMatch: etag)
         } catch let error as APIClientError where error.isTransient {
+            if let unreadable {
+                // NB: the cause offline is the unreadable copy, not the network: "cannot reach the server" would hide it.
+                throw MiniAppError(
+                    .storeCorrupt, "\(unreadable.message), and the server cannot be reached to fetch it again",
+                    field: unreadable.field, underlying: unreadable.underlying)
+            }
             guard var stale = previous else { throw error }
             stale.isStale = true
             snapshot = stale

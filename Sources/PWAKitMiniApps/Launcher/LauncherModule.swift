@@ -66,7 +66,7 @@ public struct LauncherModule: ActionModule {
             summary: "Installs an app, or downloads its update for the next launch.", example: AppPayload(appId: "notes")
         ) { module, payload, context in
             try module.check(context)
-            try await module.run { try await $0.install(payload.appId) }
+            try await module.run(payloadFields: ["appId"]) { try await $0.install(payload.appId) }
             return await module.controller.snapshot()
         }
         .action(
@@ -74,7 +74,7 @@ public struct LauncherModule: ActionModule {
             summary: "Opens an app (installing it first when needed).", example: AppPayload(appId: "notes")
         ) { module, payload, context in
             try module.check(context)
-            try await module.run { try await $0.open(payload.appId) }
+            try await module.run(payloadFields: ["appId"]) { try await $0.open(payload.appId) }
             return await module.controller.snapshot()
         }
         .action(
@@ -82,7 +82,7 @@ public struct LauncherModule: ActionModule {
             example: AppPayload(appId: "notes")
         ) { module, payload, context in
             try module.check(context)
-            try await module.run { try await $0.clear(payload.appId) }
+            try await module.run(payloadFields: ["appId"]) { try await $0.clear(payload.appId) }
             return await module.controller.snapshot()
         }
         .action(
@@ -90,7 +90,9 @@ public struct LauncherModule: ActionModule {
             summary: "Follows another channel of an app.", example: ChannelPayload(appId: "notes", channel: "beta")
         ) { module, payload, context in
             try module.check(context)
-            try await module.run { try await $0.setChannel(payload.channel, for: payload.appId) }
+            try await module.run(payloadFields: ["appId", "channel"]) {
+                try await $0.setChannel(payload.channel, for: payload.appId)
+            }
             return await module.controller.snapshot()
         }
         .action("unlock", result: LauncherSnapshot.self, summary: "Asks for a biometric check to release the session.") {
@@ -145,20 +147,30 @@ public struct LauncherModule: ActionModule {
         }
     }
 
-    func run(_ body: @MainActor (LauncherController) async throws -> Void) async throws {
+    func run(payloadFields: Set<String>, _ body: @MainActor (LauncherController) async throws -> Void) async throws {
         do {
             try await body(controller)
         } catch let error as MiniAppError {
-            let code: String =
-                switch error.code {
-                case .unknownApp: "unknown_app"
-                case .invalidArgument: "invalid_argument"
-                default: "failed"
-                }
-            let path = error.field.map { "payload.\($0)" }
-            throw BridgeError(
-                .module("launcher", code), error.message, details: path.map { .object(["path": .string($0)]) })
+            throw Self.bridgeError(error, payloadFields: payloadFields)
         }
+    }
+
+    /// The answer for `error`. Only an error about a value the page sent (`unknown_app`,
+    /// `invalid_argument`, naming one of the action's `payloadFields`) carries `details.path`
+    /// (`payload.appId`); a store, signature or download fault is `launcher.failed` with no
+    /// payload path, whatever field it names (`sha256`, `keyId`, `manifest.appId`).
+    static func bridgeError(_ error: MiniAppError, payloadFields: Set<String>) -> BridgeError {
+        let code: String =
+            switch error.code {
+            case .unknownApp: "unknown_app"
+            case .invalidArgument: "invalid_argument"
+            default: "failed"
+            }
+        var details: JSONValue?
+        if code != "failed", let field = error.field, payloadFields.contains(field) {
+            details = .object(["path": .string("payload.\(field)")])
+        }
+        return BridgeError(.module("launcher", code), error.message, details: details)
     }
 }
 

@@ -46,7 +46,7 @@ public struct PostsModule: ActionModule {
         ) { module, payload, context in
             try module.check(context)
             _ = try? await module.sendPending()
-            let page = try await module.call { client, token in
+            let page = try await module.call(payloadFields: ["limit", "cursor"]) { client, token in
                 try await client.posts(limit: payload.limit, cursor: payload.cursor, accessToken: token)
             }
             return SharedPostsPage(posts: page.posts.map(SharedPost.init), nextCursor: page.nextCursor)
@@ -57,7 +57,9 @@ public struct PostsModule: ActionModule {
         ) { module, payload, context in
             try module.check(context)
             return SharedPost(
-                try await module.call { client, token in try await client.post(id: payload.id, accessToken: token) })
+                try await module.call(payloadFields: ["id"]) { client, token in
+                    try await client.post(id: payload.id, accessToken: token)
+                })
         }
         .action(
             "pending", result: PendingShares.self, summary: "The shares waiting in the outbox and those the server refused."
@@ -94,7 +96,7 @@ public struct PostsModule: ActionModule {
             share = try outbox.enqueue(url: payload.url, note: payload.note)
         } catch let error as LinkError {
             throw BridgeError.field(.invalidPayload, path: "payload.url", "\(error.message) (\(error.code.rawValue))")
-        } catch let error as ShareError {
+        } catch let error as ShareError where ["url", "note"].contains(error.field) {
             throw BridgeError.field(.invalidPayload, path: "payload.\(error.field)", error.message)
         } catch {
             throw BridgeError(.module("posts", "failed"), "the share cannot be kept: \(error)")
@@ -130,15 +132,23 @@ public struct PostsModule: ActionModule {
         }.sendPending()
     }
 
-    func call<T: Sendable>(_ body: @Sendable (APIClient, String) async throws -> T) async throws -> T {
+    /// Runs `body` with an access token and words its failure. Only the server's refusal (400) of a
+    /// value the page sent, one of `payloadFields`, is `invalid_payload` naming `payload.<field>`;
+    /// every other failure (an answer that does not decode, a server or store fault) is
+    /// `posts.failed` and names no payload path, whatever field the error carries.
+    func call<T: Sendable>(payloadFields: Set<String>, _ body: @Sendable (APIClient, String) async throws -> T)
+        async throws -> T
+    {
         let account = self.account
         do {
             return try await account.authorized { token in try await body(account.client, token) }
         } catch let error as APIClientError {
             if let answer = error.accountBridgeError(module: "posts") { throw answer }
             if error.status == 404 { throw BridgeError(.module("posts", "not_found"), error.message) }
-            if let field = error.field { throw BridgeError.field(.invalidPayload, path: "payload.\(field)", error.message) }
-            throw BridgeError(.module("posts", "failed"), "\(error.code): \(error.message)")
+            if error.status == 400, let field = error.field, payloadFields.contains(field) {
+                throw BridgeError.field(.invalidPayload, path: "payload.\(field)", error.message)
+            }
+            throw BridgeError(.module("posts", "failed"), error.description)
         }
     }
 }

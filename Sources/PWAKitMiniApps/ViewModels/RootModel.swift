@@ -31,10 +31,20 @@ public final class RootModel {
     public init(account: AccountSession) { self.account = account }
 
     /// Restores the stored session and follows the account from then on; a stored session is
-    /// checked with the server in the background (offline, the launcher opens as it is).
+    /// checked with the server in the background (offline, the launcher opens as it is). A
+    /// session that cannot be restored (an unreadable stored one) leads to the login screen with
+    /// the reason as the ``notice``.
     public func start() async {
-        let state = (try? await account.restore()) ?? .signedOut
+        let state: AccountState
+        var problem: String?
+        do {
+            state = try await account.restore()
+        } catch {
+            state = .signedOut
+            problem = LauncherModel.sentence(error)
+        }
         apply(state)
+        if let problem { notice = problem }
         following?.cancel()
         let stream = await account.states()
         following = Task { [weak self] in

@@ -93,10 +93,14 @@ public struct ActivityContent: Codable, Sendable, Hashable, ValidatedPayload, Sc
 
     /// The rules.
     public static let fieldNotes = [
-        "title": "1…256 bytes", "progress": "0…1", "tint": "#RRGGBB", "fields": "at most 16, each value 1…256 bytes",
+        "title": "1…256 bytes", "progress": "0…1", "tint": "#RRGGBB",
+        "fields": "at most 16; each key 1…64 bytes, no control characters; each value 1…256 bytes",
     ]
 
-    /// A title; progress within 0…1; a hex tint; a few short fields.
+    /// The longest key of `fields`, in UTF-8 bytes.
+    public static let maxFieldKeyBytes = 64
+
+    /// A title; progress within 0…1; a hex tint; a few short fields with short, printable keys.
     public func validate() throws(BridgeError) {
         try FieldCheck.nonEmpty(title, "payload.title", maxBytes: 256)
         try FieldCheck.length(subtitle, "payload.subtitle", maxBytes: 256)
@@ -108,8 +112,28 @@ public struct ActivityContent: Codable, Sendable, Hashable, ValidatedPayload, Sc
         }
         if let fields {
             if fields.count > 16 { throw .field(.invalidPayload, path: "payload.fields", "at most 16 fields") }
-            for (key, value) in fields { try FieldCheck.nonEmpty(value, "payload.fields.\(key)", maxBytes: 256) }
+            // NB: in key order, so a payload with several bad fields is always refused naming the same one.
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+                // NB: a bad key is quoted (a bounded, escaped prefix) in the message, never put in the path.
+                if key.isEmpty || key.utf8.count > Self.maxFieldKeyBytes {
+                    throw .field(
+                        .invalidPayload, path: "payload.fields",
+                        "key \(Self.quoted(key)) must be 1…\(Self.maxFieldKeyBytes) bytes, got \(key.utf8.count)")
+                }
+                if key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                    throw .field(
+                        .invalidPayload, path: "payload.fields", "key \(Self.quoted(key)) must not contain control characters")
+                }
+                try FieldCheck.nonEmpty(value, "payload.fields.\(key)", maxBytes: 256)
+            }
         }
+    }
+
+    /// `key` for an error message: in double quotes, cut to its first 32 scalars, with quotes,
+    /// backslashes and control characters (C1 included) escaped.
+    private static func quoted(_ key: String) -> String {
+        let shown = key.unicodeScalars.prefix(32).map { $0.escaped(asASCII: (0x80..<0xA0).contains($0.value)) }.joined()
+        return "\"\(shown)\(key.unicodeScalars.count > 32 ? "…" : "")\""
     }
 }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import PWAKitFiles
 
 /// Where `notifications.schedule` puts local notifications: ``NotificationScheduler`` in this
 /// process (desktop hosts), or the system's notification center (the Apple adapter).
@@ -36,18 +37,31 @@ public actor NotificationScheduler: NotificationScheduling {
 
     /// A scheduler over `clock` that calls `deliver` for each notification that falls due; one
     /// whose `deliver` throws is held and offered again every `retryInterval` seconds. `store`
-    /// keeps the schedule across runs; what it holds is loaded now (an unreadable store starts
-    /// empty and is reported through `onStoreError`).
+    /// keeps the schedule across runs; what it holds is loaded now. An unreadable store is
+    /// reported through `onStoreError` and never overwritten: it is set aside unchanged
+    /// (``NotificationStore/setAside(because:)``) and the schedule starts empty, or, when it
+    /// cannot be set aside, nothing is saved for the rest of the run.
     public init(
         clock: any WallClock = SystemWallClock(), calendar: Calendar = .current, store: (any NotificationStore)? = nil,
         retryInterval: TimeInterval = 30, onStoreError: @escaping @Sendable (String) -> Void = { _ in },
         deliver: @escaping @Sendable (LocalNotification) async throws -> Void
     ) {
         var snapshot: NotificationStoreSnapshot?
+        var store = store
         do {
             snapshot = try store?.load()
         } catch {
-            onStoreError("the saved notifications could not be read: \(error)")
+            let problem = "the saved notifications could not be read: \(error)"
+            do {
+                let aside = try store?.setAside(because: problem) ?? ""
+                onStoreError("\(problem); they were moved unchanged to \(aside), and the schedule starts empty")
+            } catch let setAsideError {
+                // NB: saving now would destroy the only copy; this run keeps its schedule in memory.
+                store = nil
+                onStoreError(
+                    "\(problem); they could not be moved aside (\(setAsideError)), so they are left as they are and "
+                        + "nothing is saved until the host starts again")
+            }
         }
         self.schedule = NotificationSchedule(calendar: calendar, restoring: snapshot?.pending ?? [])
         self.held = Array((snapshot?.held ?? []).suffix(Self.heldLimit))
@@ -177,6 +191,18 @@ public protocol NotificationStore: Sendable {
     func load() throws -> NotificationStoreSnapshot?
     /// Saves `snapshot`, replacing what was saved.
     func save(_ snapshot: NotificationStoreSnapshot) throws
+    /// Moves what is saved, which ``load()`` could not read, out of the way unchanged, with
+    /// `reason`, so the next ``save(_:)`` starts afresh without destroying it; where it went, for
+    /// the log. Throws when it could not be moved (the scheduler then saves nothing).
+    func setAside(because reason: String) throws -> String
+}
+
+extension NotificationStore {
+    /// A store that cannot move what it holds keeps it: this throws, and the scheduler then saves
+    /// nothing for the rest of the run.
+    public func setAside(because reason: String) throws -> String {
+        throw FileSystemError(.ioFailed, operation: "set aside", path: String(describing: Self.self), errno: ENOTSUP)
+    }
 }
 
 /// Wall-clock time, injectable so schedules are tested without waiting.

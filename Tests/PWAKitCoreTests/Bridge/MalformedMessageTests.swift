@@ -97,6 +97,39 @@ import Testing
         #expect(page.outputs.isEmpty)
     }
 
+    /// The id limit counts UTF-8 bytes, as the module and action limits do: "a" and 500,000
+    /// combining accents is one character but ~1 MB (under the message limit), and is refused.
+    @Test func anIDOfOneCharacterButManyBytesIsRefused() async throws {
+        let page = await TestPage.open(try makeDispatcher())
+        let combining = "a" + String(repeating: "\u{301}", count: 500_000)
+        #expect(combining.count == 1)
+        // NB: raw UTF-8, not \u escapes, so the message stays under the 1 MiB limit.
+        let refused = await page.dispatcher.handle(
+            #"{"id":"\#(combining)","module":"echo","action":"echo"}"#, from: page.id)
+        guard case .response(let response)? = refused else {
+            Issue.record("expected a response, got \(refused.map { String($0.json.prefix(300)) } ?? "nothing")")
+            return
+        }
+        #expect(response.error?.code == .invalidMessage, "\(response.json.prefix(300))")
+        #expect(response.error?.details?["path"]?.stringValue == "id")
+        // 256 bytes of two-byte characters is at the limit; one more is over it.
+        let atLimit = String(repeating: "é", count: BridgeMessage.maxIDLength / 2)
+        let accepted = await page.dispatcher.handle(#"{"id":"\#(atLimit)","module":"echo","action":"echo"}"#, from: page.id)
+        guard case .response(let ok)? = accepted else {
+            Issue.record("expected a response")
+            return
+        }
+        #expect(ok.id == atLimit && ok.error == nil, "\(ok.json)")
+        let over = await page.dispatcher.handle(#"{"id":"\#(atLimit)é","module":"echo","action":"echo"}"#, from: page.id)
+        guard case .response(let tooLong)? = over else {
+            Issue.record("expected a response")
+            return
+        }
+        #expect(tooLong.error?.code == .invalidMessage)
+        #expect(tooLong.error?.details?["path"]?.stringValue == "id")
+        #expect(page.outputs.isEmpty)
+    }
+
     @Test func invalidUTF8NeverCrashesAndKeepsTheId() async throws {
         let page = await TestPage.open(try makeDispatcher())
         let withID = Array(#"{"id":"utf","module":"echo","action":"echo","payload":""#.utf8) + [0xFF, 0xC0] + Array(#""}"#.utf8)
