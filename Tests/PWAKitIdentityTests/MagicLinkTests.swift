@@ -2,6 +2,7 @@ import Foundation
 import PWAKitAPI
 import PWAKitIdentity
 import PWAKitModules
+import PWAKitTesting
 import Testing
 
 @testable import PWAKitServer
@@ -127,10 +128,13 @@ struct MagicLinkTests {
             let tokens = try await device.complete(link: link)
             #expect(tokens.user.id == user.id)
             #expect(try await live.api.me(accessToken: tokens.accessToken).id == user.id)
-            // Used: the same link and verifier again are refused.
-            let verifier = "irrelevant-now"
-            _ = verifier
+            // Used: the device no longer waits for it, and the server refuses it with any verifier.
             await #expect(throws: IdentityError.self) { try await device.complete(link: link) }
+            let replayed = try await live.api.exchange(
+                "POST", "/v1/auth/magic-link/token",
+                body: try APIClient.encode(MagicLinkTokenRequest(token: token, codeVerifier: String(repeating: "b", count: 43))),
+                idempotent: false)
+            #expect(replayed.status == 401)
             let page = try await live.api.exchange("GET", "/v1/auth/magic-link/open?token=\(token)")
             #expect(page.status == 200)
             #expect(!String(decoding: page.body, as: UTF8.self).contains(token))
@@ -261,6 +265,30 @@ struct MagicLinkTests {
             #expect(response.status == 503)
             #expect(response.errorCode == "mail_unavailable")
         }
+    }
+
+    @Test("a link with two tokens is refused, and a kept request that cannot be read is corrupt_store, never 'did not ask'")
+    func hostileLinksAndDamagedRequest() async throws {
+        // NB: nothing here reaches the server: a port nothing listens on.
+        let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, clock: ImmediateClock())
+        let store = InMemorySecureStore()
+        let device = MagicLinkClient(api: api, store: store)
+        try await store.set(
+            #"{"email":"a@example.com","verifier":"v","requestedAt":"2026-01-01T00:00:00Z"}"#, for: "magic-link",
+            app: "pwakit.identity")
+        for link in ["https://id.example.com/open?token=a&token=b", "https://id.example.com/open?x=1", "not a link?token="] {
+            let refused = await #expect(throws: IdentityError.self) { try await device.complete(link: link) }
+            #expect(refused?.code == .invalidCode, "\(link)")
+            #expect(refused?.field == "link", "\(link)")
+        }
+        try await store.set("{not json", for: "magic-link", app: "pwakit.identity")
+        let damaged = await #expect(throws: IdentityError.self) {
+            try await device.complete(link: "https://id.example.com/open?token=abc")
+        }
+        #expect(damaged?.code == .corruptStore)
+        #expect(damaged?.field == "magic-link")
+        await #expect(throws: IdentityError.self) { try await device.awaitedEmail() }
+        #expect(try await store.value(for: "magic-link", app: "pwakit.identity") == "{not json", "left for a new request")
     }
 
     @Test("the SMTP client refuses addresses that could inject commands, and names an unusable URL")

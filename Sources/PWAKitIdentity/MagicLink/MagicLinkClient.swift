@@ -53,27 +53,42 @@ public struct MagicLinkClient: Sendable {
     /// The address a link was asked for, while one is awaited.
     public func awaitedEmail() async throws -> String? { try await pending()?.email }
 
-    /// Signs in with a link from the mail (any URL whose query has `token=`), on the device that asked.
+    /// Signs in with a link from the mail (any URL whose query has one `token=`), on the device that
+    /// asked. A link with more than one token is refused rather than one of them picked; a kept
+    /// request that cannot be read is `identity.corrupt_store` naming `magic-link` (ask again).
     public func complete(link: String) async throws -> TokenPairResponse {
-        guard let components = URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines)),
-            let token = components.queryItems?.first(where: { $0.name == "token" })?.value, !token.isEmpty
-        else {
+        let tokens = URLComponents(string: link.trimmingCharacters(in: .whitespacesAndNewlines))?.queryItems?
+            .filter { $0.name == "token" }
+        guard let tokens, let token = tokens.first?.value, !token.isEmpty else {
             throw IdentityError(.invalidCode, "this is not a sign-in link: it has no token", field: "link")
+        }
+        guard tokens.count == 1 else {
+            throw IdentityError(
+                .invalidCode, "this is not a sign-in link: it has \(tokens.count) tokens, and a link has one", field: "link")
         }
         guard let pending = try await pending() else {
             throw IdentityError(
                 .invalidCode, "this device did not ask for a sign-in link; ask for one here first", field: "link")
         }
-        let tokens: TokenPairResponse = try await api.call(
+        let pair: TokenPairResponse = try await api.call(
             "POST", "/v1/auth/magic-link/token",
             body: try APIClient.encode(MagicLinkTokenRequest(token: token, codeVerifier: pending.verifier)),
             idempotent: false)
         _ = try await store.delete(Self.item, app: Self.app)
-        return tokens
+        return pair
     }
 
+    /// The request this device keeps; `nil` when none; one that cannot be read is
+    /// `identity.corrupt_store` (never taken for "this device did not ask"), left for the next
+    /// ``request(email:)`` to replace.
     private func pending() async throws -> Pending? {
         guard let text = try await store.value(for: Self.item, app: Self.app) else { return nil }
-        return try? JSONDecoder.identity.decode(Pending.self, from: Data(text.utf8))
+        do {
+            return try JSONDecoder.identity.decode(Pending.self, from: Data(text.utf8))
+        } catch {
+            throw IdentityError(
+                .corruptStore, "the sign-in link request kept on this device cannot be read; ask for a new link",
+                field: Self.item)
+        }
     }
 }
