@@ -96,12 +96,20 @@ struct QRSignInTests {
             otherOrigin.origin = "https://evil.example"
             let origin = await #expect(throws: IdentityError.self) { try await client.scan(otherOrigin.text) }
             #expect(origin?.code == .invalidCode)
-            for text in [
-                "", "https://example.com", "pwakit://identity/qr?v=2", String(repeating: "x", count: 600),
-                "pwakit://identity/qr?v=1&origin=javascript:alert(1)&session=a&key=\(payload.keyHash)&nonce=\(payload.nonce)",
+            let good = "origin=https://id.example.com&session=a&key=\(payload.keyHash)&nonce=\(payload.nonce)"
+            for (text, field) in [
+                ("", "code"), ("https://example.com", "code"), ("pwakit://identity/qr?v=2", "code.v"),
+                (String(repeating: "x", count: 600), "code"),
+                (
+                    "pwakit://identity/qr?v=1&origin=javascript:alert(1)&session=a&key=\(payload.keyHash)&nonce=\(payload.nonce)",
+                    "code.origin"
+                ),
+                ("pwakit://identity/qr?v=1&\(good)&nonce=\(payload.nonce)", "code.nonce"),
+                ("pwakit://identity/qr?v=1&origin=https://id.example.com&session=a&key=short&nonce=\(payload.nonce)", "code.key"),
             ] {
                 let error = await #expect(throws: IdentityError.self) { try await client.scan(text) }
                 #expect(error?.code == .invalidCode, "\(text.prefix(40))")
+                #expect(error?.field == field, "\(text.prefix(60)): \(error?.message ?? "")")
             }
 
             let expiring = try await live.qrSession(for: page)

@@ -224,11 +224,15 @@ public struct IdentityClient: Sendable {
     }
 
     /// Reads a scanned code and fetches its page's context; a code that is not ours, or whose origin
-    /// differs from the server's record, is refused.
+    /// differs from the server's record, is refused (`identity.invalid_code`, naming the part at
+    /// fault: `code.nonce`, or `code` for the code as a whole).
     public func scan(_ text: String) async throws -> ScannedSignIn {
         let payload: QRSignInPayload
         do { payload = try QRSignInPayload(text: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
-            throw IdentityError(.invalidCode, "the scanned code's \(error.part) \(error.problem)", field: "code")
+            // NB: the part at fault under `code` (`code.nonce`), or `code` for the code as a whole.
+            throw IdentityError(
+                .invalidCode, "the scanned code's \(error.part) \(error.problem)",
+                field: error.part == "code" ? "code" : "code.\(error.part)")
         }
         let identity = try await requireIdentity()
         let context: QRContextResponse = try await signedCall(
