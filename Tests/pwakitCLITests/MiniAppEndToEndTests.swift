@@ -266,6 +266,22 @@
             #expect(offline.stderr.contains("opening signed out"))
             #expect((session(offline)["user"] as? [String: Any])?["code"] as? String == "session.not_signed_in")
             #expect(offline.events("committed").first?["url"] as? String == "app://quiz/index.html")
+
+            // 5. A kept catalog that cannot be read: the app still opens, with nothing the catalog
+            // would grant, and says why.
+            let catalogFile = URL(fileURLWithPath: store).appendingPathComponent("catalog/catalog.json")
+            #expect(FileManager.default.fileExists(atPath: catalogFile.path))
+            try Data("{not json".utf8).write(to: catalogFile)
+            let damaged = try open(account)
+            // NB: the page's own check that a module its catalog entry asks for answers fails (status 1):
+            // nothing is granted.
+            #expect(damaged.status == 1, "\(damaged.events) \(damaged.stderr)")
+            let checks = (damaged.events("finish").first?["data"] as? [[String: Any]]) ?? []
+            let granted = checks.first { $0["name"] as? String == "a module the catalog entry asks for answers" }
+            #expect(granted?["detail"] as? String == "permission_denied", "\(checks)")
+            #expect(checks.filter { ($0["ok"] as? Bool) == false }.count == 1, "\(checks)")
+            #expect(damaged.stderr.contains("store_corrupt (catalog)"), "\(damaged.stderr)")
+            #expect(damaged.stderr.contains("quiz opens with no permissions from the catalog"), "\(damaged.stderr)")
         }
     }
 #endif

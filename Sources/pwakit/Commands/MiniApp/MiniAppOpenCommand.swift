@@ -111,10 +111,18 @@ struct MiniAppOpenCommand: ParsableCommand {
         }
         let account = signIn()
         if let account, !trustKeys.isEmpty { checkForUpdate(store: store, release: release, account: account) }
-        let cached = try? Blocking.run { [store] in
-            try await CatalogStore(
-                client: APIClient(baseURL: store.root), tokens: NoToken(), directory: store.root.appendingPathComponent("catalog")
-            ).cached()
+        let cached: CatalogSnapshot?
+        do {
+            cached = try Blocking.run { [store] in
+                try await CatalogStore(
+                    client: APIClient(baseURL: store.root), tokens: NoToken(),
+                    directory: store.root.appendingPathComponent("catalog")
+                ).cached()
+            }
+        } catch {
+            // NB: the app still opens, with no permission the catalog would grant (never more), and says why.
+            Console.writeError("warning: \(error); \(appId) opens with no permissions from the catalog")
+            cached = nil
         }
         let entry = cached?.apps.first { $0.id == appId }
         var extra = host.report ? ["report"] : []
