@@ -125,6 +125,17 @@ struct ViewModelTests {
                 store: store, updater: updater)
             await nothing.refresh()
             #expect(nothing.content == .failed("The server cannot be reached."))
+            // A kept copy damaged later: reloading says why instead of keeping the old grid silently.
+            try Data("not json".utf8).write(to: directory.appendingPathComponent("catalog.json"))
+            let damaged = LauncherModel(
+                catalog: CatalogStore(client: platform.client, tokens: account, directory: directory), store: store,
+                updater: updater)
+            await damaged.reload()
+            guard case .failed(let reason) = damaged.content else {
+                Issue.record("a catalog that cannot be read reloaded as \(damaged.content)")
+                return
+            }
+            #expect(reason.contains("cannot be read"), "\(reason)")
         }
     }
 

@@ -93,8 +93,13 @@ public final class LauncherModel {
     /// Joins the kept catalog with the store again, without asking the server (after the store
     /// changed: an app opened, cleared or rolled back).
     public func reload() async {
-        guard let snapshot = try? await catalog.cached() else { return }
-        show(snapshot)
+        do {
+            guard let snapshot = try await catalog.cached() else { return }
+            show(snapshot)
+        } catch {
+            // NB: a kept copy that cannot be read says so, as refresh() would.
+            content = .failed(Self.sentence(error))
+        }
     }
 
     private func show(_ snapshot: CatalogSnapshot) {
