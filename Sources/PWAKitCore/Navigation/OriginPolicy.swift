@@ -7,14 +7,19 @@ public struct OriginPolicy: Sendable {
     private let allowed: [OriginPattern]
     private let auth: [OriginPattern]
     private let external: [OriginPattern]
-    private let grants: [(pattern: OriginPattern, entries: Set<String>)]?
+    /// Each grants key: its pattern when it parses as one, and the key itself (lowercased), which
+    /// names this app's own origin by its id when it equals its host.
+    private let grants: [(pattern: OriginPattern?, key: String, entries: Set<String>)]?
     private let appOrigin: Origin?
 
     /// Schemes handed to the operating system.
     public static let systemSchemes: Set<String> = ["tel", "mailto", "sms", "facetime", "maps"]
 
     /// Creates the policy for a configuration. Patterns that do not parse are ignored; a
-    /// configuration from ``ConfigurationLoader`` has none, because it was validated.
+    /// configuration from ``ConfigurationLoader`` has none, because it was validated. A grants key
+    /// that does not parse as a pattern still names this app's own origin when it is the app's
+    /// id (a mini-app id such as `quiz_game` may hold characters no host pattern allows): dropped,
+    /// it would leave the app's origin with every module.
     public init(configuration: PWAConfiguration) {
         func parse(_ texts: [String]) -> [OriginPattern] {
             texts.compactMap { try? OriginPattern(parsing: $0) }
@@ -23,8 +28,8 @@ public struct OriginPolicy: Sendable {
         auth = parse(configuration.origins.auth)
         external = parse(configuration.origins.external)
         grants = configuration.origins.grants.map { table in
-            table.sorted { $0.key < $1.key }.compactMap { key, entries in
-                (try? OriginPattern(parsing: key)).map { ($0, Set(entries)) }
+            table.sorted { $0.key < $1.key }.map { key, entries in
+                (try? OriginPattern(parsing: key), key.lowercased(), Set(entries))
             }
         }
         if let origin = Origin(url: configuration.app.startUrl), origin.scheme == "app" {
@@ -72,7 +77,7 @@ public struct OriginPolicy: Sendable {
     /// empty ``BridgeGrant/only(_:)`` when none does, so its calls are `permission_denied`).
     public func bridgeGrant(for origin: Origin) -> BridgeGrant {
         if let appOrigin, origin == appOrigin {
-            let matching = (grants ?? []).filter { $0.pattern.matches(origin) }
+            let matching = (grants ?? []).filter { $0.key == origin.host || $0.pattern?.matches(origin) == true }
             return matching.isEmpty ? .all : .only(matching.reduce(into: Set<String>()) { $0.formUnion($1.entries) })
         }
         guard origin.scheme == "https" || (origin.scheme == "http" && origin.isLoopback) else { return .denied }
@@ -80,7 +85,7 @@ public struct OriginPolicy: Sendable {
         if auth.contains(where: { !$0.hasPath && $0.matches(origin) }) { return .denied }
         guard allowed.contains(where: { $0.matches(origin) }) else { return .denied }
         guard let grants else { return .all }
-        let entries = grants.filter { $0.pattern.matches(origin) }.reduce(into: Set<String>()) {
+        let entries = grants.filter { $0.pattern?.matches(origin) == true }.reduce(into: Set<String>()) {
             $0.formUnion($1.entries)
         }
         // NB: an allowed origin that no grants key names still reaches the bridge, with no

@@ -167,6 +167,20 @@ struct OriginPolicyTests {
         #expect(policy.bridgeGrant(forURL: "https://example.com/") == .only([]))
     }
 
+    @Test(
+        "an app id no host pattern allows (quiz_game, app-, a..b, 64 characters in one label) still narrows its own origin",
+        arguments: ["quiz_game", "app-", "a..b", String(repeating: "q", count: 64)])
+    func anAppIdThatIsNoPatternStillNarrowsItsOwnOrigin(appId: String) throws {
+        #expect(throws: OriginPatternError.self) { try OriginPattern(parsing: appId) }
+        let configuration = PWAConfiguration(
+            app: AppSection(name: "Quiz", bundleId: "miniapp.quiz", startUrl: "app://\(appId)/index.html"),
+            origins: OriginsSection(allowed: [], grants: [appId: ["platform"]]))
+        let policy = OriginPolicy(configuration: configuration)
+        let grant = policy.bridgeGrant(forURL: "app://\(appId)/index.html")
+        #expect(grant == .only(["platform"]), "\(appId)")
+        #expect(!grant.permits(module: "payments", action: "request"))
+    }
+
     @Test func withoutAKeyForItsIdTheAppsOwnOriginGetsEverything() {
         let configuration = PWAConfiguration(
             app: AppSection(name: "Quiz", bundleId: "miniapp.quiz", startUrl: "app://quiz/index.html"),
