@@ -107,7 +107,8 @@ struct MagicLinkTests {
             $0.publicOrigin = "https://id.example.com"
         }) { live in
             let (user, _) = try await live.account()
-            let device = MagicLinkClient(api: live.api, store: InMemorySecureStore())
+            let deviceStore = InMemorySecureStore()
+            let device = MagicLinkClient(api: live.api, store: deviceStore)
             try await device.request(email: user.email)
             #expect(try await device.awaitedEmail() == user.email)
             let body = try await smtp.nextMessageBody()
@@ -125,16 +126,21 @@ struct MagicLinkTests {
                 idempotent: false)
             #expect(guessed.status == 401)
             #expect(APIClient.error(from: guessed).field == "codeVerifier")
+            let kept = try #require(try await deviceStore.value(for: "magic-link", app: "pwakit.identity"))
+            let realVerifier = try #require(
+                (try JSONSerialization.jsonObject(with: Data(kept.utf8)) as? [String: Any])?["verifier"] as? String)
             let tokens = try await device.complete(link: link)
             #expect(tokens.user.id == user.id)
             #expect(try await live.api.me(accessToken: tokens.accessToken).id == user.id)
             // Used: the device no longer waits for it, and the server refuses it with any verifier.
             await #expect(throws: IdentityError.self) { try await device.complete(link: link) }
+            // NB: with the verifier that worked: a wrong one is refused even for an unused link.
             let replayed = try await live.api.exchange(
                 "POST", "/v1/auth/magic-link/token",
-                body: try APIClient.encode(MagicLinkTokenRequest(token: token, codeVerifier: String(repeating: "b", count: 43))),
+                body: try APIClient.encode(MagicLinkTokenRequest(token: token, codeVerifier: realVerifier)),
                 idempotent: false)
             #expect(replayed.status == 401)
+            #expect(APIClient.error(from: replayed).field != "codeVerifier", "refused as used, not for its verifier")
             let page = try await live.api.exchange("GET", "/v1/auth/magic-link/open?token=\(token)")
             #expect(page.status == 200)
             #expect(!String(decoding: page.body, as: UTF8.self).contains(token))

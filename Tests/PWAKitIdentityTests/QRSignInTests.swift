@@ -96,7 +96,9 @@ struct QRSignInTests {
             otherOrigin.origin = "https://evil.example"
             let origin = await #expect(throws: IdentityError.self) { try await client.scan(otherOrigin.text) }
             #expect(origin?.code == .invalidCode)
+            #expect(origin?.field == "code.origin")
             let good = "origin=https://id.example.com&session=a&key=\(payload.keyHash)&nonce=\(payload.nonce)"
+            let longName = String(repeating: "z", count: 100)
             for (text, field) in [
                 ("", "code"), ("https://example.com", "code"), ("pwakit://identity/qr?v=2", "code.v"),
                 (String(repeating: "x", count: 600), "code"),
@@ -106,10 +108,13 @@ struct QRSignInTests {
                 ),
                 ("pwakit://identity/qr?v=1&\(good)&nonce=\(payload.nonce)", "code.nonce"),
                 ("pwakit://identity/qr?v=1&origin=https://id.example.com&session=a&key=short&nonce=\(payload.nonce)", "code.key"),
+                // NB: a repeated name of the scanned text's own is not echoed as a field.
+                ("pwakit://identity/qr?v=1&\(good)&\(longName)=1&\(longName)=2", "code"),
             ] {
                 let error = await #expect(throws: IdentityError.self) { try await client.scan(text) }
                 #expect(error?.code == .invalidCode, "\(text.prefix(40))")
                 #expect(error?.field == field, "\(text.prefix(60)): \(error?.message ?? "")")
+                #expect(error?.message.contains("longer than") == (text.utf8.count > 512), "\(error?.message ?? "")")
             }
 
             let expiring = try await live.qrSession(for: page)

@@ -196,7 +196,8 @@ struct BiometricUnlockTests {
             try await vault.set(damaged, for: "biometric-unlock", app: AccountSession.secureStoreApp)
 
             await device.scriptBiometrics([nil, nil])
-            let second = launcher(platform, vault: vault, device: device)
+            let clock = Offset()
+            let second = launcher(platform, vault: vault, device: device, clock: clock)
             await second.start()
             #expect(second.snapshot().route == "locked", "unreadable settings must not release the session")
             #expect(second.snapshot().user?.email == "damaged@example.com")
@@ -205,6 +206,14 @@ struct BiometricUnlockTests {
             #expect(second.snapshot().route == "locked")
             await second.unlock(password: "correct horse battery")
             #expect(second.snapshot().route == "launcher")
+            // Opened with the password, it still locks again after time in the background: the
+            // settings never count as off.
+            #expect(second.snapshot().unlock.enabled)
+            second.didEnterBackground()
+            clock.advance(.seconds(61))
+            await device.scriptBiometrics([.userCancel])
+            await second.willEnterForeground()
+            #expect(second.snapshot().route == "locked")
             #expect(try await vault.value(for: "biometric-unlock", app: AccountSession.secureStoreApp) == damaged)
         }
     }

@@ -125,7 +125,7 @@ struct ViewModelTests {
                 store: store, updater: updater)
             await nothing.refresh()
             #expect(nothing.content == .failed("The server cannot be reached."))
-            // A kept copy damaged later: reloading says why instead of keeping the old grid silently.
+            // A kept copy that cannot be read at launch: reloading says why instead of showing nothing.
             try Data("not json".utf8).write(to: directory.appendingPathComponent("catalog.json"))
             let damaged = LauncherModel(
                 catalog: CatalogStore(client: platform.client, tokens: account, directory: directory), store: store,

@@ -229,17 +229,20 @@ public struct IdentityClient: Sendable {
     public func scan(_ text: String) async throws -> ScannedSignIn {
         let payload: QRSignInPayload
         do { payload = try QRSignInPayload(text: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
-            // NB: the part at fault under `code` (`code.nonce`), or `code` for the code as a whole.
+            // NB: the part at fault under `code` (`code.nonce`), or `code` for the code as a whole; a
+            // part this client does not know (a repeated query name of the scanned text) is not echoed.
+            let known: Set<String> = ["v", "origin", "session", "key", "nonce"]
             throw IdentityError(
-                .invalidCode, "the scanned code's \(error.part) \(error.problem)",
-                field: error.part == "code" ? "code" : "code.\(error.part)")
+                .invalidCode, "the scanned code's \(error.part.prefix(32)) \(error.problem)",
+                field: known.contains(error.part) ? "code.\(error.part)" : "code")
         }
         let identity = try await requireIdentity()
         let context: QRContextResponse = try await signedCall(
             "GET", "/v1/identity/device/qr/\(try Self.segment(payload.session))", identity: identity)
         guard context.origin == payload.origin else {
             throw IdentityError(
-                .invalidCode, "the code names \(payload.origin) but the server made it for \(context.origin)", field: "code")
+                .invalidCode, "the code names \(payload.origin) but the server made it for \(context.origin)",
+                field: "code.origin")
         }
         return ScannedSignIn(payload: payload, context: context)
     }

@@ -155,7 +155,10 @@ public actor BiometricGate: SecureStore {
     /// decoded (never taken for "off": that would hand the session out unchecked).
     private func load() async throws -> Settings {
         if let settings { return settings }
-        guard let text = try await inner.value(for: Self.settingsKey, app: AccountSession.secureStoreApp) else {
+        let text = try await inner.value(for: Self.settingsKey, app: AccountSession.secureStoreApp)
+        // NB: a save that finished while this read was suspended is newer than what was read.
+        if let settings { return settings }
+        guard let text else {
             let off = Settings(enabled: false)
             settings = off
             return off

@@ -191,7 +191,14 @@ public final class LauncherController {
     private func loadBiometrics() async {
         guard let gate else { return }
         biometrics = await gate.availability()
-        biometricUnlock = (try? await gate.isEnabled()) ?? false
+        do {
+            biometricUnlock = try await gate.isEnabled()
+        } catch {
+            // NB: settings that cannot be read never count as off: the session still locks again after
+            // time in the background, and the reason is shown.
+            biometricUnlock = true
+            unlockError = LauncherModel.sentence(error)
+        }
     }
 
     static func sentence(_ failure: BiometricFailure) -> String {
@@ -307,6 +314,11 @@ public final class LauncherController {
     @discardableResult
     private func known(_ appId: String) throws(MiniAppError) -> CatalogEntry {
         guard let entry = grid.entries.first(where: { $0.id == appId }) else {
+            // NB: with no catalog to look in (it failed to load or cannot be read), the fault is not the
+            // page's app id.
+            if case .failed(let reason) = grid.content {
+                throw MiniAppError(.storageFailed, "the catalog is not available: \(reason)")
+            }
             throw MiniAppError(.unknownApp, "the catalog has no app \(appId)", field: "appId")
         }
         return entry

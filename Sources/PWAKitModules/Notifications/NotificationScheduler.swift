@@ -1,5 +1,4 @@
 public import Foundation
-import PWAKitFiles
 
 /// Where `notifications.schedule` puts local notifications: ``NotificationScheduler`` in this
 /// process (desktop hosts), or the system's notification center (the Apple adapter).
@@ -201,7 +200,7 @@ extension NotificationStore {
     /// A store that cannot move what it holds keeps it: this throws, and the scheduler then saves
     /// nothing for the rest of the run.
     public func setAside(because reason: String) throws -> String {
-        throw FileSystemError(.ioFailed, operation: "set aside", path: String(describing: Self.self), errno: ENOTSUP)
+        throw ScheduleError(.rejected, "\(Self.self) cannot set aside what it holds, so it is kept and nothing is saved")
     }
 }
 
