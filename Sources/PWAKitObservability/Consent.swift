@@ -15,21 +15,35 @@ public final class ConsentStore: Sendable {
     /// Whether a debug build sends anyway (for testing the pipeline end to end).
     public let sendInDebug: Bool
     private let granted: Mutex<Set<String>>
+    /// Why the kept file could not be read when the store opened, if it could not: nothing is then
+    /// granted, and the first ``set(_:granted:)`` moves that file aside (`<name>.unreadable-<ms>`)
+    /// before writing, so the person's earlier choices are kept for inspection, never overwritten.
+    public let problem: String?
+    /// Whether the kept file could not be read and has not been moved aside yet.
+    private let unreadableFile: Mutex<Bool>
 
     /// Categories that never need consent: they stay on the device.
     public static let local: Set<TelemetryCategory> = [.diagnostics]
 
-    /// Opens the consent kept in `file` (none granted when it is missing or unreadable).
+    /// Opens the consent kept in `file`: none granted when it is missing, or when it cannot be read
+    /// (then ``problem`` says why, and the file is kept aside at the first change).
     public init(file: URL?, isDebug: Bool, sendInDebug: Bool = false) {
         self.file = file
         self.isDebug = isDebug
         self.sendInDebug = sendInDebug
         var initial: Set<String> = []
-        if let file, let data = try? DurableFile.contents(of: file.path),
-            let stored = try? JSONDecoder().decode([String].self, from: data)
-        {
-            initial = Set(stored)
+        var problem: String?
+        if let file {
+            do {
+                if let data = try DurableFile.contents(of: file.path) {
+                    initial = Set(try JSONDecoder().decode([String].self, from: data))
+                }
+            } catch {
+                problem = "the consent kept in \(file.path) cannot be read (\(error)); nothing is granted"
+            }
         }
+        self.problem = problem
+        unreadableFile = Mutex(problem != nil)
         granted = Mutex(initial)
     }
 
@@ -49,6 +63,13 @@ public final class ConsentStore: Sendable {
             if isGranted { set.insert(category.rawValue) } else { set.remove(category.rawValue) }
             return set.sorted()
         }
-        if let file { try DurableFile.replace(file.path, with: try JSONEncoder().encode(snapshot), permissions: 0o600) }
+        guard let file else { return }
+        try unreadableFile.withLock { unreadable in
+            guard unreadable else { return }
+            let aside = file.path + ".unreadable-\(Int64((Date().timeIntervalSince1970 * 1000).rounded()))"
+            try DurableFile.move(file.path, to: aside)
+            unreadable = false
+        }
+        try DurableFile.replace(file.path, with: try JSONEncoder().encode(snapshot), permissions: 0o600)
     }
 }

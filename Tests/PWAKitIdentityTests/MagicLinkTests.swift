@@ -107,7 +107,7 @@ struct MagicLinkTests {
             $0.publicOrigin = "https://id.example.com"
         }) { live in
             let (user, _) = try await live.account()
-            let deviceStore = InMemorySecureStore()
+            let deviceStore: any SecureStore = InMemorySecureStore()
             let device = MagicLinkClient(api: live.api, store: deviceStore)
             try await device.request(email: user.email)
             #expect(try await device.awaitedEmail() == user.email)
@@ -277,7 +277,7 @@ struct MagicLinkTests {
     func hostileLinksAndDamagedRequest() async throws {
         // NB: nothing here reaches the server: a port nothing listens on.
         let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, clock: ImmediateClock())
-        let store = InMemorySecureStore()
+        let store: any SecureStore = InMemorySecureStore()
         let device = MagicLinkClient(api: api, store: store)
         try await store.set(
             #"{"email":"a@example.com","verifier":"v","requestedAt":"2026-01-01T00:00:00Z"}"#, for: "magic-link",

@@ -78,11 +78,43 @@ struct AccountTests {
             let refreshToken = try #require(
                 (try JSONSerialization.jsonObject(with: Data(kept.utf8)) as? [String: Any])?["refreshToken"] as? String)
             _ = try await account.accessToken()
-            await account.signOut()
+            try await account.signOut()
             #expect(await account.state == .signedOut)
             #expect(try await vault.value(for: "session", app: AccountSession.secureStoreApp) == nil)
             let error = await #expect(throws: APIClientError.self) { try await platform.client.refresh(refreshToken) }
             #expect(error?.status == 401)
+        }
+    }
+
+    /// A vault that keeps secrets but refuses to delete them (a keyring that says no).
+    struct UndeletableVault: SecureStore {
+        let inner = InMemorySecureStore()
+        var backend: String { "undeletable" }
+        func set(_ value: String, for key: String, app: String) async throws { await inner.set(value, for: key, app: app) }
+        func value(for key: String, app: String) async throws -> String? { await inner.value(for: key, app: app) }
+        func delete(_ key: String, app: String) async throws -> Bool {
+            throw MiniAppError(.storageFailed, "the keyring refused")
+        }
+    }
+
+    @Test("a sign-out whose session the vault will not delete says so, and still revokes it on the server")
+    func signOutThatCannotDelete() async throws {
+        try await LivePlatform.run { platform in
+            let vault = UndeletableVault()
+            let account = AccountSession(client: platform.client, vault: vault)
+            try await account.register(
+                email: "user-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "correct horse battery")
+            let kept = try #require(try await vault.value(for: "session", app: AccountSession.secureStoreApp))
+            let refreshToken = try #require(
+                (try JSONSerialization.jsonObject(with: Data(kept.utf8)) as? [String: Any])?["refreshToken"] as? String)
+            _ = try await account.accessToken()
+            let failure = await #expect(throws: MiniAppError.self) { try await account.signOut() }
+            #expect(failure?.code == .storageFailed)
+            #expect(failure?.field == "session")
+            #expect(failure?.message.contains("could not be removed") == true)
+            #expect(await account.state == .signedOut)
+            let refused = await #expect(throws: APIClientError.self) { try await platform.client.refresh(refreshToken) }
+            #expect(refused?.status == 401, "revoked on the server all the same")
         }
     }
 

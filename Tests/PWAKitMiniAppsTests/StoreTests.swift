@@ -96,6 +96,20 @@ struct StoreTests {
         #expect(try store.prepareLaunch(appId: "chess") != nil)
     }
 
+    @Test("the integrity check reports a release record it cannot read, never skips the app")
+    func integrityReportsWhatItCannotRead() throws {
+        let store = try BundleStore(root: temporaryDirectory())
+        try store.installing(try verifiedRelease("quiz", "1.0.0", files: v1Files, key: key), files: v1Files)
+        #expect(try store.integrityProblems(verifyContents: true).isEmpty)
+        // A release record that cannot be read: reported, not an app with nothing to check.
+        let releases = store.root.appendingPathComponent("apps/quiz/releases")
+        let names = try FileManager.default.contentsOfDirectory(atPath: releases.path)
+        let record = try #require(names.first { $0.hasSuffix(".json") })
+        try Data("{".utf8).write(to: releases.appendingPathComponent(record))
+        let problems = try store.integrityProblems(verifyContents: true)
+        #expect(problems.contains { $0.contains("installed releases cannot be read") }, "\(problems)")
+    }
+
     @Test("an older or equal version is refused; an explicit rollback to an installed release is not")
     func antiRollback() throws {
         let store = try BundleStore(root: temporaryDirectory())
@@ -259,5 +273,33 @@ struct StoreDurabilityTests {
         #expect(!FileManager.default.fileExists(atPath: marker.path))
         #expect(try reopened.integrityProblems(verifyContents: true).isEmpty)
         #expect(try reopened.prepareLaunch(appId: "quiz") != nil)
+    }
+
+    @Test("a stored file that cannot be read after a crash is kept, with the marker, and the store says so")
+    func unreadableFileAfterCrash() throws {
+        let key = SigningKey.generate()
+        let store = try BundleStore(root: temporaryDirectory())
+        let files = ["index.html": bytes("kept")]
+        try store.installing(try verifiedRelease("quiz", "1.0.0", files: files, key: key), files: files)
+        try store.put(["later.js": bytes("console.log('later')")])
+        let marker = store.root.appendingPathComponent("blobs/.unsynced")
+        #expect(FileManager.default.fileExists(atPath: marker.path))
+        // NB: a directory in the file's place reads as an error (EISDIR), as a failing disk would,
+        // also for root, whom permissions do not stop.
+        let index = SHA256.hex(of: bytes("kept"))
+        let path = store.blobPath(index)
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".saved")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let refused = #expect(throws: MiniAppError.self) { try BundleStore(root: store.root) }
+        #expect(refused?.code == .storageFailed)
+        #expect(refused?.field == "blobs/\(index)")
+        #expect(FileManager.default.fileExists(atPath: path), "not deleted")
+        #expect(FileManager.default.fileExists(atPath: marker.path), "checked again at the next open")
+        // Readable again: the next open checks it, keeps it (its bytes are its name) and drops the marker.
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: path + ".saved", toPath: path)
+        let reopened = try BundleStore(root: store.root)
+        #expect(reopened.hasBlob(index, size: 4))
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
     }
 }

@@ -40,7 +40,7 @@ struct ViewModelTests {
             await account.lock()
             #expect(await eventually { if case .locked = root.route { true } else { false } })
             await account.unlock()
-            await account.signOut()
+            try await account.signOut()
             #expect(await eventually { root.route == .login })
             // A new launch with the stored session routes straight to the launcher.
             _ = try await account.signIn(email: "ada@example.com", password: "correct horse battery")

@@ -75,7 +75,20 @@ struct TelemetryTests {
         try relaunched.set(.analytics, granted: false)
         #expect(!ConsentStore(file: file, isDebug: false).allows(.analytics))
         try Data("not json".utf8).write(to: file)
-        #expect(!ConsentStore(file: file, isDebug: false).allows(.analytics))
+        let unreadable = ConsentStore(file: file, isDebug: false)
+        #expect(!unreadable.allows(.analytics))
+        #expect(unreadable.problem?.contains(file.path) == true)
+        // A change never overwrites the unreadable file: it is kept aside first.
+        try unreadable.set(.performance, granted: true)
+        let folder = file.deletingLastPathComponent()
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasPrefix(file.lastPathComponent + ".unreadable-") }
+        defer { for name in aside { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) } }
+        #expect(aside.count == 1)
+        #expect(try Data(contentsOf: folder.appendingPathComponent(aside.first ?? "")) == Data("not json".utf8))
+        let reopened = ConsentStore(file: file, isDebug: false)
+        #expect(reopened.problem == nil)
+        #expect(reopened.allows(.performance) && !reopened.allows(.analytics))
     }
 
     @Test("personal data is redacted from properties and messages before any sink sees it")

@@ -120,15 +120,20 @@ public actor AccountSession: AccessTokenSource {
 
     /// Signs out: the server revokes the session (best effort when offline) and the stored tokens
     /// are wiped whatever the server said.
-    public func signOut() async {
+    ///
+    /// - Throws: ``MiniAppError`` `storage_failed` naming `session` when the secure store refused
+    ///   to delete the kept session: signed out in this run, but the next launch would find it
+    ///   (the server was still asked to revoke it).
+    public func signOut() async throws(MiniAppError) {
         let session = stored
         let token = access?.token
-        await wipe(to: .signedOut)
+        let failure = await wipe(to: .signedOut)
         if let session, let token {
             try? await client.logout(refreshToken: session.refreshToken, accessToken: token)
         } else if let session, let pair = try? await client.refresh(session.refreshToken) {
             try? await client.logout(refreshToken: pair.refreshToken, accessToken: pair.accessToken)
         }
+        if let failure { throw failure }
     }
 
     /// Locks a signed-in session: the access token is dropped from memory until ``unlock()``.
@@ -305,11 +310,23 @@ public actor AccountSession: AccessTokenSource {
         }
     }
 
-    private func wipe(to newState: AccountState) async {
+    /// Forgets the session in memory and in the vault; what the vault refused to delete, if anything.
+    @discardableResult
+    private func wipe(to newState: AccountState) async -> MiniAppError? {
         stored = nil
         access = nil
-        _ = try? await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp)
-        _ = try? await vault.delete(Self.profileKey, app: Self.secureStoreApp)
+        var failure: MiniAppError?
+        for key in [Self.secureStoreKey, Self.profileKey] {
+            do { _ = try await vault.delete(key, app: Self.secureStoreApp) } catch {
+                failure =
+                    failure
+                    ?? MiniAppError(
+                        .storageFailed,
+                        "signed out here, but the session kept on this device could not be removed (\(error)); "
+                            + "the next launch may find it", field: Self.secureStoreKey, underlying: error)
+            }
+        }
         state = newState
+        return failure
     }
 }

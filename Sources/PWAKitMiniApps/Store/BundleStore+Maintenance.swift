@@ -127,7 +127,13 @@ extension BundleStore {
                         }
                     } catch { problems.append("\(appId): \(name) release \(hash): \(error)") }
                 }
-                for release in (try? installedReleasesUnlocked(appId)) ?? [] {
+                let releases: [InstalledRelease]
+                do { releases = try installedReleasesUnlocked(appId) } catch {
+                    // NB: releases that cannot be listed are a problem, not an app with nothing to check.
+                    problems.append("\(appId): installed releases cannot be read: \(error)")
+                    continue
+                }
+                for release in releases {
                     do {
                         let manifest = try manifest(of: release)
                         for file in manifest.files {
@@ -136,8 +142,13 @@ extension BundleStore {
                                 problems.append("\(appId) \(release.version): \(file.path) missing or wrong size")
                                 continue
                             }
-                            if verifyContents, (try? Self.hashFile(path).hash) != file.sha256 {
-                                problems.append("\(appId) \(release.version): \(file.path) content does not match")
+                            guard verifyContents else { continue }
+                            do {
+                                if try Self.hashFile(path).hash != file.sha256 {
+                                    problems.append("\(appId) \(release.version): \(file.path) content does not match")
+                                }
+                            } catch {
+                                problems.append("\(appId) \(release.version): \(file.path) cannot be read: \(error)")
                             }
                         }
                     } catch { problems.append("\(appId) \(release.bundleHash): \(error)") }

@@ -137,11 +137,19 @@ public final class BundleStore: Sendable {
     }
 
     /// After a crash while files were not yet durable: re-hashes every stored file and deletes those
-    /// whose bytes are not their name, then syncs and drops the marker.
+    /// whose bytes are not their name, then syncs and drops the marker. A file that cannot be read
+    /// is not known to be torn: it is kept, with the marker, and the store does not open
+    /// (`storage_failed` naming `blobs/<hash>`), so a read error never deletes a good file.
     func recoverUnsyncedFiles() throws {
         guard access(unsyncedMarker, F_OK) == 0 else { return }
-        for (hash, _) in try storedBlobs() where (try? Self.hashFile(blobPath(hash)).hash) != hash {
-            unlink(blobPath(hash))
+        for (hash, _) in try storedBlobs() {
+            let actual: String
+            do { actual = try Self.hashFile(blobPath(hash)).hash } catch {
+                throw MiniAppError(
+                    .storageFailed, "a stored file cannot be checked after a crash: \(error)", field: "blobs/\(hash)",
+                    underlying: error)
+            }
+            if actual != hash { unlink(blobPath(hash)) }
         }
         try syncNamedFiles([])
     }

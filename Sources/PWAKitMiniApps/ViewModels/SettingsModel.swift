@@ -58,8 +58,10 @@ public final class SettingsModel {
 
     /// Signs out (revoked on the server) and forgets the kept catalog.
     public func signOut() async {
-        await account.signOut()
+        var failure: String?
+        do { try await account.signOut() } catch { failure = LauncherModel.sentence(error) }
         try? await catalog.clear()
         await load()
+        if let failure { error = failure }
     }
 }

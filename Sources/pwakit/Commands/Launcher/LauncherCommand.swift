@@ -106,16 +106,31 @@ struct LauncherCommand: ParsableCommand {
     /// `--server`, kept for the next run; else the kept one.
     func resolveServer() throws -> URL {
         if let server, let url = URL(string: server) {
-            try? FileManager.default.createDirectory(at: dataPath, withIntermediateDirectories: true)
-            try? DurableFile.replace(serverFile.path, with: Data(server.utf8))
+            do {
+                try FileManager.default.createDirectory(at: dataPath, withIntermediateDirectories: true)
+                try DurableFile.replace(serverFile.path, with: Data(server.utf8))
+            } catch {
+                // NB: this run has its server; only a later run without --server would miss it.
+                Console.writeError("warning: --server is not kept for the next run: \(error)")
+            }
             return url
         }
-        guard let kept = try? DurableFile.contents(of: serverFile.path).map({ String(decoding: $0, as: UTF8.self) }),
-            Self.isServerURL(kept), let url = URL(string: kept)
-        else {
+        let kept: Data?
+        do { kept = try DurableFile.contents(of: serverFile.path) } catch {
+            throw CommandFailure(
+                status: .unreadable, code: "launcher.server_unreadable",
+                message: "no --server given, and the one kept in \(serverFile.path) cannot be read (\(error)): pass --server")
+        }
+        guard let kept else {
             throw CommandFailure(
                 status: .unreadable, code: "launcher.no_server",
                 message: "no --server given and none kept in \(serverFile.path): pass --server once")
+        }
+        let text = String(decoding: kept, as: UTF8.self)
+        guard Self.isServerURL(text), let url = URL(string: text) else {
+            throw CommandFailure(
+                status: .unreadable, code: "launcher.server_invalid",
+                message: "no --server given, and \(serverFile.path) holds no http(s) URL: pass --server")
         }
         return url
     }

@@ -56,7 +56,12 @@
                 Task { @MainActor [weak window] in
                     try? await Task.sleep(for: deadline)
                     guard let window else { return }
-                    let next = (try? guardian.handle(.deadlineElapsed)) ?? .none
+                    let next: ReadyWatch.Action
+                    do { next = try guardian.handle(.deadlineElapsed) } catch {
+                        // NB: as for a page event: a rollback the store refused is said, never dropped.
+                        output(MiniAppOpenCommand.line(["event": "storeError", "message": .string("\(error)")]))
+                        return
+                    }
                     perform(next, window: window, guardian: guardian, output: output)
                 }
             case .confirm:
