@@ -115,6 +115,7 @@ struct QRSignInTests {
                 #expect(error?.code == .invalidCode, "\(text.prefix(40))")
                 #expect(error?.field == field, "\(text.prefix(60)): \(error?.message ?? "")")
                 #expect(error?.message.contains("longer than") == (text.utf8.count > 512), "\(error?.message ?? "")")
+                #expect(error?.message.contains("zzz") == false, "the scanned text's own names are not shown")
             }
 
             let expiring = try await live.qrSession(for: page)

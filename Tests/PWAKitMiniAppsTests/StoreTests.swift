@@ -96,18 +96,22 @@ struct StoreTests {
         #expect(try store.prepareLaunch(appId: "chess") != nil)
     }
 
-    @Test("the integrity check reports a release record it cannot read, never skips the app")
+    @Test("the integrity check reports a release record it cannot read, and still checks the app's other releases")
     func integrityReportsWhatItCannotRead() throws {
         let store = try BundleStore(root: temporaryDirectory())
-        try store.installing(try verifiedRelease("quiz", "1.0.0", files: v1Files, key: key), files: v1Files)
+        let v2Files = ["index.html": bytes("<h1>two</h1>"), "app.js": bytes("console.log(2)")]
+        try store.installing(try verifiedRelease("quiz", "2.0.0", files: v2Files, key: key), files: v2Files)
+        try store.installing(try verifiedRelease("quiz", "3.0.0", files: v1Files, key: key), files: v1Files)
         #expect(try store.integrityProblems(verifyContents: true).isEmpty)
+        // 2.0.0's app.js is gone: only a check that still reads 2.0.0's record finds it.
+        try FileManager.default.removeItem(atPath: store.blobPath(SHA256.hex(of: bytes("console.log(2)"))))
         // A release record that cannot be read: reported, not an app with nothing to check.
         let releases = store.root.appendingPathComponent("apps/quiz/releases")
-        let names = try FileManager.default.contentsOfDirectory(atPath: releases.path)
-        let record = try #require(names.first { $0.hasSuffix(".json") })
-        try Data("{".utf8).write(to: releases.appendingPathComponent(record))
+        let v3 = try #require(try store.installedReleases(appId: "quiz").first { $0.version == "3.0.0" })
+        try Data("{".utf8).write(to: releases.appendingPathComponent(v3.bundleHash + ".json"))
         let problems = try store.integrityProblems(verifyContents: true)
-        #expect(problems.contains { $0.contains("installed releases cannot be read") }, "\(problems)")
+        #expect(problems.contains { $0.contains("the record of release \(v3.bundleHash) cannot be read") }, "\(problems)")
+        #expect(problems.contains { $0.contains("2.0.0: app.js missing") }, "\(problems)")
     }
 
     @Test("an older or equal version is refused; an explicit rollback to an installed release is not")

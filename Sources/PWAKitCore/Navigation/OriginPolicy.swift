@@ -73,8 +73,9 @@ public struct OriginPolicy: Sendable {
     /// (or http on the local machine), not matched by a path-less `external` or `auth`
     /// pattern, and matched by an `allowed` pattern (its path, if any, does not matter:
     /// pages of one origin can script each other). Without `grants` it then gets every
-    /// module; with `grants`, the union of the entries of every key that matches it (an
-    /// empty ``BridgeGrant/only(_:)`` when none does, so its calls are `permission_denied`).
+    /// module; with `grants`, the union of the entries of every key that matches it, except a key
+    /// that is this app's id, whose entries are the app's own (an empty ``BridgeGrant/only(_:)``
+    /// when none does, so its calls are `permission_denied`).
     public func bridgeGrant(for origin: Origin) -> BridgeGrant {
         if let appOrigin, origin == appOrigin {
             let matching = (grants ?? []).filter { $0.key == origin.host || $0.pattern?.matches(origin) == true }
@@ -85,7 +86,12 @@ public struct OriginPolicy: Sendable {
         if auth.contains(where: { !$0.hasPath && $0.matches(origin) }) { return .denied }
         guard allowed.contains(where: { $0.matches(origin) }) else { return .denied }
         guard let grants else { return .all }
-        let entries = grants.filter { $0.pattern?.matches(origin) == true }.reduce(into: Set<String>()) {
+        // NB: a key that is this app's id names the app's own origin, never a web page that happens
+        // to have that host (a mini-app `shop.example.com` opened with that site allowed).
+        let appHost = appOrigin?.host
+        let entries = grants.filter { $0.key != appHost && $0.pattern?.matches(origin) == true }.reduce(
+            into: Set<String>()
+        ) {
             $0.formUnion($1.entries)
         }
         // NB: an allowed origin that no grants key names still reaches the bridge, with no

@@ -232,8 +232,9 @@ public struct IdentityClient: Sendable {
             // NB: the part at fault under `code` (`code.nonce`), or `code` for the code as a whole; a
             // part this client does not know (a repeated query name of the scanned text) is not echoed.
             let known: Set<String> = ["v", "origin", "session", "key", "nonce"]
+            let part = known.contains(error.part) || error.part == "code" ? error.part : "a repeated query name"
             throw IdentityError(
-                .invalidCode, "the scanned code's \(error.part.prefix(32)) \(error.problem)",
+                .invalidCode, "the scanned code's \(part) \(error.problem)",
                 field: known.contains(error.part) ? "code.\(error.part)" : "code")
         }
         let identity = try await requireIdentity()

@@ -316,15 +316,18 @@ public actor AccountSession: AccessTokenSource {
         stored = nil
         access = nil
         var failure: MiniAppError?
-        for key in [Self.secureStoreKey, Self.profileKey] {
-            do { _ = try await vault.delete(key, app: Self.secureStoreApp) } catch {
-                failure =
-                    failure
-                    ?? MiniAppError(
-                        .storageFailed,
-                        "signed out here, but the session kept on this device could not be removed (\(error)); "
-                            + "the next launch may find it", field: Self.secureStoreKey, underlying: error)
-            }
+        do { _ = try await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp) } catch {
+            failure = MiniAppError(
+                .storageFailed,
+                "signed out here, but the session kept on this device could not be removed (\(error)); "
+                    + "the next launch may find it", field: Self.secureStoreKey, underlying: error)
+        }
+        do { _ = try await vault.delete(Self.profileKey, app: Self.secureStoreApp) } catch {
+            failure =
+                failure
+                ?? MiniAppError(
+                    .storageFailed, "signed out, but the profile kept on this device could not be removed (\(error))",
+                    field: Self.profileKey, underlying: error)
         }
         state = newState
         return failure

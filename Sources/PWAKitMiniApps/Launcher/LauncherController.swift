@@ -197,7 +197,8 @@ public final class LauncherController {
             // NB: settings that cannot be read never count as off: the session still locks again after
             // time in the background, and the reason is shown.
             biometricUnlock = true
-            unlockError = LauncherModel.sentence(error)
+            // NB: a reason already shown (a wrong password, say) is not replaced.
+            if unlockError == nil { unlockError = LauncherModel.sentence(error) }
         }
     }
 

@@ -127,11 +127,19 @@ extension BundleStore {
                         }
                     } catch { problems.append("\(appId): \(name) release \(hash): \(error)") }
                 }
-                let releases: [InstalledRelease]
-                do { releases = try installedReleasesUnlocked(appId) } catch {
-                    // NB: releases that cannot be listed are a problem, not an app with nothing to check.
-                    problems.append("\(appId): installed releases cannot be read: \(error)")
+                // NB: each record read on its own: one that cannot be read is a problem, and the
+                // others are still checked.
+                let names: [String]
+                do { names = try Self.entries(of: "\(appDirectory(appId))/releases").filter { $0.hasSuffix(".json") } } catch {
+                    problems.append("\(appId): installed releases cannot be listed: \(error)")
                     continue
+                }
+                var releases: [InstalledRelease] = []
+                for name in names.sorted() {
+                    let hash = String(name.dropLast(5))
+                    do {
+                        if let release = try readRelease(appId, hash) { releases.append(release) }
+                    } catch { problems.append("\(appId): the record of release \(hash) cannot be read: \(error)") }
                 }
                 for release in releases {
                     do {

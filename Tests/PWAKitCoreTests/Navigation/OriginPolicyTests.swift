@@ -181,6 +181,20 @@ struct OriginPolicyTests {
         #expect(!grant.permits(module: "payments", action: "request"))
     }
 
+    @Test func aKeyThatIsTheAppsIdNeverGrantsAWebPageOfThatHost() {
+        // NB: a mini-app whose id is also a host, opened with that site allowed.
+        let configuration = PWAConfiguration(
+            app: AppSection(name: "Shop", bundleId: "miniapp.shop", startUrl: "app://shop.example.com/index.html"),
+            origins: OriginsSection(allowed: ["shop.example.com", "localhost:5173"], grants: ["shop.example.com": ["payments"]]))
+        let policy = OriginPolicy(configuration: configuration)
+        #expect(policy.bridgeGrant(forURL: "app://shop.example.com/index.html") == .only(["payments"]))
+        #expect(policy.bridgeGrant(forURL: "https://shop.example.com/") == .only([]))
+        let local = PWAConfiguration(
+            app: AppSection(name: "Local", bundleId: "miniapp.localhost", startUrl: "app://localhost/index.html"),
+            origins: OriginsSection(allowed: ["localhost:5173"], grants: ["localhost": ["payments"]]))
+        #expect(OriginPolicy(configuration: local).bridgeGrant(forURL: "http://localhost:5173/") == .only([]))
+    }
+
     @Test func withoutAKeyForItsIdTheAppsOwnOriginGetsEverything() {
         let configuration = PWAConfiguration(
             app: AppSection(name: "Quiz", bundleId: "miniapp.quiz", startUrl: "app://quiz/index.html"),
