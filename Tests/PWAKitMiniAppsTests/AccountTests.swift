@@ -118,6 +118,54 @@ struct AccountTests {
         }
     }
 
+    /// A vault whose next save of the session waits until ``release()``.
+    final class GatedVault: SecureStore {
+        let inner = InMemorySecureStore()
+        let gate = Mutex<(armed: Bool, entered: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, false, nil))
+        var backend: String { "gated" }
+        func arm() { gate.withLock { $0.armed = true } }
+        var entered: Bool { gate.withLock { $0.entered } }
+        func release() { gate.withLock { $0.waiting.take() }?.resume() }
+        func set(_ value: String, for key: String, app: String) async throws {
+            let wait = gate.withLock { gate -> Bool in
+                guard gate.armed, key == "session" else { return false }
+                gate.armed = false
+                return true
+            }
+            if wait {
+                await withCheckedContinuation { continuation in
+                    gate.withLock {
+                        $0.waiting = continuation
+                        $0.entered = true
+                    }
+                }
+            }
+            await inner.set(value, for: key, app: app)
+        }
+        func value(for key: String, app: String) async throws -> String? { await inner.value(for: key, app: app) }
+        func delete(_ key: String, app: String) async throws -> Bool { await inner.delete(key, app: app) }
+    }
+
+    @Test("a sign-out while a refresh saves its new session wins: nothing is kept, the state stays signed out")
+    func signOutDuringRefreshSave() async throws {
+        try await LivePlatform.run { platform in
+            let vault = GatedVault()
+            // NB: a margin longer than any token's life: every access token asked for is refreshed.
+            let account = AccountSession(client: platform.client, vault: vault, refreshMargin: 1e9)
+            try await account.register(
+                email: "user-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "correct horse battery")
+            vault.arm()
+            let refresh = Task { try await account.accessToken() }
+            while !vault.entered { await Task.yield() }
+            try await account.signOut()
+            vault.release()
+            await #expect(throws: APIClientError.self) { try await refresh.value }
+            #expect(await account.state == .signedOut)
+            #expect(try await vault.value(for: "session", app: AccountSession.secureStoreApp) == nil)
+            #expect(try await vault.value(for: "profile", app: AccountSession.secureStoreApp) == nil)
+        }
+    }
+
     @Test("an unreadable stored session is store_corrupt naming it, its refresh token revoked, the item kept")
     func unreadableSessionRevoked() async throws {
         try await LivePlatform.run { platform in

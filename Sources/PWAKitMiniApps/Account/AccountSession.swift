@@ -256,6 +256,19 @@ public actor AccountSession: AccessTokenSource {
         let session = StoredSession(refreshToken: pair.refreshToken, user: pair.user, server: client.baseURL.absoluteString)
         // NB: stored before it is used: a refresh token the server rotated but we lost would end the session.
         try await save(session)
+        if let previous, stored?.refreshToken != previous {
+            // NB: signed out (or in again) while the pair was being saved, after the vault was wiped:
+            // what this save wrote would bring the session back at the next launch. The vault gets
+            // what the account holds now, and the new pair is revoked on the server.
+            if let current = stored {
+                try? await save(current)
+            } else {
+                _ = try? await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp)
+                _ = try? await vault.delete(Self.profileKey, app: Self.secureStoreApp)
+            }
+            try? await client.logout(refreshToken: pair.refreshToken, accessToken: pair.accessToken)
+            throw APIClientError(.notSignedIn, "the account signed out during the refresh")
+        }
         stored = session
         access = (pair.accessToken, now().addingTimeInterval(TimeInterval(pair.expiresIn)))
         if case .locked = state { state = .locked(pair.user) } else { state = .signedIn(pair.user) }
