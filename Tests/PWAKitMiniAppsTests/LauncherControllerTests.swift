@@ -37,6 +37,31 @@ struct LauncherControllerTests {
         return try #require(answer).decode(LauncherSnapshot.self)
     }
 
+    @Test("with no catalog to look in (offline, none kept), opening an app is launcher.failed, not the page's unknown app")
+    func noCatalogIsNotTheCallersFault() async throws {
+        try await LivePlatform.run { @MainActor platform in
+            let (_, vault) = try await platform.signedInAccount(email: "offline@example.com")
+            // NB: the same server's address, unreachable: the kept session restores, the catalog cannot load.
+            let offline = APIClient(baseURL: platform.baseURL, transport: UnreachableTransport())
+            let directory = temporaryDirectory("launcher")
+            let launcher = LauncherController(
+                account: AccountSession(client: offline, vault: vault),
+                store: try BundleStore(root: directory.appendingPathComponent("store")),
+                trust: PublisherTrust(keys: [key.verifyingKey]), catalogDirectory: directory.appendingPathComponent("catalog"))
+            await launcher.start()
+            #expect(launcher.snapshot().route == "launcher")
+            let module = LauncherModule(controller: launcher)
+            do {
+                _ = try await call(module, "open", ["appId": "quiz"])
+                Issue.record("open answered without a catalog")
+            } catch let error as BridgeError {
+                #expect(error.code.rawValue == "launcher.failed", "\(error)")
+                #expect(error.details?["path"] == nil, "\(error)")
+                #expect(error.message.contains("cannot be reached"), "\(error.message)")
+            }
+        }
+    }
+
     @Test("sign in, the grid, open (install first), a snapshot event on every change, sign out back to login")
     func signInListOpenSignOut() async throws {
         try await LivePlatform.run { @MainActor platform in
