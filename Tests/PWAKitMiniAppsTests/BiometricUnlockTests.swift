@@ -33,15 +33,23 @@ struct BiometricUnlockTests {
             now: { start + (clock?.value.withLock { $0 } ?? .zero) })
     }
 
+    /// A started launcher signed in as a new account `email`, over a fresh vault and sensor.
+    func signedInLauncher(_ platform: LivePlatform, email: String) async throws -> (
+        LauncherController, any SecureStore, SimulatedDevice
+    ) {
+        _ = try await platform.signedInAccount(email: email)
+        let vault: any SecureStore = InMemorySecureStore()
+        let device = SimulatedDevice()
+        let launcher = launcher(platform, vault: vault, device: device)
+        await launcher.start()
+        await launcher.signIn(email: email, password: "correct horse battery")
+        return (launcher, vault, device)
+    }
+
     @Test("on after a check; the next start is locked until biometrics succeed; failures say what to do")
     func unlockAtStart() async throws {
         try await LivePlatform.run { @MainActor platform in
-            _ = try await platform.signedInAccount(email: "bio@example.com")
-            let vault: any SecureStore = InMemorySecureStore()
-            let device = SimulatedDevice()
-            let first = launcher(platform, vault: vault, device: device)
-            await first.start()
-            await first.signIn(email: "bio@example.com", password: "correct horse battery")
+            let (first, vault, device) = try await signedInLauncher(platform, email: "bio@example.com")
             let before = first.snapshot().unlock
             #expect(before.available && before.biometryType == "faceID" && !before.enabled && before.error == nil)
             // A failed check leaves it off.
@@ -183,12 +191,7 @@ struct BiometricUnlockTests {
     @Test("a launcher whose biometric settings cannot be read starts locked, says why, and opens with the password")
     func unreadableSettingsAtStart() async throws {
         try await LivePlatform.run { @MainActor platform in
-            _ = try await platform.signedInAccount(email: "damaged@example.com")
-            let vault: any SecureStore = InMemorySecureStore()
-            let device = SimulatedDevice()
-            let first = launcher(platform, vault: vault, device: device)
-            await first.start()
-            await first.signIn(email: "damaged@example.com", password: "correct horse battery")
+            let (first, vault, device) = try await signedInLauncher(platform, email: "damaged@example.com")
             await device.scriptBiometrics([nil])
             await first.enableBiometricUnlock()
             #expect(first.snapshot().unlock.enabled)

@@ -78,9 +78,13 @@ extension BundleStore {
         try Self.entries(of: rootPath + "/apps").filter { (try? Self.checkAppId($0)) != nil }.sorted()
     }
 
+    /// The bundle hashes `appId` has release records for (`releases/<hash>.json`).
+    func releaseRecordHashes(_ appId: String) throws -> [String] {
+        try Self.entries(of: "\(appDirectory(appId))/releases").filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+    }
+
     func installedReleasesUnlocked(_ appId: String) throws -> [InstalledRelease] {
-        let names = try Self.entries(of: "\(appDirectory(appId))/releases").filter { $0.hasSuffix(".json") }
-        let releases = try names.compactMap { try readRelease(appId, String($0.dropLast(5))) }
+        let releases = try releaseRecordHashes(appId).compactMap { try readRelease(appId, $0) }
         return releases.sorted {
             (SemanticVersion($0.version)?.orderingKey ?? -1) > (SemanticVersion($1.version)?.orderingKey ?? -1)
         }

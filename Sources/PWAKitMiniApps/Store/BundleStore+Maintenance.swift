@@ -129,14 +129,13 @@ extension BundleStore {
                 }
                 // NB: each record read on its own: one that cannot be read is a problem, and the
                 // others are still checked.
-                let names: [String]
-                do { names = try Self.entries(of: "\(appDirectory(appId))/releases").filter { $0.hasSuffix(".json") } } catch {
+                let hashes: [String]
+                do { hashes = try releaseRecordHashes(appId) } catch {
                     problems.append("\(appId): installed releases cannot be listed: \(error)")
                     continue
                 }
                 var releases: [InstalledRelease] = []
-                for name in names.sorted() {
-                    let hash = String(name.dropLast(5))
+                for hash in hashes.sorted() {
                     do {
                         if let release = try readRelease(appId, hash) { releases.append(release) }
                     } catch { problems.append("\(appId): the record of release \(hash) cannot be read: \(error)") }
