@@ -75,6 +75,55 @@ import Testing
         #expect(watch.inbox.count == 3_001)
     }
 
+    /// A long non-durable run keeps the inbox, and its table, the same size once the retention
+    /// has passed a few times: entries past their deadline and the retention are pruned, and a
+    /// duplicate inside the retention is still answered from the inbox, not run again.
+    @Test func aLongNonDurableRunKeepsTheInboxFlat() throws {
+        var watch = H.engine(.watch)
+        let retention = LinkEngine.Configuration().inboxRetention.wholeMilliseconds
+        // NB: one request every 10 ms for 400 s of the engine's time, about 6.7 retentions of 60 s.
+        let (count, spacing, deadline): (Int, Int64, Int64) = (40_000, 10, 1_000)
+        // NB: what the retention can hold at once: every request of the last retention and deadline.
+        let retained = Int((retention + deadline) / spacing) + 1
+        var (largest, capacityHalfway, started) = (0, 0, 0)
+        var kept: WireRequest?
+        for n in 0..<count {
+            let now = H.t0.advanced(by: .milliseconds(Int64(n) * spacing))
+            var request = H.request(n % 250, durable: false, key: "long-\(n)")
+            request.requestID = UUID()
+            request.createdAt = now
+            request.deadline = now.advanced(by: .milliseconds(deadline))
+            request.target = watch.incarnation
+            let calls = H.runs(watch.receive(WireCodec.encode(.request(request)), on: .message, now: now))
+            started += calls.count
+            for call in calls {
+                _ = watch.handlerFinished(
+                    idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: .success(Data("1".utf8)),
+                    now: now)
+            }
+            largest = max(largest, watch.inbox.count)
+            if n == count / 2 { capacityHalfway = watch.inbox.capacity }
+            // NB: 30 s before the end: past its deadline, inside the retention.
+            if n == count - 3_000 { kept = request }
+            // A duplicate of the request answered 30 s ago is answered from the inbox.
+            if n == count - 1, let kept {
+                let again = watch.receive(WireCodec.encode(.request(kept)), on: .message, now: now)
+                #expect(H.runs(again).isEmpty)
+                guard case .response(let response)? = H.frames(again).first else {
+                    Issue.record("the duplicate was not answered")
+                    return
+                }
+                #expect(response.value == Data("1".utf8))
+            }
+        }
+        #expect(started == count)
+        // NB: a prune runs when the inbox has doubled since the last one, so it holds at most twice
+        // what the retention keeps (and at least the prune floor's worth before the first prune).
+        #expect(largest <= 2 * retained + 2, "largest inbox \(largest), retention holds \(retained)")
+        #expect(largest > retained, "the run outlasted the retention")
+        #expect(watch.inbox.capacity == capacityHalfway, "the table stopped growing after the first retentions")
+    }
+
     /// With no one listening (the connection turns this off), a request's accepted and settled
     /// events are not made; everything else a submission and its answer do is the same.
     @Test func requestEventsAreMadeOnlyForListeners() throws {
