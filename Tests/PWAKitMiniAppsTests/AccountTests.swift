@@ -143,26 +143,53 @@ struct AccountTests {
             await inner.set(value, for: key, app: app)
         }
         func value(for key: String, app: String) async throws -> String? { await inner.value(for: key, app: app) }
-        func delete(_ key: String, app: String) async throws -> Bool { await inner.delete(key, app: app) }
+        /// Whether deletes are refused (a keyring that cannot remove items).
+        let refusesDeletes = Mutex(false)
+        func delete(_ key: String, app: String) async throws -> Bool {
+            if refusesDeletes.withLock({ $0 }) { throw TestFailure("the keyring refuses to delete \(key)") }
+            return await inner.delete(key, app: app)
+        }
+    }
+
+    /// A signed-in account whose refresh has started and waits in the vault's save of its new session.
+    static func refreshHeldAtSave(
+        _ platform: LivePlatform
+    ) async throws -> (AccountSession, GatedVault, Task<String, any Error>) {
+        let vault = GatedVault()
+        // NB: a margin longer than any token's life: every access token asked for is refreshed.
+        let account = AccountSession(client: platform.client, vault: vault, refreshMargin: 1e9)
+        try await account.register(
+            email: "user-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "correct horse battery")
+        vault.arm()
+        let refresh = Task { try await account.accessToken() }
+        while !vault.entered { await Task.yield() }
+        return (account, vault, refresh)
     }
 
     @Test("a sign-out while a refresh saves its new session wins: nothing is kept, the state stays signed out")
     func signOutDuringRefreshSave() async throws {
         try await LivePlatform.run { platform in
-            let vault = GatedVault()
-            // NB: a margin longer than any token's life: every access token asked for is refreshed.
-            let account = AccountSession(client: platform.client, vault: vault, refreshMargin: 1e9)
-            try await account.register(
-                email: "user-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "correct horse battery")
-            vault.arm()
-            let refresh = Task { try await account.accessToken() }
-            while !vault.entered { await Task.yield() }
+            let (account, vault, refresh) = try await Self.refreshHeldAtSave(platform)
             try await account.signOut()
             vault.release()
             await #expect(throws: APIClientError.self) { try await refresh.value }
             #expect(await account.state == .signedOut)
             #expect(try await vault.value(for: "session", app: AccountSession.secureStoreApp) == nil)
             #expect(try await vault.value(for: "profile", app: AccountSession.secureStoreApp) == nil)
+        }
+    }
+
+    @Test("a sign-out during a refresh's save, with a vault that cannot delete: the refresh says the session is still kept")
+    func signOutDuringRefreshSaveVaultRefuses() async throws {
+        try await LivePlatform.run { platform in
+            let (account, vault, refresh) = try await Self.refreshHeldAtSave(platform)
+            vault.refusesDeletes.withLock { $0 = true }
+            await #expect(throws: MiniAppError.self) { try await account.signOut() }
+            vault.release()
+            let failure = await #expect(throws: MiniAppError.self) { try await refresh.value }
+            #expect(failure?.code == .storageFailed)
+            #expect(failure?.field == "session")
+            #expect(await account.state == .signedOut)
         }
     }
 

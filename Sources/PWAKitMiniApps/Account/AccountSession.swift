@@ -259,14 +259,21 @@ public actor AccountSession: AccessTokenSource {
         if let previous, stored?.refreshToken != previous {
             // NB: signed out (or in again) while the pair was being saved, after the vault was wiped:
             // what this save wrote would bring the session back at the next launch. The vault gets
-            // what the account holds now, and the new pair is revoked on the server.
+            // what the account holds now, and the new pair is revoked on the server (best effort, as
+            // a sign-out's own revocation is).
+            var failure: MiniAppError?
             if let current = stored {
-                try? await save(current)
+                do { try await save(current) } catch {
+                    failure = MiniAppError(
+                        .storageFailed,
+                        "the account changed during a refresh, and its session could not be written back (\(error))",
+                        field: Self.secureStoreKey, underlying: error)
+                }
             } else {
-                _ = try? await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp)
-                _ = try? await vault.delete(Self.profileKey, app: Self.secureStoreApp)
+                failure = await deleteKept()
             }
             try? await client.logout(refreshToken: pair.refreshToken, accessToken: pair.accessToken)
+            if let failure { throw failure }
             throw APIClientError(.notSignedIn, "the account signed out during the refresh")
         }
         stored = session
@@ -328,6 +335,13 @@ public actor AccountSession: AccessTokenSource {
     private func wipe(to newState: AccountState) async -> MiniAppError? {
         stored = nil
         access = nil
+        let failure = await deleteKept()
+        state = newState
+        return failure
+    }
+
+    /// Deletes the kept session and profile from the vault; what it refused to delete, if anything.
+    private func deleteKept() async -> MiniAppError? {
         var failure: MiniAppError?
         do { _ = try await vault.delete(Self.secureStoreKey, app: Self.secureStoreApp) } catch {
             failure = MiniAppError(
@@ -342,7 +356,6 @@ public actor AccountSession: AccessTokenSource {
                     .storageFailed, "signed out, but the profile kept on this device could not be removed (\(error))",
                     field: Self.profileKey, underlying: error)
         }
-        state = newState
         return failure
     }
 }
