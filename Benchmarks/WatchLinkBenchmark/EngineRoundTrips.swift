@@ -30,7 +30,7 @@ enum EngineRoundTrips {
         let start = CPUTime.ofThisThread()
         func sends(_ actions: [LinkAction], into queue: inout [Data]) -> [InboundCall] {
             var calls: [InboundCall] = []
-            for action in actions {
+            for action in LinkAction.gatheringAcknowledgements(actions) {
                 switch action {
                 case .send(_, let data, _): queue.append(data)
                 case .run(let call): calls.append(call)

@@ -46,6 +46,10 @@ package struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
     package var stateUpdates = 0
     /// Faults injected, by kind.
     package var faults: [FaultKind: Int] = [:]
+    /// Acknowledgement frames sent (several fire-and-forget answers in one frame).
+    package var acknowledgementFrames = 0
+    /// Answers those frames carried.
+    package var acknowledgedAnswers = 0
     /// The most user-info transfers queued for one device at once.
     package var longestUserInfoQueue = 0
     /// The run's trace digest; equal digests mean identical runs.
@@ -87,6 +91,8 @@ package struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
         cancelledRanOnce += other.cancelledRanOnce
         cancelledNeverRan += other.cancelledNeverRan
         for (kind, n) in other.faults { faults[kind, default: 0] += n }
+        acknowledgementFrames += other.acknowledgementFrames
+        acknowledgedAnswers += other.acknowledgedAnswers
         longestUserInfoQueue = max(longestUserInfoQueue, other.longestUserInfoQueue)
         violations += other.violations.prefix(max(0, 10 - violations.count))
     }
@@ -99,6 +105,7 @@ package struct ChaosReport: Sendable, Hashable, CustomStringConvertible {
             "requests=\(requests) submitted_while_down=\(submittedWhileDown) accepted=\(accepted) succeeded=\(succeeded) errors{\(failureText)} "
             + "outcome_unknown_ran{once=\(outcomeUnknownRanOnce) never=\(outcomeUnknownNeverRan)} abandoned=\(abandoned) "
             + "cancels=\(cancels) cancelled_ran{once=\(cancelledRanOnce) never=\(cancelledNeverRan)} "
+            + "acknowledgement_frames=\(acknowledgementFrames){answers=\(acknowledgedAnswers)} "
             + "files=\(files) files_delivered=\(filesDelivered) file_cancels=\(fileCancels) "
             + "lost=\(lost) duplicated=\(duplicated) late=\(late) fifo_violations=\(fifoViolations) "
             + "diverged_states=\(divergedStates) state_updates=\(stateUpdates) longest_user_info_queue=\(longestUserInfoQueue) "

@@ -36,6 +36,9 @@ package enum ChaosRun {
         var deadline: Int64
         var ordered: Bool
         var durable: Bool
+        /// Answered with `WatchAck`, as a fire-and-forget request is: such answers travel as
+        /// acknowledgements, several to a frame.
+        var fireAndForget: Bool
     }
 
     /// Runs `requests` requests under `faults` from `seed` and checks the invariants.
@@ -47,7 +50,7 @@ package enum ChaosRun {
         var acceptedIDs: [UUID] = []
         var acceptedAt: [UUID: Int64] = [:]
         var completions: [UUID: [(Int64, Result<Data, WatchLinkError>)]] = [:]
-        var durablySettled: [UUID: WireResponse] = [:]
+        var durablySettled: [UUID: Result<Data, WatchLinkError>] = [:]
         var runs: [String: Int] = [:]
         var orderedRuns: [DeviceOrigin: [Int]] = [.phone: [], .watch: []]
         var restarts: [DeviceOrigin: [Int64]] = [.phone: [], .watch: []]
@@ -73,6 +76,10 @@ package enum ChaosRun {
             runs[call.idempotencyKey, default: 0] += 1
             if let info = submitted[call.requestID], info.ordered { orderedRuns[side]!.append(info.n) }
         }
+        world.observer.acknowledged = { _, entries in
+            report.acknowledgementFrames += 1
+            report.acknowledgedAnswers += entries
+        }
         world.observer.accepted = { _, id in
             acceptedIDs.append(id)
             acceptedAt[id] = world.now
@@ -80,8 +87,13 @@ package enum ChaosRun {
         world.observer.completed = { _, id, outcome in completions[id, default: []].append((world.now, outcome)) }
         world.observer.crashed = { side, disk in
             restarts[side]!.append(world.now)
-            for case .outboxSettled(let id, let response) in disk.synced where completions[id] == nil {
-                durablySettled[id] = response
+            for record in disk.synced {
+                switch record {
+                case .outboxSettled(let id, let response) where completions[id] == nil: durablySettled[id] = response.outcome
+                case .outboxAcknowledged(let ids):
+                    for id in ids where completions[id] == nil { durablySettled[id] = .success(WireAcknowledgements.value) }
+                default: break
+                }
             }
         }
         var configuration = LinkEngine.Configuration()
@@ -90,6 +102,7 @@ package enum ChaosRun {
             guard let payload = try? JSONDecoder().decode(Payload.self, from: call.payload) else {
                 return .failure(WatchLinkError(.decodingFailed, "bad chaos payload"))
             }
+            if submitted[call.requestID]?.fireAndForget == true { return .success(WireAcknowledgements.value) }
             return .success(Data("{\"n\":\(payload.n),\"by\":\"\(side.rawValue)\"}".utf8))
         }
 
@@ -122,7 +135,8 @@ package enum ChaosRun {
                 }
                 let deadline = at + 60_000
                 submitted[id] = Submitted(
-                    side: side, n: n, deadline: deadline, ordered: strategy.isOrdered, durable: durable)
+                    side: side, n: n, deadline: deadline, ordered: strategy.isOrdered, durable: durable,
+                    fireAndForget: fireAndForget)
                 let request = WireRequest(
                     typeKey: WatchTypeKey("chaos.echo"), payload: payload, requestID: id, isFireAndForget: fireAndForget,
                     isDurable: durable, createdAt: WatchTimestamp(milliseconds: at),
@@ -202,8 +216,8 @@ package enum ChaosRun {
                         violation("request \(info.n) settled \(first.0 - info.deadline) ms after its deadline")
                     }
                 }
-            } else if let response = durablySettled[id] {
-                outcome = response.outcome
+            } else if let settled = durablySettled[id] {
+                outcome = settled
             } else if !info.durable, restarts[info.side]!.contains(where: { $0 >= acceptedAt[id, default: 0] }) {
                 // NB: a non-durable request dies with its sender's process, and so does its caller.
                 report.abandoned += 1
@@ -217,7 +231,9 @@ package enum ChaosRun {
             case .success(let data):
                 report.succeeded += 1
                 let expected = "{\"n\":\(info.n),"
-                if !String(decoding: data, as: UTF8.self).hasPrefix(expected) {
+                if info.fireAndForget
+                    ? data != WireAcknowledgements.value : !String(decoding: data, as: UTF8.self).hasPrefix(expected)
+                {
                     violation("request \(info.n) got a wrong answer")
                 }
                 if ran != 1 { violation("request \(info.n) succeeded but ran \(ran) times") }

@@ -6,6 +6,8 @@ package import WatchLink
 package struct SimulationObserver {
     /// A handler body executed on a device.
     package var handlerRan: (DeviceOrigin, InboundCall) -> Void = { _, _ in }
+    /// A device sent an acknowledgement frame of this many entries.
+    package var acknowledged: (DeviceOrigin, Int) -> Void = { _, _ in }
     /// A request was accepted by its sender.
     package var accepted: (DeviceOrigin, UUID) -> Void = { _, _ in }
     /// A request was settled at its sender.

@@ -69,12 +69,12 @@ package final class SimulatedEndpoint: SimulationDelegate {
         apply { $0.submit(request, strategy: strategy, retry: retry, now: now) }
     }
 
-    /// Updates a shared-state value on this device (no-op while crashed).
     /// Cancels a request as its caller's task would (``LinkEngine/cancel(_:now:)``).
     package func cancel(_ id: UUID) {
         apply { $0.cancel(id, now: now) }
     }
 
+    /// Updates a shared-state value on this device (no-op while crashed).
     package func updateState(_ key: String, value: Data) {
         apply { $0.updateState(key, value: value, now: now) }
     }
@@ -93,9 +93,14 @@ package final class SimulatedEndpoint: SimulationDelegate {
     }
 
     /// Performs effects in order, stopping if the process crashes part-way.
+    ///
+    /// The handlers started by one batch report back together, once the batch is done, as a
+    /// connection's group commit gathers them: their answers to fire-and-forget requests then
+    /// share acknowledgement frames.
     func perform(_ actions: [LinkAction]) {
         let life = incarnation
-        for action in actions {
+        var finished: [(InboundCall, Result<Data, WatchLinkError>)] = []
+        for action in LinkAction.gatheringAcknowledgements(actions) {
             guard isUp, incarnation == life else { return }
             // NB: this includes a crash after a start mark is synced and before its handler is called,
             // which leaves the same disk as a crash inside the handler.
@@ -109,23 +114,35 @@ package final class SimulatedEndpoint: SimulationDelegate {
                 // batch may have appended records since, and the snapshot must hold them.
                 if let records = engine?.snapshot(now: now) { disk.replace(with: records) }
             case .send(let channel, let data, let purpose): send(channel, data, purpose)
+            case .acknowledge: preconditionFailure("acknowledgements are gathered into sends above")
             case .run(let call):
                 world.observer.handlerRan(origin, call)
-                let result = handler(call)
-                apply {
-                    $0.handlerFinished(idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
-                }
+                finished.append((call, handler(call)))
             case .accepted(let id): world.observer.accepted(origin, id)
             case .complete(let id, let outcome): world.observer.completed(origin, id, outcome)
             case .stateChanged, .event: break
             }
         }
         guard isUp, incarnation == life else { return }
+        if !finished.isEmpty {
+            apply { engine in
+                var actions: [LinkAction] = []
+                for (call, result) in finished {
+                    actions += engine.handlerFinished(
+                        idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
+                }
+                return actions
+            }
+            guard isUp, incarnation == life else { return }
+        }
         scheduleWake()
     }
 
     private func send(_ channel: SessionChannel, _ data: Data, _ purpose: SendPurpose) {
         guard let session else { return }
+        if purpose == .response, case .acknowledgements(let acknowledgements)? = try? WireCodec.decode(data) {
+            world.observer.acknowledged(origin, acknowledgements.entries.count)
+        }
         do {
             switch channel {
             case .message: try session.sendMessage(data)

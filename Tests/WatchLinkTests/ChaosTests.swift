@@ -36,6 +36,8 @@ let chaosTotals = Mutex<(seeds: Int, total: ChaosReport)>((0, ChaosReport(seed: 
                 #expect(suite.cancelledNeverRan > 0 && suite.cancelledRanOnce > 0)
                 // Files too: delivered, and cancelled before delivery.
                 #expect(suite.filesDelivered > 0 && suite.fileCancels > 0 && suite.filesDelivered < suite.files)
+                // And fire-and-forget answers gathered into acknowledgement frames.
+                #expect(suite.acknowledgementFrames > 0 && suite.acknowledgedAnswers > suite.acknowledgementFrames)
             }
         }
         #expect(report.lost == 0)

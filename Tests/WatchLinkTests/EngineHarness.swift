@@ -26,7 +26,9 @@ enum EngineHarness {
     }
 
     static func sends(_ actions: [LinkAction]) -> [(SessionChannel, Data)] {
-        actions.compactMap { if case .send(let channel, let data, _) = $0 { (channel, data) } else { nil } }
+        LinkAction.gatheringAcknowledgements(actions).compactMap {
+            if case .send(let channel, let data, _) = $0 { (channel, data) } else { nil }
+        }
     }
 
     static func runs(_ actions: [LinkAction]) -> [InboundCall] {
@@ -59,14 +61,14 @@ struct EnginePair {
     var completed: [UUID: Result<Data, WatchLinkError>] = [:]
 
     mutating func deliver(_ actions: [LinkAction], from origin: DeviceOrigin) {
-        var queue: [(DeviceOrigin, LinkAction)] = actions.map { (origin, $0) }
+        var queue: [(DeviceOrigin, LinkAction)] = LinkAction.gatheringAcknowledgements(actions).map { (origin, $0) }
         while !queue.isEmpty {
             let (side, action) = queue.removeFirst()
             var follow: [LinkAction] = []
             switch action {
             case .send(let channel, let data, _):
                 follow = side == .phone ? watch.receive(data, on: channel, now: now) : phone.receive(data, on: channel, now: now)
-                queue += follow.map { (side.counterpart, $0) }
+                queue += LinkAction.gatheringAcknowledgements(follow).map { (side.counterpart, $0) }
             case .run(let call):
                 runs += 1
                 let result: Result<Data, WatchLinkError> = .success(call.payload)
@@ -76,7 +78,7 @@ struct EnginePair {
                         idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
                     : watch.handlerFinished(
                         idempotencyKey: call.idempotencyKey, requestID: call.requestID, result: result, now: now)
-                queue += follow.map { (side, $0) }
+                queue += LinkAction.gatheringAcknowledgements(follow).map { (side, $0) }
             case .complete(let id, let outcome):
                 completed[id] = outcome
             default:

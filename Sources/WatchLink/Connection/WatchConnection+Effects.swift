@@ -124,6 +124,7 @@ extension WatchConnection {
     /// A failed write stops the connection at once: no effect that the write was meant to make
     /// safe (accepting a request, running a handler, answering) is performed.
     func perform(_ actions: [LinkAction]) {
+        let actions = LinkAction.gatheringAcknowledgements(actions)
         // NB: several live messages (a group's requests or answers, released by one sync) go to
         // the session together, in one write on the socket transport instead of one each.
         guard Self.sendsSeveralMessages(actions) else { return performEach(actions) }
@@ -159,6 +160,8 @@ extension WatchConnection {
                 }
             case .send(let channel, let data, let purpose):
                 send(channel, data, purpose)
+            case .acknowledge:
+                preconditionFailure("acknowledgements are gathered into sends by perform")
             case .run(let call):
                 // NB: run as the next job, not here: a handler may call back into the connection,
                 // and this job's effects come first.

@@ -163,18 +163,20 @@ extension WatchConnection {
             failStorage(failure)
             return
         }
-        // NB: the messages of every group this sync covers go to the session together.
-        session.sendingMessagesTogether {
-            while let group = pendingGroups.first, group.lsn <= synced {
-                pendingGroups.removeFirst()
-                perform(group.effects)
-                guard storageError == nil else { return }
-            }
+        // NB: the effects of every group this sync covers are performed together, in order: their
+        // messages go to the session together, and their acknowledgements share frames.
+        let covered = pendingGroups.prefix { $0.lsn <= synced }.count
+        if covered == 1 {
+            perform(pendingGroups.removeFirst().effects)
+        } else if covered > 1 {
+            let effects = Array(pendingGroups.prefix(covered).map(\.effects).joined())
+            pendingGroups.removeFirst(covered)
+            perform(effects)
         }
         guard storageError == nil else { return }
-        let covered = syncWaiters.prefix { $0.lsn <= synced }
-        syncWaiters.removeFirst(covered.count)
-        for waiter in covered { waiter.body(nil) }
+        let waiting = syncWaiters.prefix { $0.lsn <= synced }
+        syncWaiters.removeFirst(waiting.count)
+        for waiter in waiting { waiter.body(nil) }
     }
 
     /// Replaces the log with a snapshot of the engine, once every group appended so far is durable

@@ -7,6 +7,9 @@ package enum DurableRecord: Sendable, Hashable, Codable {
     case outboxAdded(OutboxEntry)
     /// A request left the outbox with this outcome.
     case outboxSettled(UUID, WireResponse)
+    /// Requests left the outbox acknowledged: each succeeded with ``WireAcknowledgements/value``
+    /// (one record for a group of them, see ``WireAcknowledgements``).
+    case outboxAcknowledged([UUID])
     /// The handler for an inbound request is about to run.
     case inboxStarted(InboxStart)
     /// The handler's result, saved so a duplicate is answered without running it again.

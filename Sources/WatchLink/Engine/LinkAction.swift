@@ -17,6 +17,11 @@ package enum LinkAction: Sendable, Hashable {
     case compact
     /// Hand data to the session on a channel.
     case send(SessionChannel, Data, purpose: SendPurpose)
+    /// Answer with `response`, a success that ``WireAcknowledgements`` can carry, on a channel:
+    /// the shell passes its effects through ``gatheringAcknowledgements(_:)``, which turns the
+    /// acknowledgements among them into sends, several of one channel into one frame.
+    // NB: boxed, as a response is several times the size of any other case's value.
+    indirect case acknowledge(SessionChannel, WireResponse)
     /// Run the handler for an inbound request and report back with `handlerFinished`.
     case run(InboundCall)
     /// The request is accepted: durable (if durable) and owned by the outbox.
@@ -33,7 +38,7 @@ package enum LinkAction: Sendable, Hashable {
         // NB: every case named, so a new kind of action must be placed on one side or the other.
         switch self {
         case .persist, .sync, .compact: true
-        case .send, .run, .accepted, .complete, .stateChanged, .event: false
+        case .send, .acknowledge, .run, .accepted, .complete, .stateChanged, .event: false
         }
     }
 }

@@ -16,6 +16,7 @@ extension LinkEngine {
         switch frame {
         case .request(let request): return finish(handleRequest(request, on: channel, now: now), now: now)
         case .response(let response): return finish(handleResponse(response, now: now), now: now)
+        case .acknowledgements(let acknowledgements): return finish(handleAcknowledgements(acknowledgements, now: now), now: now)
         case .context(let context): return finish(handleContext(context, now: now), now: now)
         }
     }
@@ -67,13 +68,19 @@ extension LinkEngine {
         return actions
     }
 
-    /// Appends the sending of `response` (stamped with this incarnation and the ordered floor) to `actions`.
+    /// Appends the sending of `response` (stamped with this incarnation and the ordered floor) to
+    /// `actions`: as an acknowledgement when one can carry it, for the shell to gather with others.
     func respond(_ response: WireResponse, into actions: inout [LinkAction]) {
         guard isActivated else { return }
         var response = response
         response.incarnation = incarnation
         response.floor = orderedFloor
-        actions.append(.send(isReachable ? .message : .userInfo, WireCodec.encode(.response(response)), purpose: .response))
+        let channel: SessionChannel = isReachable ? .message : .userInfo
+        if WireAcknowledgements.canCarry(response) {
+            actions.append(.acknowledge(channel, response))
+        } else {
+            actions.append(.send(channel, WireCodec.encode(.response(response)), purpose: .response))
+        }
     }
 
     /// Routes an inbound request through the inbox: answer from it, run it, or buffer it for order.

@@ -190,6 +190,16 @@ extension LinkEngine {
     /// Removes `id` from the outbox with `outcome`: its record joins the batch, its completion follows the sync.
     mutating func settle(_ id: UUID, _ outcome: Result<Data, WatchLinkError>, now: WatchTimestamp, into batch: inout SettleBatch)
     {
+        var recordsItsOwn: [UUID]? = nil
+        settle(id, outcome, now: now, into: &batch, acknowledged: &recordsItsOwn)
+    }
+
+    /// ``settle(_:_:now:into:)``; with `acknowledged`, a durable request's id is added to it instead
+    /// of a record of its own joining the batch (the caller records them all in one).
+    mutating func settle(
+        _ id: UUID, _ outcome: Result<Data, WatchLinkError>, now: WatchTimestamp, into batch: inout SettleBatch,
+        acknowledged: inout [UUID]?
+    ) {
         guard let pending = outbox.removeValue(forKey: id) else { return }
         // NB: read before its sequence leaves the set below (the floor does not read the outbox).
         let wasFloor = pending.entry.request.sequence.map { $0 == orderedFloor } ?? false
@@ -203,8 +213,13 @@ extension LinkEngine {
         }
         let request = pending.entry.request
         if request.isDurable {
-            let response = WireResponse(requestID: id, idempotencyKey: request.idempotencyKey, outcome: outcome, createdAt: now)
-            batch.persist(.outboxSettled(id, response))
+            if acknowledged != nil {
+                acknowledged?.append(id)
+            } else {
+                let response = WireResponse(
+                    requestID: id, idempotencyKey: request.idempotencyKey, outcome: outcome, createdAt: now)
+                batch.persist(.outboxSettled(id, response))
+            }
         }
         batch.notify(.complete(id, outcome))
         if reportsRequestEvents {
@@ -241,6 +256,29 @@ extension LinkEngine {
         noteSuccess(into: &batch)
         settle(response.requestID, response.outcome, now: now, into: &batch)
         return skipped.isEmpty ? batch.actions : skipped + batch.actions
+    }
+
+    /// A cumulative acknowledgement arrived: each entry is the response it stands for, and the
+    /// durable requests among them settle with one record.
+    mutating func handleAcknowledgements(_ acknowledgements: WireAcknowledgements, now: WatchTimestamp) -> [LinkAction] {
+        if let responder = acknowledgements.incarnation { peerIncarnation = responder }
+        var actions = applyFloor(acknowledgements.floor, now: now)
+        var batch = SettleBatch()
+        var acknowledged: [UUID]? = []
+        for entry in acknowledgements.entries {
+            guard outbox[entry.requestID] != nil else {
+                if let index = cancelledAfterSending.firstIndex(of: entry.requestID) {
+                    cancelledAfterSending.remove(at: index)
+                    batch.notify(.event(.lateResponseDropped(entry.requestID)))
+                }
+                continue
+            }
+            noteSuccess(into: &batch)
+            settle(entry.requestID, .success(WireAcknowledgements.value), now: now, into: &batch, acknowledged: &acknowledged)
+        }
+        if let acknowledged, !acknowledged.isEmpty { batch.persist(.outboxAcknowledged(acknowledged)) }
+        actions.append(taking: batch.actions)
+        return actions
     }
 }
 

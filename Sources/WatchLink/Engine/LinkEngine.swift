@@ -133,6 +133,12 @@ package struct LinkEngine: Sendable {
             case .outboxSettled(let id, _):
                 if let sequence = outbox.removeValue(forKey: id)?.entry.request.sequence { outboxSequences.remove(sequence) }
                 outboxOrder.removeAll { $0 == id }
+            case .outboxAcknowledged(let ids):
+                for id in ids {
+                    if let sequence = outbox.removeValue(forKey: id)?.entry.request.sequence { outboxSequences.remove(sequence) }
+                }
+                let gone = Set(ids)
+                outboxOrder.removeAll { gone.contains($0) }
             case .inboxStarted(let start):
                 inbox[InboxKey(start.idempotencyKey)] = .started(start, running: false, durable: true)
                 if let sequence = start.sequence { watermark = max(watermark, sequence) }

@@ -1,7 +1,7 @@
 import Foundation
 import PWAKitRetry
 
-/// Encodes log records for ``FileStore``: the frequent request and inbox records in the binary
+/// Encodes log records for ``FileStore``: the frequent request, settlement and inbox records in the binary
 /// layout of ``WireBinary``, the rare ones (counters, shared state) as sorted-key JSON.
 ///
 /// A binary record starts with ``WireBinary/marker`` and a tag; JSON starts with `{`, so old logs
@@ -12,6 +12,7 @@ enum RecordCodec {
         case outboxSettled = 2
         case inboxStarted = 3
         case inboxFinished = 4
+        case outboxAcknowledged = 5
     }
 
     static func encode(_ record: DurableRecord, json: JSONEncoder) throws(WatchLinkError) -> [UInt8] {
@@ -42,6 +43,10 @@ enum RecordCodec {
             out.byte(Tag.inboxFinished.rawValue)
             out.int64(deadline.milliseconds)
             WireBinary.write(response, into: &out)
+        case .outboxAcknowledged(let ids):
+            out.byte(Tag.outboxAcknowledged.rawValue)
+            out.length(ids.count)
+            for id in ids { out.uuid(id) }
         case .orderedWatermark, .orderedNextSequence, .state, .boot, .inboxHorizon:
             do { return [UInt8](try json.encode(record)) } catch {
                 throw WatchLinkError(.storageFailed, "cannot encode record: \(error)")
@@ -88,6 +93,13 @@ enum RecordCodec {
         case .inboxFinished?:
             let deadline = WatchTimestamp(milliseconds: try reader.int64("deadline"))
             record = .inboxFinished(try WireBinary.readResponse(&reader), deadline: deadline)
+        case .outboxAcknowledged?:
+            // NB: the count is checked against the bytes left before anything is reserved.
+            let count = try reader.length("ids")
+            var ids: [UUID] = []
+            ids.reserveCapacity(count)
+            for _ in 0..<count { ids.append(try reader.uuid("ids")) }
+            record = .outboxAcknowledged(ids)
         case nil:
             throw reader.failure("tag", "unknown record tag")
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The compact binary encoding of request and response envelopes.
+/// The compact binary encoding of request, response and acknowledgement envelopes.
 ///
 /// A frame is a marker byte (never `{`, so it cannot be mistaken for JSON), the protocol
 /// version, the frame kind, then the envelope's fields in a fixed order. The request id and
@@ -13,6 +13,7 @@ enum WireBinary {
     enum Kind: UInt8 {
         case request = 1
         case response = 2
+        case acknowledgements = 3
     }
 
     struct RequestFlags: OptionSet {
@@ -43,6 +44,12 @@ enum WireBinary {
         var counter = ByteCounter()
         write(response, into: &counter)
         return frame(.response, size: counter.count) { write(response, into: &$0) }
+    }
+
+    static func encode(_ acknowledgements: WireAcknowledgements) -> Data {
+        var counter = ByteCounter()
+        write(acknowledgements, into: &counter)
+        return frame(.acknowledgements, size: counter.count) { write(acknowledgements, into: &$0) }
     }
 
     /// A frame of `kind` whose fields, `size` bytes counted beforehand, `fields` writes: into a
@@ -114,6 +121,48 @@ enum WireBinary {
         if let floor = response.floor { out.uint64(floor) }
     }
 
+    /// Appends an acknowledgement frame's fields (no frame header): the response's flags (only
+    /// `incarnation` and `floor` apply), its time, incarnation and floor, then the entries.
+    static func write(_ acknowledgements: WireAcknowledgements, into out: inout some ByteSink) {
+        var flags: ResponseFlags = []
+        if acknowledgements.incarnation != nil { flags.insert(.incarnation) }
+        if acknowledgements.floor != nil { flags.insert(.floor) }
+        out.byte(flags.rawValue)
+        out.int64(acknowledgements.createdAt.milliseconds)
+        if let incarnation = acknowledgements.incarnation {
+            out.uint64(incarnation.boot)
+            out.uint64(incarnation.nonce)
+        }
+        if let floor = acknowledgements.floor { out.uint64(floor) }
+        out.length(acknowledgements.entries.count)
+        for entry in acknowledgements.entries {
+            out.uuid(entry.requestID)
+            out.string(entry.idempotencyKey)
+        }
+    }
+
+    /// Reads the fields ``write(_:into:)`` wrote for an acknowledgement frame.
+    static func readAcknowledgements(_ reader: inout ByteReader) throws(WatchLinkError) -> WireAcknowledgements {
+        let flags = ResponseFlags(rawValue: try reader.byte("flags"))
+        guard flags.isSubset(of: [.incarnation, .floor]) else { throw reader.failure("flags", "unknown flags") }
+        let createdAt = WatchTimestamp(milliseconds: try reader.int64("at"))
+        var incarnation: LinkIncarnation?
+        if flags.contains(.incarnation) {
+            incarnation = LinkIncarnation(boot: try reader.uint64("from"), nonce: try reader.uint64("from"))
+        }
+        let floor = flags.contains(.floor) ? try reader.uint64("floor") : nil
+        // NB: the count is checked against the bytes left, so a forged count cannot reserve more
+        // than the frame could hold.
+        let count = try reader.length("entries")
+        var entries: [WireAcknowledgements.Entry] = []
+        entries.reserveCapacity(count)
+        for _ in 0..<count {
+            let id = try reader.uuid("entries.id")
+            entries.append(WireAcknowledgements.Entry(requestID: id, idempotencyKey: try reader.string("entries.idem")))
+        }
+        return WireAcknowledgements(entries: entries, createdAt: createdAt, incarnation: incarnation, floor: floor)
+    }
+
     /// Decodes a binary frame, read in place; fields are checked by the envelopes' own validation afterwards.
     static func decode(_ data: Data) throws(WatchLinkError) -> WireFrame {
         // NB: `withUnsafeBytes` rethrows untyped errors; the typed one travels in a `Result`.
@@ -142,6 +191,11 @@ enum WireBinary {
             let response = try readResponse(&reader)
             guard reader.isAtEnd else { throw reader.failure("floor", "trailing bytes") }
             return .response(response)
+        case .acknowledgements?:
+            var reader = ByteReader(bytes, offset: 3, scope: "acknowledgements")
+            let acknowledgements = try readAcknowledgements(&reader)
+            guard reader.isAtEnd else { throw reader.failure("entries", "trailing bytes") }
+            return .acknowledgements(acknowledgements)
         case nil:
             throw WatchLinkError(.invalidEnvelope, "unknown frame kind \(bytes[2])", details: ["field": "kind"])
         }

@@ -3,8 +3,8 @@ import PWAKitErrors
 
 /// Encodes and decodes wire frames deterministically.
 ///
-/// Requests and responses travel in the compact binary encoding of ``WireBinary``; contexts
-/// travel as sorted-key JSON. The decoder accepts both encodings of every frame kind.
+/// Requests, responses and acknowledgements travel in the compact binary encoding of
+/// ``WireBinary``; contexts travel as sorted-key JSON. The decoder accepts both encodings of every frame kind.
 package enum WireCodec {
     /// Frames larger than this are rejected before parsing (the largest session limit).
     package static let maximumFrameSize = SessionLimits.applicationContext
@@ -14,6 +14,7 @@ package enum WireCodec {
         var kind: String
         var request: WireRequest?
         var response: WireResponse?
+        var acknowledgements: WireAcknowledgements?
         var context: WireContext?
     }
 
@@ -50,6 +51,7 @@ package enum WireCodec {
         switch frame {
         case .request(let request): WireBinary.encode(request)
         case .response(let response): WireBinary.encode(response)
+        case .acknowledgements(let acknowledgements): WireBinary.encode(acknowledgements)
         case .context: encodeJSON(frame)
         }
     }
@@ -60,6 +62,9 @@ package enum WireCodec {
         switch frame {
         case .request(let request): envelope.kind = "request"; envelope.request = request
         case .response(let response): envelope.kind = "response"; envelope.response = response
+        case .acknowledgements(let acknowledgements):
+            envelope.kind = "acknowledgements"
+            envelope.acknowledgements = acknowledgements
         case .context(let context): envelope.kind = "context"; envelope.context = context
         }
         // NB: every field is a plain value type that always encodes; failure here is a programming error.
@@ -79,6 +84,7 @@ package enum WireCodec {
             switch frame {
             case .request(let request): try request.validate()
             case .response(let response): try response.validate()
+            case .acknowledgements(let acknowledgements): try acknowledgements.validate()
             case .context: break
             }
             return frame
@@ -105,6 +111,10 @@ package enum WireCodec {
             guard let response = envelope.response else { throw missing("response") }
             try response.validate()
             return .response(response)
+        case "acknowledgements":
+            guard let acknowledgements = envelope.acknowledgements else { throw missing("acknowledgements") }
+            try acknowledgements.validate()
+            return .acknowledgements(acknowledgements)
         case "context":
             guard let context = envelope.context else { throw missing("context") }
             for request in context.requests { try request.validate() }

@@ -1,11 +1,14 @@
 import Foundation
 
-/// One unit on a session channel: a request, a response, or an application-context snapshot.
+/// One unit on a session channel: a request, a response, a cumulative acknowledgement, or an
+/// application-context snapshot.
 package enum WireFrame: Hashable, Sendable {
     /// A request envelope.
     case request(WireRequest)
     /// A response envelope.
     case response(WireResponse)
+    /// Several successful fire-and-forget answers at once (see ``WireAcknowledgements``).
+    case acknowledgements(WireAcknowledgements)
     /// The sender's application context: shared-state entries and context-routed requests.
     case context(WireContext)
 
