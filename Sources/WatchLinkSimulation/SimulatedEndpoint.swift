@@ -110,8 +110,9 @@ package final class SimulatedEndpoint: SimulationDelegate {
             case .persist(let record): disk.append(record)
             case .sync: disk.sync()
             case .compact:
-                // NB: taken now, not when the engine asked: a handler run inline earlier in this
-                // batch may have appended records since, and the snapshot must hold them.
+                // NB: taken now, not when the engine asked: an input applied earlier in this batch
+                // (a failed hand-off's settlement) may have appended records since, and the
+                // snapshot must hold them.
                 if let records = engine?.snapshot(now: now) { disk.replace(with: records) }
             case .send(let channel, let data, let purpose): send(channel, data, purpose)
             case .acknowledge: preconditionFailure("acknowledgements are gathered into sends above")

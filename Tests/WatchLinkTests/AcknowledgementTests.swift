@@ -86,6 +86,8 @@ import Testing
         // A count of four billion entries in a frame of a few bytes: refused, nothing reserved.
         #expect(field(header + [0] + time + [0xFF, 0xFF, 0xFF, 0xFF, 0x0F]) == "acknowledgements.entries")
         #expect(field(header + [0] + time + [0]) == "acknowledgements.entries", "no entries")
+        // Twenty entries claimed, thirty bytes left: refused before any room is reserved for them.
+        #expect(field(header + [0] + time + [20] + [UInt8](repeating: 1, count: 30)) == "acknowledgements.entries")
         #expect(field(header + [0x01] + time + [0]) == "acknowledgements.flags", "a value flag")
         var long = ByteWriter(capacity: 256)
         long.uuid(Self.id(1))
@@ -299,7 +301,7 @@ import Testing
 
     @Test func theRecordRoundTripsAndRefusesAForgedCount() throws {
         let record = DurableRecord.outboxAcknowledged([Self.id(1), Self.id(2)])
-        let bytes = try RecordCodec.encode(record, json: JSONEncoder())
+        let bytes = RecordCodec.encode(record)
         #expect(try RecordCodec.decode(bytes[...], json: JSONDecoder()) == record)
         var forged = Array(bytes.prefix(2))
         forged += [0xFF, 0xFF, 0xFF, 0xFF, 0x0F]

@@ -11,11 +11,11 @@ extension FileStore {
     static var header: [UInt8] { header(salt: testSalt) }
 
     /// A log image of `records` salted with ``testSalt``.
-    static func frame(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] { try image(records, salt: testSalt) }
+    static func frame(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] { image(records, salt: testSalt) }
 
     /// Frames of `records` for an image salted with ``testSalt``.
     static func frames(_ records: [DurableRecord]) throws(WatchLinkError) -> [UInt8] {
-        try frames(records, seed: LogFrame.seed(salt: testSalt))
+        frames(records, seed: LogFrame.seed(salt: testSalt))
     }
 }
 
@@ -66,7 +66,7 @@ extension FileStore {
 
     /// Frames of `records` as the log at `path` writes them (with its salt).
     func frames(_ records: [DurableRecord], asIn path: String) throws -> [UInt8] {
-        try FileStore.frames(records, seed: LogFrame.seed(salt: try salt(of: path)))
+        FileStore.frames(records, seed: LogFrame.seed(salt: try salt(of: path)))
     }
 
     @Test func theFileGrowsAheadOfTheLogWithZerosAndAReopenedLogWritesAtItsEnd() throws {
@@ -80,7 +80,7 @@ extension FileStore {
         // NB: 64 KiB: the log's bytes, then zeros, which are free space and not damage.
         var bytes = try fileBytes(path)
         let salt = Array(bytes[FileStore.magic.count..<(FileStore.magic.count + 8)])
-        let image = try FileStore.image(first, salt: salt)
+        let image = FileStore.image(first, salt: salt)
         #expect(bytes.count == FileStore.minimumGrowth)
         #expect(Array(bytes.prefix(image.count)) == image)
         #expect(bytes[image.count...].allSatisfy { $0 == 0 })
@@ -91,7 +91,7 @@ extension FileStore {
         try reopened.sync()
         // NB: the new record follows the last one, over the zeros, and the file kept its size.
         bytes = try fileBytes(path)
-        let whole = try FileStore.image(first + [.boot(7)], salt: salt)
+        let whole = FileStore.image(first + [.boot(7)], salt: salt)
         #expect(bytes.count == FileStore.minimumGrowth)
         #expect(Array(bytes.prefix(whole.count)) == whole)
         #expect(try FileStore(path: path).load() == first + [.boot(7)])
@@ -207,8 +207,8 @@ extension FileStore {
             return try FileStore.scanLog(image).0
         }
         // An app's bytes holding a frame made unsalted, or with any salt but this file's, stay bytes.
-        let unsalted = try FileStore.frames(forged, seed: LogFrame.unsalted)
-        let otherSalt = try FileStore.frames(forged, seed: LogFrame.seed(salt: [1, 2, 3, 4, 5, 6, 7, 8]))
+        let unsalted = FileStore.frames(forged, seed: LogFrame.unsalted)
+        let otherSalt = FileStore.frames(forged, seed: LogFrame.seed(salt: [1, 2, 3, 4, 5, 6, 7, 8]))
         for inner in [unsalted, otherSalt, unsalted + otherSalt] {
             #expect(try loadedAfterTearing(inner) == [.boot(1), .boot(2)])
         }
@@ -220,7 +220,7 @@ extension FileStore {
     @Test func aLogOfVersionTwoIsReadAndRewrittenSalted() throws {
         let path = temporaryPath()
         let records: [DurableRecord] = [.orderedWatermark(1), .boot(2)]
-        try Data(FileStore.unsaltedMagic + (try FileStore.frames(records, seed: LogFrame.unsalted)))
+        try Data(FileStore.unsaltedMagic + FileStore.frames(records, seed: LogFrame.unsalted))
             .write(to: URL(fileURLWithPath: path))
         let store = try FileStore(path: path)
         // NB: rewritten when opened, before any load.
@@ -240,8 +240,8 @@ extension FileStore {
     @Test func aTornLogOfVersionTwoKeepsItsSyncedRecordsAndReportsTheTear() throws {
         let path = temporaryPath()
         let records: [DurableRecord] = [.orderedWatermark(1), .boot(2)]
-        let torn = try FileStore.frames([.boot(3)], seed: LogFrame.unsalted).dropLast(3)
-        try Data(FileStore.unsaltedMagic + (try FileStore.frames(records, seed: LogFrame.unsalted)) + torn + [0, 0, 0])
+        let torn = FileStore.frames([.boot(3)], seed: LogFrame.unsalted).dropLast(3)
+        try Data(FileStore.unsaltedMagic + FileStore.frames(records, seed: LogFrame.unsalted) + torn + [0, 0, 0])
             .write(to: URL(fileURLWithPath: path))
         let store = try FileStore(path: path)
         #expect(try store.load() == records)
@@ -359,7 +359,7 @@ extension FileStore {
         #expect(store.lastRecovery.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
         let bytes = try fileBytes(path)
-        let image = try FileStore.image(records, salt: Array(bytes[FileStore.magic.count..<(FileStore.magic.count + 8)]))
+        let image = FileStore.image(records, salt: Array(bytes[FileStore.magic.count..<(FileStore.magic.count + 8)]))
         #expect(bytes.count == FileStore.minimumGrowth)
         #expect(Array(bytes.prefix(image.count)) == image)
     }
@@ -519,7 +519,8 @@ extension FileStore {
         var legacy: [UInt8] = []
         let encoder = WireCodec.makeEncoder()
         for record in records {
-            let body = try RecordCodec.encode(record, json: encoder)
+            // NB: these kinds were JSON in that format.
+            let body = [UInt8](try encoder.encode(record))
             let n = UInt32(body.count)
             legacy += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
         }

@@ -144,9 +144,11 @@ extension WatchConnection {
 
     /// ``perform(_:)``'s work.
     private func performEach(_ actions: [LinkAction]) {
-        guard storageError == nil else { return }
         var pendingRecords: [DurableRecord] = []
         for action in actions {
+            // NB: a failed write stops the rest at once, one this job's effects made (a failed
+            // hand-off that settles a durable request commits) as well as its own.
+            guard storageError == nil else { return }
             switch action {
             case .persist(let record):
                 pendingRecords.append(record)

@@ -130,15 +130,14 @@ extension FileStore {
     }
 
     /// The frames of `records` (without the header), checked with `seed`.
-    static func frames(_ records: [DurableRecord], seed: UInt32) throws(WatchLinkError) -> [UInt8] {
+    static func frames(_ records: [DurableRecord], seed: UInt32) -> [UInt8] {
         var out: [UInt8] = []
-        let encoder = WireCodec.makeEncoder()
-        for record in records { LogFrame.append(try RecordCodec.encode(record, json: encoder), to: &out, seed: seed) }
+        for record in records { LogFrame.append(RecordCodec.encode(record), to: &out, seed: seed) }
         return out
     }
 
     /// A whole log image of `records` salted with `salt`: the header and their frames.
-    static func image(_ records: [DurableRecord], salt: [UInt8]) throws(WatchLinkError) -> [UInt8] {
-        header(salt: salt) + (try frames(records, seed: LogFrame.seed(salt: salt)))
+    static func image(_ records: [DurableRecord], salt: [UInt8]) -> [UInt8] {
+        header(salt: salt) + frames(records, seed: LogFrame.seed(salt: salt))
     }
 }

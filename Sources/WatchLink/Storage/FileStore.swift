@@ -100,7 +100,7 @@ public final class FileStore: DurableStore {
             // NB: new, a header a crash cut short, or an earlier format: (re)written whole in this one.
             let records = try FileStore.readImage(existing).records
             let salt = LogFrame.newSalt()
-            let image = try FileStore.image(records, salt: salt)
+            let image = FileStore.image(records, salt: salt)
             let fd = try FileStore.replaceLog(at: path, with: image)
             recovery.withLock { $0 = read.damaged }
             openingDamage.withLock { $0 = read.damaged }
@@ -152,7 +152,7 @@ public final class FileStore: DurableStore {
         var seed = state.withLock { $0.seed }
         while true {
             // NB: framed outside the lock; a replacement meanwhile (a new file, a new salt) means again.
-            let bytes = try FileStore.frames(records, seed: seed)
+            let bytes = FileStore.frames(records, seed: seed)
             let appended: Result<Bool, WatchLinkError> = state.withLock {
                 if let failure = $0.failure { return .failure(failure) }
                 guard $0.seed == seed else {
@@ -239,7 +239,7 @@ public final class FileStore: DurableStore {
     /// Writes a new log beside the old one, with a salt of its own, syncs it and renames it into place.
     package func replace(with records: [DurableRecord]) throws(WatchLinkError) {
         let salt = LogFrame.newSalt()
-        let bytes = try FileStore.image(records, salt: salt)
+        let bytes = FileStore.image(records, salt: salt)
         let failure: WatchLinkError? = writer.withLock { _ in
             state.withLock { state in
                 if let failure = state.failure { return failure }

@@ -1,11 +1,11 @@
 import Foundation
 import PWAKitRetry
 
-/// Encodes log records for ``FileStore``: the frequent request, settlement and inbox records in the binary
-/// layout of ``WireBinary``, the rare ones (counters, shared state) as sorted-key JSON.
+/// Encodes log records for ``FileStore``, every kind in the binary layout of ``WireBinary``'s
+/// primitives: a marker, a tag, then the record's fields in a fixed order.
 ///
-/// A binary record starts with ``WireBinary/marker`` and a tag; JSON starts with `{`, so old logs
-/// still load.
+/// A binary record starts with ``WireBinary/marker`` and a tag; the JSON of earlier versions
+/// starts with `{`, so their logs still load.
 enum RecordCodec {
     enum Tag: UInt8 {
         case outboxAdded = 1
@@ -13,9 +13,14 @@ enum RecordCodec {
         case inboxStarted = 3
         case inboxFinished = 4
         case outboxAcknowledged = 5
+        case orderedWatermark = 6
+        case orderedNextSequence = 7
+        case boot = 8
+        case inboxHorizon = 9
+        case state = 10
     }
 
-    static func encode(_ record: DurableRecord, json: JSONEncoder) throws(WatchLinkError) -> [UInt8] {
+    static func encode(_ record: DurableRecord) -> [UInt8] {
         var out = ByteWriter(capacity: 256)
         out.byte(WireBinary.marker)
         switch record {
@@ -47,10 +52,28 @@ enum RecordCodec {
             out.byte(Tag.outboxAcknowledged.rawValue)
             out.length(ids.count)
             for id in ids { out.uuid(id) }
-        case .orderedWatermark, .orderedNextSequence, .state, .boot, .inboxHorizon:
-            do { return [UInt8](try json.encode(record)) } catch {
-                throw WatchLinkError(.storageFailed, "cannot encode record: \(error)")
-            }
+        case .orderedWatermark(let value):
+            out.byte(Tag.orderedWatermark.rawValue)
+            out.uint64(value)
+        case .orderedNextSequence(let value):
+            out.byte(Tag.orderedNextSequence.rawValue)
+            out.uint64(value)
+        case .boot(let value):
+            out.byte(Tag.boot.rawValue)
+            out.uint64(value)
+        case .inboxHorizon(let value):
+            out.byte(Tag.inboxHorizon.rawValue)
+            out.int64(value.milliseconds)
+        case .state(let key, let entry):
+            out.byte(Tag.state.rawValue)
+            out.string(key)
+            out.data(entry.value)
+            out.uint64(entry.version.sequenceNumber)
+            out.int64(entry.version.timestamp.milliseconds)
+            out.string(entry.version.origin.rawValue)
+            out.uuid(entry.version.updateID)
+            out.uint64(entry.version.phoneCounter)
+            out.uint64(entry.version.watchCounter)
         }
         return out.bytes
     }
@@ -94,12 +117,31 @@ enum RecordCodec {
             let deadline = WatchTimestamp(milliseconds: try reader.int64("deadline"))
             record = .inboxFinished(try WireBinary.readResponse(&reader), deadline: deadline)
         case .outboxAcknowledged?:
-            // NB: the count is checked against the bytes left before anything is reserved.
-            let count = try reader.length("ids")
+            let count = try reader.count("ids", minimumSize: 16)
             var ids: [UUID] = []
             ids.reserveCapacity(count)
             for _ in 0..<count { ids.append(try reader.uuid("ids")) }
             record = .outboxAcknowledged(ids)
+        case .orderedWatermark?:
+            record = .orderedWatermark(try reader.uint64("watermark"))
+        case .orderedNextSequence?:
+            record = .orderedNextSequence(try reader.uint64("next"))
+        case .boot?:
+            record = .boot(try reader.uint64("boot"))
+        case .inboxHorizon?:
+            record = .inboxHorizon(WatchTimestamp(milliseconds: try reader.int64("horizon")))
+        case .state?:
+            let key = try reader.string("key")
+            let value = try reader.data("value")
+            let sequence = try reader.uint64("version.seq")
+            let timestamp = WatchTimestamp(milliseconds: try reader.int64("version.at"))
+            guard let origin = DeviceOrigin(rawValue: try reader.string("version.origin")) else {
+                throw reader.failure("version.origin", "unknown device")
+            }
+            let version = StateVersion(
+                sequenceNumber: sequence, timestamp: timestamp, origin: origin, updateID: try reader.uuid("version.id"),
+                phoneCounter: try reader.uint64("version.p"), watchCounter: try reader.uint64("version.w"))
+            record = .state(key: key, StateEntry(value: value, version: version))
         case nil:
             throw reader.failure("tag", "unknown record tag")
         }

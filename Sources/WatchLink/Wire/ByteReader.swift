@@ -18,6 +18,16 @@ struct ByteReader {
 
     var isAtEnd: Bool { offset == bytes.count }
 
+    /// Reads a count of items each at least `minimumSize` bytes long, checked against the bytes
+    /// left: a forged count cannot make a reader reserve room for more items than could follow.
+    mutating func count(_ field: String, minimumSize: Int) throws(WatchLinkError) -> Int {
+        let count = try length(field)
+        guard count <= (bytes.count - offset) / minimumSize else {
+            throw failure(field, "\(count) items cannot fit in the \(bytes.count - offset) bytes left")
+        }
+        return count
+    }
+
     func failure(_ field: String, _ message: String) -> WatchLinkError {
         WatchLinkError(.invalidEnvelope, "unreadable frame: \(message)", details: ["field": "\(scope).\(field)"])
     }

@@ -151,9 +151,9 @@ enum WireBinary {
             incarnation = LinkIncarnation(boot: try reader.uint64("from"), nonce: try reader.uint64("from"))
         }
         let floor = flags.contains(.floor) ? try reader.uint64("floor") : nil
-        // NB: the count is checked against the bytes left, so a forged count cannot reserve more
-        // than the frame could hold.
-        let count = try reader.length("entries")
+        // NB: an entry is at least its id and its key's length (an empty key is read, then refused
+        // by validation, which names it).
+        let count = try reader.count("entries", minimumSize: 17)
         var entries: [WireAcknowledgements.Entry] = []
         entries.reserveCapacity(count)
         for _ in 0..<count {
