@@ -3,8 +3,8 @@ import Foundation
 extension LinkAction {
     /// `actions` with every ``acknowledge(_:_:)`` turned into a send: the acknowledgements of one
     /// channel and incarnation become one ``WireAcknowledgements`` frame (several, if one would pass
-    /// the channel's size limit), sent where the last of them stood; a lone one goes as the
-    /// response it stands for.
+    /// the size limit of either live channel), sent where the last of them stood; a lone one goes
+    /// as the response it stands for.
     ///
     /// An answer only ever moves later, never ahead of a record or sync that came before it, so
     /// what the engine made safe before answering stays so. Every shell calls this on the effects it
@@ -30,7 +30,9 @@ extension LinkAction {
                 continue
             }
             guard let group = groups.first(where: { $0.last == index }) else { continue }
-            for data in frames(group.responses, limit: SessionLimits.limit(for: channel)) {
+            // NB: within both live channels' limits: an answer whose message fails at once goes
+            // again by user info, as the same bytes.
+            for data in frames(group.responses, limit: min(SessionLimits.message, SessionLimits.userInfo)) {
                 gathered.append(.send(channel, data, purpose: .response))
             }
         }
