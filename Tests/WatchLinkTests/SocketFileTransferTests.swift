@@ -233,9 +233,14 @@ import Testing
         let fd: Int32
 
         func send(_ kind: SocketSession.Kind, _ body: [UInt8]) {
+            #expect(trySend(kind, body))
+        }
+
+        /// Writes a frame; whether the session still took it (it may have dropped the connection).
+        func trySend(_ kind: SocketSession.Kind, _ body: [UInt8]) -> Bool {
             let n = UInt32(body.count + 1)
             let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), kind.rawValue] + body
-            #expect(SocketIO.writeAll(fd, frame))
+            return SocketIO.writeAll(fd, frame)
         }
 
         /// The next frame from the session not of a kind in `skipping` (bounded by the socket's
