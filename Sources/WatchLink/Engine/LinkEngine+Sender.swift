@@ -245,10 +245,7 @@ extension LinkEngine {
         if let responder = response.incarnation { peerIncarnation = responder }
         let skipped = applyFloor(response.floor, now: now)
         guard let pending = outbox[response.requestID] else {
-            guard let index = cancelledAfterSending.firstIndex(of: response.requestID),
-                response.error?.code != .wrongIncarnation
-            else { return skipped }
-            cancelledAfterSending.remove(at: index)
+            guard response.error?.code != .wrongIncarnation, forgetCancelled(response.requestID) else { return skipped }
             return skipped + [.event(.lateResponseDropped(response.requestID))]
         }
         if response.error?.code == .wrongIncarnation { return skipped + readdress(pending, response, now: now) }
@@ -256,6 +253,14 @@ extension LinkEngine {
         noteSuccess(into: &batch)
         settle(response.requestID, response.outcome, now: now, into: &batch)
         return skipped.isEmpty ? batch.actions : skipped + batch.actions
+    }
+
+    /// Whether `id` was cancelled after it was sent (its answer is late); it is forgotten, so a
+    /// second answer is not reported again.
+    mutating func forgetCancelled(_ id: UUID) -> Bool {
+        guard let index = cancelledAfterSending.firstIndex(of: id) else { return false }
+        cancelledAfterSending.remove(at: index)
+        return true
     }
 
     /// A cumulative acknowledgement arrived: each entry is the response it stands for, and the
@@ -267,10 +272,7 @@ extension LinkEngine {
         var acknowledged: [UUID]? = []
         for entry in acknowledgements.entries {
             guard outbox[entry.requestID] != nil else {
-                if let index = cancelledAfterSending.firstIndex(of: entry.requestID) {
-                    cancelledAfterSending.remove(at: index)
-                    batch.notify(.event(.lateResponseDropped(entry.requestID)))
-                }
+                if forgetCancelled(entry.requestID) { batch.notify(.event(.lateResponseDropped(entry.requestID))) }
                 continue
             }
             noteSuccess(into: &batch)
