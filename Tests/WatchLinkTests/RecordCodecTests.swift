@@ -50,6 +50,21 @@ import Testing
         #expect(try RecordCodec.decode(padded[3...], json: JSONDecoder()) == record)
     }
 
+    /// A frame written in place (the body encoded straight into the log's bytes) is the frame of
+    /// the record's own bytes, after whatever the array held, and reads back as the record.
+    @Test func framesWrittenInPlaceAreTheFramesOfTheRecordsBytes() throws {
+        let seed = LogFrame.seed(salt: [1, 2, 3, 4, 5, 6, 7, 8])
+        var expected: [UInt8] = []
+        for record in Self.records { LogFrame.append(RecordCodec.encode(record), to: &expected, seed: seed) }
+        #expect(FileStore.frames(Self.records, seed: seed) == expected)
+        var grown: [UInt8] = [0xAA, 0xBB]
+        for record in Self.records { LogFrame.append(to: &grown, seed: seed) { RecordCodec.encode(record, into: &$0) } }
+        #expect(grown == [0xAA, 0xBB] + expected)
+        let scan = LogFrame.scan(expected, from: 0, maximumLength: 1 << 20, seed: seed)
+        #expect(scan.damaged.isEmpty)
+        #expect(try scan.bodies.map { try RecordCodec.decode(expected[$0], json: JSONDecoder()) } == Self.records)
+    }
+
     @Test(arguments: records) func theJSONOfEarlierVersionsStillLoads(record: DurableRecord) throws {
         let json = [UInt8](try WireCodec.makeEncoder().encode(record))
         #expect(json.first == UInt8(ascii: "{"))

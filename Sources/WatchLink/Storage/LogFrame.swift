@@ -31,6 +31,26 @@ enum LogFrame {
         out.append(contentsOf: body)
     }
 
+    /// Appends one frame whose body `write` writes in place, after room left for the length and
+    /// checksum that are then filled in: the body has no array of its own, and is not copied.
+    static func append(to out: inout [UInt8], seed: UInt32 = unsalted, body write: (inout ByteWriter) -> Void) {
+        let start = out.count
+        // NB: the array moves into the writer and back; with no other holder, neither move copies it.
+        var writer = ByteWriter(appendingTo: out)
+        out = []
+        writer.uint64(0)
+        write(&writer)
+        out = writer.take()
+        let bodyStart = start + headerSize
+        let length = UInt32(out.count - bodyStart).bigEndian
+        let lengthSum = withUnsafeBytes(of: length) { CRC32.checksum($0, after: seed, finishing: false) }
+        out.withUnsafeMutableBytes { bytes in
+            let sum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[bodyStart...]), after: lengthSum).bigEndian
+            bytes.storeBytes(of: length, toByteOffset: start, as: UInt32.self)
+            bytes.storeBytes(of: sum, toByteOffset: start + 4, as: UInt32.self)
+        }
+    }
+
     /// What a scan found.
     struct Scan: Equatable {
         /// Bytes checksummed while looking for a valid frame after damage (bounded: see ``scan``).

@@ -22,6 +22,12 @@ enum RecordCodec {
 
     static func encode(_ record: DurableRecord) -> [UInt8] {
         var out = ByteWriter(capacity: 256)
+        encode(record, into: &out)
+        return out.take()
+    }
+
+    /// Writes `record`'s bytes into `out` (a log frame's body, written in place).
+    static func encode(_ record: DurableRecord, into out: inout some ByteSink) {
         out.byte(WireBinary.marker)
         switch record {
         case .outboxAdded(let entry):
@@ -75,7 +81,6 @@ enum RecordCodec {
             out.uint64(entry.version.phoneCounter)
             out.uint64(entry.version.watchCounter)
         }
-        return out.bytes
     }
 
     /// Decodes a record from its bytes, read where they are (a slice of the log's image).

@@ -53,6 +53,16 @@ struct ByteWriter: ByteSink {
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
+    /// A writer that appends to `bytes` (taken over, not copied, when nothing else holds them).
+    init(appendingTo bytes: consuming [UInt8]) { self.bytes = bytes }
+
+    /// The bytes written, leaving the writer empty.
+    mutating func take() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
     mutating func bytes(_ bytes: UnsafeRawBufferPointer) { self.bytes.append(contentsOf: bytes) }
