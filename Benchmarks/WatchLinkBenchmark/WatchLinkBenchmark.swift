@@ -6,7 +6,7 @@ import WatchLink
     import Glibc
 #endif
 
-/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one] [--sync-latency µS] [--round-trip-only | --throughput-only | --durable-only | --engine-only]` (`--help` says what each does): the floors and WatchLink, measured in one run.
+/// `watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one] [--sync-latency µS] [--round-trip-only | --throughput-only | --durable-only | --engine-only | --store-only]` (`--help` says what each does): the floors and WatchLink, measured in one run.
 ///
 /// The process acts as the phone and spawns a copy of itself (`serve`) as the watch; both the
 /// echo floor and WatchLink run between those same two processes.
@@ -14,7 +14,8 @@ import WatchLink
 struct WatchLinkBenchmark {
     static let usage = """
         usage: watchlink-benchmark [--dir DIR] [--count N] [--concurrency N] [--cores free|split|one]
-                                   [--sync-latency µS] [--round-trip-only | --throughput-only | --durable-only | --engine-only]
+                                   [--sync-latency µS]
+                                   [--round-trip-only | --throughput-only | --durable-only | --engine-only | --store-only]
           --dir DIR          where the logs and sockets go (default .build/watchlink-bench; use a real disk)
           --count N          round trips or sends of each kind (default 5000)
           --concurrency N    concurrent tasks, and durable senders (default 32)
@@ -26,6 +27,7 @@ struct WatchLinkBenchmark {
           --throughput-only  the non-durable throughput only
           --durable-only     the durable sends only
           --engine-only      the two engines alone, no I/O
+          --store-only       the log's appends alone (no sync timed), against appending the same bytes
         """
 
     /// The command line: the phone's run, or the watch's (`serve`, started by the phone).
@@ -51,7 +53,9 @@ struct WatchLinkBenchmark {
             options.concurrency = try arguments.integer("--concurrency", default: 32, in: 1...10_000)
             options.syncLatency = SyncLatency(
                 latency: .microseconds(try arguments.integer("--sync-latency", default: 0, in: 0...1_000_000)))
-            options.only = try arguments.oneOf(["--round-trip-only", "--throughput-only", "--durable-only", "--engine-only"])
+            options.only = try arguments.oneOf([
+                "--round-trip-only", "--throughput-only", "--durable-only", "--engine-only", "--store-only",
+            ])
             return options
         }
         let directory = options.directory
@@ -77,6 +81,17 @@ struct WatchLinkBenchmark {
                 }
                 print(
                     "engine the two engines alone (no I/O, no payload coding, one thread), \(inFlight) in flight: \(format(cpu)) µs CPU per round trip"
+                )
+            }
+            return
+        }
+        if options.only == "--store-only" {
+            let payload = try WatchPayload.encode(Record(text: String(repeating: "x", count: 64)))
+            for measured in StoreAppends.cases(payload: payload) {
+                let (floor, ours, bytes) = try StoreAppends.measure(
+                    measured, directory: directory, perRound: max(count / 10, 1), rounds: 11)
+                print(
+                    "store  append of \(measured.name), \(bytes) B framed: floor (the same bytes appended) \(format(floor * 1000)) ns, ours \(format(ours * 1000)) ns CPU per record (medians of 11 rounds); ratio ours/floor \(String(format: "%.2f", ours / floor))x"
                 )
             }
             return
