@@ -66,6 +66,12 @@ enum DemoDevices {
             if let state = lastStep.withLock({ $0 }), step.n > state.value { try await state.update(step.n) }
             return StepDone(n: step.n, total: now)
         }
+        let noteRuns = options.values["note-runs"]
+        let runNote: @Sendable (Note) -> WatchAck = { note in
+            if let noteRuns { appendLine("\(note.n)", to: noteRuns) }
+            return WatchAck()
+        }
+        try connection.register(Note.self, inline: runNote)
         let mood = Mutex<SharedState<String>?>(nil)
         try connection.register(MoodCheck.self) { _ in
             MoodSeen(mood: mood.withLock { $0 }?.value ?? "")
@@ -126,6 +132,11 @@ enum DemoDevices {
         let limitFile = options.values["limit-file"]
         let results = await sendSteps(
             count, over: connection, strategy: strategy, timeout: timeout, pace: pace, limitFile: limitFile)
+        let notes = try options.int("notes", default: 0)
+        if notes > 0 {
+            let settled = try await postNotes(notes, over: connection, timeout: timeout, pace: pace, limitFile: limitFile)
+            emit("notes settled=\(settled) of \(notes)")
+        }
         try await states.mood.update("finished")
         let ok = results.filter { $0.hasPrefix("ok") }.count
         emit("done ok=\(ok) err=\(results.count - ok) health=\(connection.status.health.rawValue)")
@@ -227,6 +238,59 @@ enum DemoDevices {
             }
             return lines
         }
+    }
+
+    /// What the note poster waits for: a request's settlement, or a tick to check the deadline.
+    enum NoteProgress: Sendable {
+        case settled(UUID, WatchLinkError.Code?)
+        case tick
+    }
+
+    /// Posts notes `0..<count` one at a time under the idempotency keys `note-n` (so a restarted
+    /// phone can post all of them again without any note running twice), printing `posted n` as each
+    /// is accepted, then `note n ok` (or `note n CODE`) as each settles; waits for every settlement
+    /// until `timeout` passes, and returns how many settled.
+    static func postNotes(
+        _ count: Int, over connection: WatchConnection, timeout: Duration, pace: Duration = .zero, limitFile: String? = nil
+    ) async throws(WatchLinkError) -> Int {
+        let events = await connection.events()
+        let (progress, sink) = AsyncStream.makeStream(of: NoteProgress.self)
+        let forwarder = Task {
+            for await event in events where event.kind == .requestSettled {
+                if let id = event.requestID { sink.yield(.settled(id, event.code)) }
+            }
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(200))
+                sink.yield(.tick)
+            }
+        }
+        defer {
+            forwarder.cancel()
+            ticker.cancel()
+        }
+        var notes: [UUID: Int] = [:]
+        for n in 0..<count {
+            if pace > .zero && n > 0 { try? await Task.sleep(for: pace) }
+            // NB: as with steps, a number in --limit-file holds the notes from there on.
+            while let limitFile, let limit = Self.limit(in: limitFile), limit <= n {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            notes[try await connection.post(Note(n: n), idempotencyKey: "note-\(n)")] = n
+            emit("posted \(n)")
+        }
+        // NB: settlements wait in the stream meanwhile, so each is read once every id is known; those
+        // of requests a killed phone left in the outbox (ids this process never saw) are skipped.
+        var settled = Set<Int>()
+        let deadline = ContinuousClock.now + timeout
+        for await update in progress {
+            if case .settled(let id, let code) = update, let n = notes[id], settled.insert(n).inserted {
+                emit("note \(n) \(code?.rawValue ?? "ok")")
+            }
+            if settled.count == count || ContinuousClock.now > deadline { break }
+        }
+        return settled.count
     }
 
     /// The number in `path`, if the file exists and holds one.

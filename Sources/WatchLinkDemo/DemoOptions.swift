@@ -8,16 +8,20 @@ struct DemoOptions {
     static let usage = """
         A phone and a watch as two processes over a Unix socket, or a chaos replay.
 
-        usage: watchlink-demo watch --socket PATH --data DIR [--runs FILE]
-               watchlink-demo phone --socket PATH --data DIR [--count N] [--strategy NAME] [--timeout SECONDS] [--linger SECONDS]
-                   [--pace-ms MS] [--limit-file PATH] [--file PATH]
+        usage: watchlink-demo watch --socket PATH --data DIR [--runs FILE] [--note-runs FILE]
+               watchlink-demo phone --socket PATH --data DIR [--count N] [--notes N] [--strategy NAME] [--timeout SECONDS]
+                   [--linger SECONDS] [--pace-ms MS] [--limit-file PATH] [--file PATH]
                watchlink-demo chaos [--seed N] [--requests N]
                watchlink-demo --help
 
         The watch listens on the socket and serves steps; the phone sends --count steps (8 in flight),
         sets the shared state "mood" to happy and then finished, and waits until the watch says it sees
         "finished" (or --timeout passes) before it exits. Both keep their queues in --data, so either may
-        be killed and started again with the same arguments.
+        be killed and started again with the same arguments. With --notes N the phone then posts N durable
+        fire-and-forget notes (one at a time, printing "posted n" as each is accepted) and prints each
+        one's settlement ("note n ok", or its error code) before "done"; --pace-ms waits before each
+        further step and note; --runs and --note-runs name files where the watch appends (and syncs)
+        each step and note it runs.
         """
 
     /// Whether the arguments ask for help.

@@ -24,3 +24,9 @@ struct MoodCheck: WatchRequest {
 struct MoodSeen: Codable, Sendable {
     var mood: String
 }
+
+/// A durable fire-and-forget note (`phone --notes N`); the watch records each note it runs.
+struct Note: WatchFireAndForget {
+    static var typeKey: WatchTypeKey { WatchTypeKey("demo.note") }
+    var n: Int
+}

@@ -204,6 +204,73 @@ import Testing
         )
     }
 
+    /// Durable posts, whose answers travel as cumulative acknowledgements and settle with one
+    /// record per group: the watch and then the phone are `kill -9`ed mid-stream and restarted (the
+    /// restarted phone posts every note again under the same idempotency keys). Every note settles;
+    /// none runs twice; one settled `ok` ran (`outcome_unknown` may mean it did not).
+    @Test func killingEitherProcessSettlesEveryPostAndRunsNoneTwice() async throws {
+        let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
+        let root = URL(fileURLWithPath: "/tmp/wl-notes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let socket = root.appendingPathComponent("s").path
+        let runs = root.appendingPathComponent("note-runs").path
+        let limit = root.appendingPathComponent("limit")
+        let watchArgs = ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path, "--note-runs", runs]
+        let count = 400
+        let phoneArgs = [
+            "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", "0",
+            "--notes", String(count), "--timeout", "90", "--pace-ms", "2", "--limit-file", limit.path,
+        ]
+        func hold(at note: Int?) throws {
+            if let note {
+                try Data(String(note).utf8).write(to: limit, options: .atomic)
+            } else {
+                try? FileManager.default.removeItem(at: limit)
+            }
+        }
+        func posted(_ child: Child) -> Int { child.output.filter { $0.hasPrefix("posted ") }.count }
+        try hold(at: 150)
+        var watch = try Child(binary, watchArgs)
+        let firstPhone = try Child(binary, phoneArgs)
+        // NB: the watch dies while the phone is still posting, so notes are in flight both ways.
+        try await waitFor("100 notes posted") { posted(firstPhone) >= 100 }
+        watch.kill9()
+        try await Task.sleep(for: .milliseconds(300))
+        watch = try Child(binary, watchArgs)
+        try hold(at: 300)
+        try await waitFor("250 notes posted") { posted(firstPhone) >= 250 }
+        firstPhone.kill9()
+        await firstPhone.outputEnded()
+        #expect(!firstPhone.output.contains { $0.hasPrefix("notes settled") }, "the phone must die mid-stream")
+        try hold(at: nil)
+        let phone = try Child(binary, phoneArgs)
+        try await waitFor("the restarted phone to finish") { phone.output.contains { $0.hasPrefix("done") } }
+        watch.kill9()
+        phone.kill9()
+        await phone.outputEnded()
+
+        #expect(phone.output.contains("notes settled=\(count) of \(count)"), "\(phone.output.suffix(5))")
+        let ran = try String(contentsOfFile: runs, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        var seen = Set<Int>()
+        let doubled = ran.filter { !seen.insert($0).inserted }
+        #expect(doubled.isEmpty, "notes that ran twice: \(doubled)")
+        var outcomes: [Int: String] = [:]
+        for line in phone.output {
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, parts[0] == "note", let n = Int(parts[1]) else { continue }
+            outcomes[n] = String(parts[2])
+        }
+        #expect((0..<count).filter { outcomes[$0] == nil }.isEmpty, "notes with no outcome")
+        for (n, outcome) in outcomes {
+            #expect(outcome == "ok" || outcome == "outcome_unknown", "note \(n) settled \(outcome)")
+            if outcome == "ok" { #expect(seen.contains(n), "note \(n) settled ok but never ran") }
+        }
+        print(
+            "two-process kill, posts: notes=\(count) ran=\(ran.count) ok=\(outcomes.values.filter { $0 == "ok" }.count) outcome_unknown=\(outcomes.values.filter { $0 == "outcome_unknown" }.count) doubled=\(doubled.count)"
+        )
+    }
+
     @Test func aFileQueuedByAKilledPhoneReachesTheWatchOnceAfterTheRestart() async throws {
         let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
         let root = URL(fileURLWithPath: "/tmp/wl-file-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
