@@ -92,6 +92,32 @@ import Testing
         var description: String { "gave up waiting for \(what)" }
     }
 
+    /// A fresh directory under `/tmp` for one test's socket, logs and files (paths stay short
+    /// enough for a Unix socket's address).
+    static func scratchDirectory(_ prefix: String) throws -> URL {
+        let root = URL(fileURLWithPath: "/tmp/\(prefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return root
+    }
+
+    /// Holds the phone's stream before item `n` (the number `--limit-file` names), or lets it run
+    /// on (`nil`), so each kill lands mid-stream however slow or fast the machine is.
+    static func hold(_ limit: URL, at n: Int?) throws {
+        if let n {
+            try Data(String(n).utf8).write(to: limit, options: .atomic)
+        } else {
+            try? FileManager.default.removeItem(at: limit)
+        }
+    }
+
+    /// The numbers a runs file lists, in order, the set of them, and those listed more than once.
+    static func runs(in path: String) throws -> (ran: [Int], seen: Set<Int>, doubled: [Int]) {
+        let ran = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        var seen = Set<Int>()
+        let doubled = ran.filter { !seen.insert($0).inserted }
+        return (ran, seen, doubled)
+    }
+
     /// The README's demo as a new user runs it: help, a phone that says what it waits for, and a
     /// run in which the watch sees the phone's last shared-state value before the phone exits.
     @Test func theDemoDoesWhatItsDocsSay() async throws {
@@ -101,8 +127,7 @@ import Testing
         #expect(help.process.terminationStatus == 0)
         try await waitFor("the usage") { help.output.contains { $0.hasPrefix("usage: watchlink-demo watch") } }
 
-        let root = URL(fileURLWithPath: "/tmp/wl-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let root = try Self.scratchDirectory("wl-demo")
         defer { try? FileManager.default.removeItem(at: root) }
         let socket = root.appendingPathComponent("s").path
         let phone = try Child(
@@ -120,8 +145,7 @@ import Testing
 
     @Test func killingEitherProcessLosesNothingAndRunsNothingTwice() async throws {
         let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
-        let root = URL(fileURLWithPath: "/tmp/wl-kill-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let root = try Self.scratchDirectory("wl-kill")
         defer { try? FileManager.default.removeItem(at: root) }
         let socket = root.appendingPathComponent("s").path
         let runs = root.appendingPathComponent("runs").path
@@ -132,15 +156,7 @@ import Testing
             "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", String(count),
             "--timeout", "90", "--linger", "120", "--limit-file", limit.path,
         ]
-        // The phone holds at the step this file names, so each kill lands mid-stream however
-        // slow or fast the machine is.
-        func hold(at step: Int?) throws {
-            if let step {
-                try Data(String(step).utf8).write(to: limit, options: .atomic)
-            } else {
-                try? FileManager.default.removeItem(at: limit)
-            }
-        }
+        func hold(at step: Int?) throws { try Self.hold(limit, at: step) }
         try hold(at: 48)
 
         var watch = try Child(binary, watchArgs)
@@ -180,9 +196,7 @@ import Testing
         phone.kill9()
         await phone.outputEnded()
 
-        let ran = try String(contentsOfFile: runs, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
-        var seen = Set<Int>()
-        let doubled = ran.filter { !seen.insert($0).inserted }
+        let (ran, seen, doubled) = try Self.runs(in: runs)
         #expect(doubled.isEmpty, "steps that ran twice: \(doubled)")
         #expect(zip(ran, ran.dropFirst()).allSatisfy { $0 < $1 }, "steps ran out of order: \(ran)")
 
@@ -210,8 +224,7 @@ import Testing
     /// none runs twice; one settled `ok` ran (`outcome_unknown` may mean it did not).
     @Test func killingEitherProcessSettlesEveryPostAndRunsNoneTwice() async throws {
         let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
-        let root = URL(fileURLWithPath: "/tmp/wl-notes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let root = try Self.scratchDirectory("wl-notes")
         defer { try? FileManager.default.removeItem(at: root) }
         let socket = root.appendingPathComponent("s").path
         let runs = root.appendingPathComponent("note-runs").path
@@ -222,13 +235,7 @@ import Testing
             "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", "0",
             "--notes", String(count), "--timeout", "90", "--pace-ms", "2", "--limit-file", limit.path,
         ]
-        func hold(at note: Int?) throws {
-            if let note {
-                try Data(String(note).utf8).write(to: limit, options: .atomic)
-            } else {
-                try? FileManager.default.removeItem(at: limit)
-            }
-        }
+        func hold(at note: Int?) throws { try Self.hold(limit, at: note) }
         func posted(_ child: Child) -> Int { child.output.filter { $0.hasPrefix("posted ") }.count }
         try hold(at: 150)
         var watch = try Child(binary, watchArgs)
@@ -251,9 +258,7 @@ import Testing
         await phone.outputEnded()
 
         #expect(phone.output.contains("notes settled=\(count) of \(count)"), "\(phone.output.suffix(5))")
-        let ran = try String(contentsOfFile: runs, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
-        var seen = Set<Int>()
-        let doubled = ran.filter { !seen.insert($0).inserted }
+        let (ran, seen, doubled) = try Self.runs(in: runs)
         #expect(doubled.isEmpty, "notes that ran twice: \(doubled)")
         var outcomes: [Int: String] = [:]
         for line in phone.output {
@@ -273,8 +278,7 @@ import Testing
 
     @Test func aFileQueuedByAKilledPhoneReachesTheWatchOnceAfterTheRestart() async throws {
         let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
-        let root = URL(fileURLWithPath: "/tmp/wl-file-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let root = try Self.scratchDirectory("wl-file")
         defer { try? FileManager.default.removeItem(at: root) }
         let socket = root.appendingPathComponent("s").path
         let original = root.appendingPathComponent("notes.txt")
