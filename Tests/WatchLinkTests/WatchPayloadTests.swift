@@ -456,6 +456,34 @@ import Testing
         #expect(fromJSON.first == UInt8(ascii: "{"))
         #expect(try JSONDecoder().decode(Named.self, from: fromJSON) == request)
     }
+
+    /// A fire-and-forget answer is the shared bytes of `WatchAck`, inline and async handlers alike;
+    /// a JSON request's is JSON, which an earlier peer reads.
+    @Test func fireAndForgetAnswersAreTheSharedAcknowledgement() async throws {
+        let registry = HandlerRegistry()
+        try registry.register(Ping.self, inline: { _ in WatchAck() })
+        try registry.register(LatePing.self) { _ in WatchAck() }
+        for key in [Ping.typeKey, LatePing.typeKey] {
+            let answer = try await registry.run(key, payload: try WatchPayload.encode(Ping(n: 3)))
+            #expect(answer == WireAcknowledgements.value)
+            #expect(answer == (try WatchPayload.encode(WatchAck())))
+            let fromJSON = try await registry.run(key, payload: try JSONEncoder().encode(Ping(n: 3)))
+            #expect(fromJSON.first == UInt8(ascii: "{"))
+            #expect(try JSONDecoder().decode(WatchAck.self, from: fromJSON) == WatchAck())
+        }
+        // NB: the handler still runs, and still decodes its request: a malformed one is refused.
+        await #expect(throws: WatchLinkError.self) { try await registry.run(Ping.typeKey, payload: Data([0x00, 0x01])) }
+    }
+
+    struct Ping: WatchFireAndForget {
+        static var typeKey: WatchTypeKey { WatchTypeKey("test.ping") }
+        var n: Int
+    }
+
+    struct LatePing: WatchFireAndForget {
+        static var typeKey: WatchTypeKey { WatchTypeKey("test.late-ping") }
+        var n: Int
+    }
 }
 
 extension WatchPayloadTests.Named: WatchRequest {
