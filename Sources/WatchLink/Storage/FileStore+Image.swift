@@ -132,9 +132,10 @@ extension FileStore {
     /// The frames of `records` (without the header), checked with `seed`.
     static func frames(_ records: [DurableRecord], seed: UInt32) -> [UInt8] {
         // NB: each record is encoded straight into its frame; room for a usual record each (a
-        // request's is about 300 bytes, a mark's under 100) spares most of the array's regrowths.
+        // request's is about 300 bytes, a mark's under 100) spares most of a group's regrowths. Only
+        // for the first 32: a snapshot's many records grow the array as they come, not a guess ahead.
         var out: [UInt8] = []
-        out.reserveCapacity(records.count * 320)
+        out.reserveCapacity(min(records.count, 32) * 320)
         for record in records { LogFrame.append(to: &out, seed: seed) { RecordCodec.encode(record, into: &$0) } }
         return out
     }
