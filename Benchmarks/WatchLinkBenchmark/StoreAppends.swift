@@ -6,7 +6,8 @@ import WatchLink
 /// The log's appends alone, one thread, no sync timed: `FileStore.append` of one record against
 /// its floor, the same number of framed bytes, built beforehand, appended under a lock to a buffer
 /// that keeps its capacity (what the store's double buffer does with them). The difference is the
-/// record's encoding and framing: its fields, the length and the salted checksum.
+/// record's encoding and framing (its fields, the length and the salted checksum), and the store's
+/// second take of its lock and its array for each append's frames.
 enum StoreAppends {
     /// One kind of record measured: its name, and the record.
     struct Case {

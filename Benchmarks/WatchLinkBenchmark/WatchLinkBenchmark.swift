@@ -91,7 +91,7 @@ struct WatchLinkBenchmark {
                 let (floor, ours, bytes) = try StoreAppends.measure(
                     measured, directory: directory, perRound: max(count / 10, 1), rounds: 11)
                 print(
-                    "store  append of \(measured.name), \(bytes) B framed: floor (the same bytes appended) \(format(floor * 1000)) ns, ours \(format(ours * 1000)) ns CPU per record (medians of 11 rounds); ratio ours/floor \(String(format: "%.2f", ours / floor))x"
+                    "store  append of \(measured.name), \(bytes) B framed: floor (as many bytes, built beforehand) \(format(floor * 1000)) ns, ours \(format(ours * 1000)) ns CPU per record (medians of 11 rounds); ratio ours/floor \(String(format: "%.2f", ours / floor))x"
                 )
             }
             return

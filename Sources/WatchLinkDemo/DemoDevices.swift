@@ -105,6 +105,7 @@ enum DemoDevices {
     static func phone(_ options: DemoOptions) async throws(WatchLinkError) {
         let (connection, _) = try makeConnection(.phone, options)
         let count = try options.int("count", default: 10)
+        let notes = try options.int("notes", default: 0)
         let strategy = try options.strategy()
         let timeout = Duration.seconds(try options.int("timeout", default: 60))
         let events = await connection.events()
@@ -132,7 +133,6 @@ enum DemoDevices {
         let limitFile = options.values["limit-file"]
         let results = await sendSteps(
             count, over: connection, strategy: strategy, timeout: timeout, pace: pace, limitFile: limitFile)
-        let notes = try options.int("notes", default: 0)
         if notes > 0 {
             let settled = try await postNotes(notes, over: connection, timeout: timeout, pace: pace, limitFile: limitFile)
             emit("notes settled=\(settled) of \(notes)")

@@ -8,7 +8,8 @@ import Testing
 
 /// Runs the real demo binary as phone and watch over a Unix socket, `kill -9`s each mid-stream,
 /// restarts it, and checks: every step settled, none ran twice, steps ran in order, and the shared
-/// state both processes report converged.
+/// state both processes report converged; every durable post settled and none ran twice; a file
+/// queued by a killed phone arrives once.
 @Suite(.serialized) struct TwoProcessKillTests {
     final class LineBuffer: Sendable {
         let lines = Mutex<[String]>([])
@@ -62,8 +63,15 @@ import Testing
         }
 
         func kill9() {
-            kill(process.processIdentifier, SIGKILL)
+            // NB: only a process still running: the pid of one already reaped may be another's now.
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
+        }
+
+        /// A child still running when its test lets go of it (a wait that gave up, a failed
+        /// `#require`) is killed, so no watch serves on after its test.
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
     }
 
@@ -221,7 +229,7 @@ import Testing
     /// Durable posts, whose answers travel as cumulative acknowledgements and settle with one
     /// record per group: the watch and then the phone are `kill -9`ed mid-stream and restarted (the
     /// restarted phone posts every note again under the same idempotency keys). Every note settles;
-    /// none runs twice; one settled `ok` ran (`outcome_unknown` may mean it did not).
+    /// none runs twice; every note settled `ok` ran (`outcome_unknown` may mean it did not).
     @Test func killingEitherProcessSettlesEveryPostAndRunsNoneTwice() async throws {
         let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
         let root = try Self.scratchDirectory("wl-notes")
@@ -266,7 +274,8 @@ import Testing
             guard parts.count == 3, parts[0] == "note", let n = Int(parts[1]) else { continue }
             outcomes[n] = String(parts[2])
         }
-        #expect((0..<count).filter { outcomes[$0] == nil }.isEmpty, "notes with no outcome")
+        let unsettled = (0..<count).filter { outcomes[$0] == nil }
+        #expect(unsettled.isEmpty, "notes with no outcome: \(unsettled)")
         for (n, outcome) in outcomes {
             #expect(outcome == "ok" || outcome == "outcome_unknown", "note \(n) settled \(outcome)")
             if outcome == "ok" { #expect(seen.contains(n), "note \(n) settled ok but never ran") }

@@ -472,7 +472,8 @@ import Testing
             #expect(try JSONDecoder().decode(WatchAck.self, from: fromJSON) == WatchAck())
         }
         // NB: the handler still runs, and still decodes its request: a malformed one is refused.
-        await #expect(throws: WatchLinkError.self) { try await registry.run(Ping.typeKey, payload: Data([0x00, 0x01])) }
+        let malformed = Data([PayloadFormat.marker, PayloadFormat.version, 0xFF])
+        await #expect(throws: WatchLinkError.self) { try await registry.run(Ping.typeKey, payload: malformed) }
     }
 
     struct Ping: WatchFireAndForget {

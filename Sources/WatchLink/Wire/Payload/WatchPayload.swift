@@ -39,8 +39,8 @@ public enum WatchPayload {
 
     /// Encodes `response` in the encoding of `request`: JSON for a JSON request (from a peer of an
     /// earlier version, which reads only JSON payloads), this encoding otherwise.
-    /// A fire-and-forget request's answer, ``WatchAck``, is the same bytes every time: it is encoded
-    /// once, and those bytes shared (``WireAcknowledgements/value``).
+    /// A fire-and-forget request's answer, ``WatchAck``, is the same bytes every time: they are
+    /// encoded once (``WireAcknowledgements/value``), not for each answer.
     static func encode<T: Encodable>(_ response: T, answering request: Data) throws(WatchLinkError) -> Data {
         guard let first = request.first, first != PayloadFormat.marker else {
             if T.self == WatchAck.self { return WireAcknowledgements.value }
