@@ -4,6 +4,15 @@ import Testing
 
 @testable import WatchLink
 
+extension RecordCodec {
+    /// A record's bytes on their own.
+    static func encode(_ record: DurableRecord) -> [UInt8] {
+        var out = ByteWriter(capacity: 256)
+        encode(record, into: &out)
+        return out.take()
+    }
+}
+
 /// The log's records: every kind in the binary layout, the JSON of earlier versions still read,
 /// and damaged records refused with the field at fault named.
 @Suite struct RecordCodecTests {
@@ -54,8 +63,14 @@ import Testing
     /// the record's own bytes, after whatever the array held, and reads back as the record.
     @Test func framesWrittenInPlaceAreTheFramesOfTheRecordsBytes() throws {
         let seed = LogFrame.seed(salt: [1, 2, 3, 4, 5, 6, 7, 8])
+        // NB: the expected frames spelled out, `length | CRC-32 of the salt, length and body | body`.
         var expected: [UInt8] = []
-        for record in Self.records { LogFrame.append(RecordCodec.encode(record), to: &expected, seed: seed) }
+        for record in Self.records {
+            let body = RecordCodec.encode(record)
+            let length = withUnsafeBytes(of: UInt32(body.count).bigEndian) { Array($0) }
+            let sum = CRC32.checksum(length + body, after: seed)
+            expected += length + withUnsafeBytes(of: sum.bigEndian) { Array($0) } + body
+        }
         #expect(FileStore.frames(Self.records, seed: seed) == expected)
         var grown: [UInt8] = [0xAA, 0xBB]
         for record in Self.records { LogFrame.append(to: &grown, seed: seed) { RecordCodec.encode(record, into: &$0) } }

@@ -22,13 +22,7 @@ enum LogFrame {
 
     /// Appends `body` as one frame, its checksum seeded with `seed`.
     static func append(_ body: [UInt8], to out: inout [UInt8], seed: UInt32 = unsalted) {
-        // NB: length and checksum written from the integers' bytes, with no array of their own.
-        let length = UInt32(body.count).bigEndian
-        let lengthSum = withUnsafeBytes(of: length) { CRC32.checksum($0, after: seed, finishing: false) }
-        let sum = CRC32.checksum(body, after: lengthSum).bigEndian
-        withUnsafeBytes(of: length) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: sum) { out.append(contentsOf: $0) }
-        out.append(contentsOf: body)
+        body.withUnsafeBytes { bytes in append(to: &out, seed: seed) { $0.bytes(bytes) } }
     }
 
     /// Appends one frame whose body `write` writes in place, after room left for the length and

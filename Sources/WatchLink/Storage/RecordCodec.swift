@@ -20,12 +20,6 @@ enum RecordCodec {
         case state = 10
     }
 
-    static func encode(_ record: DurableRecord) -> [UInt8] {
-        var out = ByteWriter(capacity: 256)
-        encode(record, into: &out)
-        return out.take()
-    }
-
     /// Writes `record`'s bytes into `out` (a log frame's body, written in place).
     static func encode(_ record: DurableRecord, into out: inout some ByteSink) {
         out.byte(WireBinary.marker)
