@@ -100,22 +100,46 @@ import Testing
         var description: String { "gave up waiting for \(what)" }
     }
 
-    /// A fresh directory under `/tmp` for one test's socket, logs and files (paths stay short
-    /// enough for a Unix socket's address).
-    static func scratchDirectory(_ prefix: String) throws -> URL {
-        let root = URL(fileURLWithPath: "/tmp/\(prefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        return root
-    }
+    /// One test's phone and watch: the demo binary, and a fresh directory under `/tmp` (short
+    /// enough for a Unix socket's address) for their socket, data directories and files.
+    struct DemoPair {
+        let binary: URL
+        let root: URL
 
-    /// Holds the phone's stream before item `n` (the number `--limit-file` names), or lets it run
-    /// on (`nil`), so each kill lands mid-stream however slow or fast the machine is.
-    static func hold(_ limit: URL, at n: Int?) throws {
-        if let n {
-            try Data(String(n).utf8).write(to: limit, options: .atomic)
-        } else {
-            try? FileManager.default.removeItem(at: limit)
+        init(_ prefix: String) throws {
+            binary = try #require(TwoProcessKillTests.demoBinary(), "watchlink-demo must be built next to the test bundle")
+            root = URL(fileURLWithPath: "/tmp/\(prefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         }
+
+        /// A path in the directory.
+        func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+
+        /// The file `--limit-file` names.
+        var limit: URL { root.appendingPathComponent("limit") }
+
+        /// The arguments of the watch, on the pair's socket and data directory, then `extra`.
+        func watch(_ extra: [String] = []) -> [String] {
+            ["watch", "--socket", path("s"), "--data", path("watch")] + extra
+        }
+
+        /// The arguments of the phone, on the pair's socket and data directory, then `extra`.
+        func phone(_ extra: [String]) -> [String] {
+            ["phone", "--socket", path("s"), "--data", path("phone")] + extra
+        }
+
+        /// Holds the phone's stream before item `n` (the number in ``limit``), or lets it run on
+        /// (`nil`), so each kill lands mid-stream however slow or fast the machine is.
+        func hold(at n: Int?) throws {
+            if let n {
+                try Data(String(n).utf8).write(to: limit, options: .atomic)
+            } else {
+                try? FileManager.default.removeItem(at: limit)
+            }
+        }
+
+        /// Deletes the directory.
+        func remove() { try? FileManager.default.removeItem(at: root) }
     }
 
     /// The numbers a runs file lists, in order, the set of them, and those listed more than once.
@@ -135,13 +159,11 @@ import Testing
         #expect(help.process.terminationStatus == 0)
         try await waitFor("the usage") { help.output.contains { $0.hasPrefix("usage: watchlink-demo watch") } }
 
-        let root = try Self.scratchDirectory("wl-demo")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let socket = root.appendingPathComponent("s").path
-        let phone = try Child(
-            binary, ["phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", "20"])
+        let pair = try DemoPair("wl-demo")
+        defer { pair.remove() }
+        let phone = try Child(binary, pair.phone(["--count", "20"]))
         try await waitFor("the phone to say it waits") { phone.output.contains { $0.hasPrefix("waiting for the watch on") } }
-        let watch = try Child(binary, ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path])
+        let watch = try Child(binary, pair.watch())
         defer { watch.kill9() }
         phone.process.waitUntilExit()
         await phone.outputEnded()
@@ -152,19 +174,16 @@ import Testing
     }
 
     @Test func killingEitherProcessLosesNothingAndRunsNothingTwice() async throws {
-        let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
-        let root = try Self.scratchDirectory("wl-kill")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let socket = root.appendingPathComponent("s").path
-        let runs = root.appendingPathComponent("runs").path
-        let limit = root.appendingPathComponent("limit")
-        let watchArgs = ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path, "--runs", runs]
+        let pair = try DemoPair("wl-kill")
+        defer { pair.remove() }
+        let binary = pair.binary
+        let runs = pair.path("runs")
+        let watchArgs = pair.watch(["--runs", runs])
         let count = 300
-        let phoneArgs = [
-            "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", String(count),
-            "--timeout", "90", "--linger", "120", "--limit-file", limit.path,
-        ]
-        func hold(at step: Int?) throws { try Self.hold(limit, at: step) }
+        let phoneArgs = pair.phone([
+            "--count", String(count), "--timeout", "90", "--linger", "120", "--limit-file", pair.limit.path,
+        ])
+        func hold(at step: Int?) throws { try pair.hold(at: step) }
         try hold(at: 48)
 
         var watch = try Child(binary, watchArgs)
@@ -231,19 +250,16 @@ import Testing
     /// restarted phone posts every note again under the same idempotency keys). Every note settles;
     /// none runs twice; every note settled `ok` ran (`outcome_unknown` may mean it did not).
     @Test func killingEitherProcessSettlesEveryPostAndRunsNoneTwice() async throws {
-        let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
-        let root = try Self.scratchDirectory("wl-notes")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let socket = root.appendingPathComponent("s").path
-        let runs = root.appendingPathComponent("note-runs").path
-        let limit = root.appendingPathComponent("limit")
-        let watchArgs = ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path, "--note-runs", runs]
+        let pair = try DemoPair("wl-notes")
+        defer { pair.remove() }
+        let binary = pair.binary
+        let runs = pair.path("note-runs")
+        let watchArgs = pair.watch(["--note-runs", runs])
         let count = 400
-        let phoneArgs = [
-            "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", "0",
-            "--notes", String(count), "--timeout", "90", "--pace-ms", "2", "--limit-file", limit.path,
-        ]
-        func hold(at note: Int?) throws { try Self.hold(limit, at: note) }
+        let phoneArgs = pair.phone([
+            "--count", "0", "--notes", String(count), "--timeout", "90", "--pace-ms", "2", "--limit-file", pair.limit.path,
+        ])
+        func hold(at note: Int?) throws { try pair.hold(at: note) }
         func posted(_ child: Child) -> Int { child.output.filter { $0.hasPrefix("posted ") }.count }
         try hold(at: 150)
         var watch = try Child(binary, watchArgs)
@@ -286,22 +302,19 @@ import Testing
     }
 
     @Test func aFileQueuedByAKilledPhoneReachesTheWatchOnceAfterTheRestart() async throws {
-        let binary = try #require(Self.demoBinary(), "watchlink-demo must be built next to the test bundle")
-        let root = try Self.scratchDirectory("wl-file")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let socket = root.appendingPathComponent("s").path
+        let pair = try DemoPair("wl-file")
+        defer { pair.remove() }
+        let binary = pair.binary
+        let root = pair.root
         let original = root.appendingPathComponent("notes.txt")
         try Data("file across processes".utf8).write(to: original)
-        let phoneArgs = [
-            "phone", "--socket", socket, "--data", root.appendingPathComponent("phone").path, "--count", "0", "--linger", "120",
-        ]
+        let phoneArgs = pair.phone(["--count", "0", "--linger", "120"])
         let firstPhone = try Child(binary, phoneArgs + ["--file", original.path])
         try await waitFor("the file to be queued") { firstPhone.output.contains { $0.hasPrefix("file queued") } }
         firstPhone.kill9()
         // NB: the phone's session keeps its own copy, so the original may go.
         try FileManager.default.removeItem(at: original)
-        let watch = try Child(
-            binary, ["watch", "--socket", socket, "--data", root.appendingPathComponent("watch").path])
+        let watch = try Child(binary, pair.watch())
         let phone = try Child(binary, phoneArgs)
         try await waitFor("the restarted phone to hear the file delivered") {
             phone.output.contains { $0.hasPrefix("file finished") }
